@@ -1,0 +1,119 @@
+// Package client drives an MCP session and its multi round-trip requests.
+//
+// It knows nothing about terminals: when a server answers a request with
+// resultType "input_required", the loop hands the whole round to an
+// [Answerer] and retries the original request with the answers, under a new
+// JSON-RPC id, echoing requestState exactly.
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Answerer answers one round of a server's input requests.
+//
+// It returns one ElicitResult per Ask.Key; the loop sends exactly those keys
+// back. Returning ErrAbandoned (or an error wrapping it) stops the request
+// without retrying: nothing obliges a client to come back.
+type Answerer interface {
+	Answer(ctx context.Context, r Round) (map[string]*mcp.ElicitResult, error)
+}
+
+// AnswererFunc adapts a function to the Answerer interface.
+type AnswererFunc func(ctx context.Context, r Round) (map[string]*mcp.ElicitResult, error)
+
+// Answer calls f.
+func (f AnswererFunc) Answer(ctx context.Context, r Round) (map[string]*mcp.ElicitResult, error) {
+	return f(ctx, r)
+}
+
+// Round is everything a server asked for in one interim result.
+type Round struct {
+	Server Server
+	// Method is the request being answered: "tools/call", "prompts/get" or
+	// "resources/read"; for a legacy server-initiated request, the request
+	// that was in flight when it arrived (empty if none was).
+	Method string
+	// Target is the tool name, prompt name or resource URI.
+	Target string
+	// Number counts the rounds of this request, from 1.
+	Number int
+	// Asks are the elicitations, ordered by key.
+	Asks []Ask
+	// Legacy is true when the ask arrived as a server-initiated
+	// elicitation/create request (protocol versions before 2026-07-28).
+	Legacy bool
+}
+
+// Ask is one elicitation/create request.
+type Ask struct {
+	Key    string
+	Params *mcp.ElicitParams
+	// Schema is requestedSchema exactly as the server wrote it, so that its
+	// properties keep their order. It is nil when the raw form was not seen
+	// (in-memory transports); then Params.RequestedSchema is all there is.
+	Schema json.RawMessage
+}
+
+// Mode is the ask's elicitation mode: "form" or "url" (an omitted mode is form).
+func (a Ask) Mode() string {
+	if a.Params == nil || a.Params.Mode == "" {
+		return "form"
+	}
+	return a.Params.Mode
+}
+
+// RawSchema returns the requested schema as JSON, preferring the server's
+// own bytes.
+func (a Ask) RawSchema() json.RawMessage {
+	if len(a.Schema) > 0 {
+		return a.Schema
+	}
+	if a.Params == nil || a.Params.RequestedSchema == nil {
+		return nil
+	}
+	b, err := json.Marshal(a.Params.RequestedSchema)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// Server identifies who is asking.
+type Server struct {
+	Name    string // serverInfo.name, or Via when the server gave none
+	Title   string // serverInfo.title
+	Version string
+	// Via is how mcpcli reaches it: "stdio: CMD" or the URL.
+	Via string
+	// Protocol is the negotiated protocol version.
+	Protocol string
+}
+
+// Display is the name to show a person.
+func (s Server) Display() string {
+	switch {
+	case s.Title != "":
+		return s.Title
+	case s.Name != "":
+		return s.Name
+	}
+	return s.Via
+}
+
+// Modern reports whether the server speaks 2026-07-28 or later.
+func (s Server) Modern() bool { return s.Protocol >= "2026-07-28" }
+
+// Action values of an ElicitResult.
+const (
+	Accept  = "accept"
+	Decline = "decline"
+	Cancel  = "cancel"
+)
+
+// ErrAbandoned means the person gave up on the whole request.
+var ErrAbandoned = errors.New("request abandoned")
