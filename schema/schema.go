@@ -1,0 +1,458 @@
+// Package schema reads an elicitation's requestedSchema: the flat object of
+// primitive fields that form mode allows. It keeps the fields in the order
+// the server wrote them, says plainly what it cannot render, parses and
+// checks what a person types, and validates the content before it is sent.
+//
+// It has no terminal code: forms (render) and line prompts build on it, and
+// so does the scripted answerer.
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Kind is what sort of input a field takes.
+type Kind int
+
+const (
+	String Kind = iota
+	Number
+	Integer
+	Boolean
+	Select      // one of a list (enum, oneOf, enum+enumNames)
+	MultiSelect // several of a list (array of enum / anyOf)
+)
+
+func (k Kind) String() string {
+	return [...]string{"string", "number", "integer", "boolean", "select", "multi-select"}[k]
+}
+
+// Option is one choice of a select: Value goes on the wire, Title is shown.
+type Option struct {
+	Value string
+	Title string
+}
+
+// Label is what a person sees for the option.
+func (o Option) Label() string {
+	if o.Title != "" {
+		return o.Title
+	}
+	return o.Value
+}
+
+// Field is one property of the requested schema.
+type Field struct {
+	Name        string
+	Kind        Kind
+	Title       string
+	Description string
+	Required    bool
+
+	Format               string // email, uri, date, date-time
+	MinLength, MaxLength *int
+	Minimum, Maximum     *float64
+	MinItems, MaxItems   *int
+	Options              []Option
+
+	// Default is the server's default, already typed like a value of this
+	// field (string, float64, int64, bool, []string); nil when there is none
+	// or when it did not fit the field (DefaultProblem says why).
+	Default        any
+	DefaultProblem string
+
+	// Secret is set when the field looks like it asks for a password, key,
+	// token or card number, which form mode must never carry.
+	Secret bool
+}
+
+// Label is the field's title, or its name.
+func (f *Field) Label() string {
+	if f.Title != "" {
+		return f.Title
+	}
+	return f.Name
+}
+
+// Long reports whether a string field wants multi-line input.
+func (f *Field) Long() bool {
+	return f.Kind == String && f.Format == "" && (f.MaxLength == nil || *f.MaxLength > 200) &&
+		(f.MinLength != nil && *f.MinLength > 80 || strings.Contains(strings.ToLower(f.Name+" "+f.Title), "description") ||
+			containsAny(strings.ToLower(f.Name+" "+f.Title), "comment", "notes", "message", "body", "bio", "details"))
+}
+
+// Problem is something in the schema that mcpcli cannot render.
+type Problem struct {
+	Field  string // property name; empty for the schema as a whole
+	Reason string
+}
+
+func (p Problem) String() string {
+	if p.Field == "" {
+		return p.Reason
+	}
+	return fmt.Sprintf("%s: %s", p.Field, p.Reason)
+}
+
+// Form is a parsed requestedSchema.
+type Form struct {
+	Fields   []*Field
+	Problems []Problem
+
+	resolved   *jsonschema.Resolved
+	resolveErr error
+}
+
+// Renderable reports whether every field can be shown and answered.
+func (f *Form) Renderable() bool { return len(f.Problems) == 0 }
+
+// Field returns the field called name, or nil.
+func (f *Form) Field(name string) *Field {
+	for _, fl := range f.Fields {
+		if fl.Name == name {
+			return fl
+		}
+	}
+	return nil
+}
+
+var formats = map[string]bool{"email": true, "uri": true, "date": true, "date-time": true}
+
+// Parse reads a requestedSchema. A schema it cannot render is not an error:
+// the Form lists Problems, and the person can still decline or cancel.
+// Parse fails only on bytes that are not a JSON object.
+func Parse(raw json.RawMessage) (*Form, error) {
+	form := &Form{}
+	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		// No schema: an empty form, answered by accept with {}.
+		form.resolved, form.resolveErr = (&jsonschema.Schema{Type: "object"}).Resolve(nil)
+		return form, nil
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return nil, fmt.Errorf("requestedSchema is not a JSON object: %v", err)
+	}
+	if t, ok := top["type"]; ok && string(t) != `"object"` {
+		form.Problems = append(form.Problems, Problem{Reason: fmt.Sprintf("the schema's type is %s, not object", t)})
+	}
+	var required []string
+	if r, ok := top["required"]; ok {
+		if err := json.Unmarshal(r, &required); err != nil {
+			form.Problems = append(form.Problems, Problem{Reason: "required is not a list of names"})
+		}
+	}
+	isRequired := map[string]bool{}
+	for _, r := range required {
+		isRequired[r] = true
+	}
+	if _, ok := top["$ref"]; ok {
+		form.Problems = append(form.Problems, Problem{Reason: "the schema uses $ref, which form mode does not allow"})
+	}
+	if props, ok := top["properties"]; ok {
+		names, values, err := orderedObject(props)
+		if err != nil {
+			return nil, fmt.Errorf("requestedSchema.properties is not an object: %v", err)
+		}
+		for i, name := range names {
+			fl, probs := parseField(name, values[i], isRequired[name])
+			form.Problems = append(form.Problems, probs...)
+			if fl != nil {
+				form.Fields = append(form.Fields, fl)
+			}
+		}
+	}
+	for _, r := range required {
+		if form.Field(r) == nil && !hasProblem(form.Problems, r) {
+			form.Problems = append(form.Problems, Problem{Field: r, Reason: "is required but has no property"})
+		}
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		form.resolveErr = err
+	} else {
+		form.resolved, form.resolveErr = s.Resolve(nil)
+	}
+	if form.resolveErr != nil && form.Renderable() {
+		form.Problems = append(form.Problems, Problem{Reason: "the schema cannot be used for validation: " + form.resolveErr.Error()})
+	}
+	return form, nil
+}
+
+func hasProblem(ps []Problem, field string) bool {
+	for _, p := range ps {
+		if p.Field == field {
+			return true
+		}
+	}
+	return false
+}
+
+// prop is the subset of a property schema that form mode uses.
+type prop struct {
+	Type        json.RawMessage   `json:"type"`
+	Title       *string           `json:"title"`
+	Description *string           `json:"description"`
+	Format      string            `json:"format"`
+	MinLength   *int              `json:"minLength"`
+	MaxLength   *int              `json:"maxLength"`
+	Minimum     *float64          `json:"minimum"`
+	Maximum     *float64          `json:"maximum"`
+	MinItems    *int              `json:"minItems"`
+	MaxItems    *int              `json:"maxItems"`
+	Enum        []json.RawMessage `json:"enum"`
+	EnumNames   []string          `json:"enumNames"`
+	OneOf       []constTitle      `json:"oneOf"`
+	AnyOf       []constTitle      `json:"anyOf"`
+	Items       *prop             `json:"items"`
+	Default     json.RawMessage   `json:"default"`
+	Properties  json.RawMessage   `json:"properties"`
+	Ref         string            `json:"$ref"`
+}
+
+type constTitle struct {
+	Const json.RawMessage `json:"const"`
+	Title string          `json:"title"`
+}
+
+func parseField(name string, raw json.RawMessage, required bool) (*Field, []Problem) {
+	var p prop
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, []Problem{{name, "is not a schema object"}}
+	}
+	f := &Field{Name: name, Required: required, Format: p.Format,
+		MinLength: p.MinLength, MaxLength: p.MaxLength, Minimum: p.Minimum, Maximum: p.Maximum,
+		MinItems: p.MinItems, MaxItems: p.MaxItems}
+	if p.Title != nil {
+		f.Title = *p.Title
+	}
+	if p.Description != nil {
+		f.Description = *p.Description
+	}
+	var typ string
+	if len(p.Type) > 0 {
+		if err := json.Unmarshal(p.Type, &typ); err != nil {
+			return nil, []Problem{{name, fmt.Sprintf("has type %s; form mode allows one primitive type", p.Type)}}
+		}
+	}
+	if p.Ref != "" {
+		return nil, []Problem{{name, "uses $ref, which form mode does not allow"}}
+	}
+	if typ == "" && (len(p.Enum) > 0 || len(p.OneOf) > 0) {
+		typ = "string"
+	}
+	var probs []Problem
+	switch typ {
+	case "string":
+		switch {
+		case len(p.OneOf) > 0:
+			f.Kind = Select
+			opts, err := titledOptions(p.OneOf)
+			if err != nil {
+				return nil, []Problem{{name, "oneOf " + err.Error()}}
+			}
+			f.Options = opts
+		case len(p.Enum) > 0:
+			f.Kind = Select
+			opts, err := enumOptions(p.Enum, p.EnumNames)
+			if err != nil {
+				return nil, []Problem{{name, "enum " + err.Error()}}
+			}
+			f.Options = opts
+		default:
+			f.Kind = String
+			if f.Format != "" && !formats[f.Format] {
+				return nil, []Problem{{name, fmt.Sprintf("has format %q; mcpcli knows email, uri, date and date-time", f.Format)}}
+			}
+		}
+	case "number":
+		f.Kind = Number
+	case "integer":
+		f.Kind = Integer
+	case "boolean":
+		f.Kind = Boolean
+	case "array":
+		f.Kind = MultiSelect
+		if p.Items == nil {
+			return nil, []Problem{{name, "is an array without items; form mode allows arrays of enum values only"}}
+		}
+		switch {
+		case len(p.Items.AnyOf) > 0:
+			opts, err := titledOptions(p.Items.AnyOf)
+			if err != nil {
+				return nil, []Problem{{name, "items.anyOf " + err.Error()}}
+			}
+			f.Options = opts
+		case len(p.Items.Enum) > 0:
+			opts, err := enumOptions(p.Items.Enum, p.Items.EnumNames)
+			if err != nil {
+				return nil, []Problem{{name, "items.enum " + err.Error()}}
+			}
+			f.Options = opts
+		default:
+			var it string
+			_ = json.Unmarshal(p.Items.Type, &it)
+			if it == "object" || len(p.Items.Properties) > 0 {
+				return nil, []Problem{{name, "is an array of objects; form mode allows arrays of enum values only"}}
+			}
+			return nil, []Problem{{name, "is an array without a list of choices; form mode allows arrays of enum values only"}}
+		}
+	case "object":
+		return nil, []Problem{{name, "is a nested object; form mode allows primitive fields only"}}
+	case "":
+		return nil, []Problem{{name, "has no type"}}
+	default:
+		return nil, []Problem{{name, fmt.Sprintf("has unknown type %q", typ)}}
+	}
+	f.Secret = looksSecret(f)
+	if len(p.Default) > 0 && string(p.Default) != "null" {
+		v, err := f.fromJSON(p.Default)
+		if err == nil {
+			err = f.Check(v)
+		}
+		if err != nil {
+			f.DefaultProblem = fmt.Sprintf("the server's default %s was left out: %v", compact(p.Default), err)
+		} else {
+			f.Default = v
+		}
+	}
+	return f, probs
+}
+
+func compact(b []byte) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return string(b)
+	}
+	s := buf.String()
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+func titledOptions(cs []constTitle) ([]Option, error) {
+	opts := make([]Option, 0, len(cs))
+	seen := map[string]bool{}
+	for _, c := range cs {
+		var v string
+		if err := json.Unmarshal(c.Const, &v); err != nil {
+			return nil, fmt.Errorf("has a const that is not a string (%s)", compact(c.Const))
+		}
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		opts = append(opts, Option{Value: v, Title: c.Title})
+	}
+	return opts, nil
+}
+
+func enumOptions(enum []json.RawMessage, names []string) ([]Option, error) {
+	opts := make([]Option, 0, len(enum))
+	seen := map[string]bool{}
+	for i, e := range enum {
+		var v string
+		if err := json.Unmarshal(e, &v); err != nil {
+			return nil, fmt.Errorf("has a value that is not a string (%s)", compact(e))
+		}
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		o := Option{Value: v}
+		if len(names) == len(enum) {
+			o.Title = names[i]
+		}
+		opts = append(opts, o)
+	}
+	return opts, nil
+}
+
+// orderedObject returns the keys of a JSON object in the order written.
+func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, nil, fmt.Errorf("want an object")
+	}
+	var names []string
+	var values []json.RawMessage
+	index := map[string]int{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		name, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, err
+		}
+		if i, dup := index[name]; dup { // last one wins, as in encoding/json
+			values[i] = v
+			continue
+		}
+		index[name] = len(names)
+		names = append(names, name)
+		values = append(values, v)
+	}
+	return names, values, nil
+}
+
+var secretRE = regexp.MustCompile(`(?i)(pass(word|wd|phrase|code)?\b|secret|\btoken|api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|credential|card[ _-]?(number|no)\b|credit[ _-]?card|\bcvv|\bcvc|security[ _-]?code|\bpin\b|\bssn\b|social security)`)
+
+func looksSecret(f *Field) bool {
+	if f.Kind != String {
+		return false
+	}
+	for _, s := range []string{f.Name, f.Title, f.Description} {
+		if secretRE.MatchString(splitCamel(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitCamel turns apiKey into "api Key" so word boundaries match.
+func splitCamel(s string) string {
+	var b strings.Builder
+	prevLower := false
+	for _, r := range s {
+		isUpper := r >= 'A' && r <= 'Z'
+		if isUpper && prevLower {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prevLower = r >= 'a' && r <= 'z'
+	}
+	return b.String()
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// SortedNames is a helper for messages: the names of fields in a map.
+func SortedNames(m map[string]any) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
