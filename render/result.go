@@ -1,0 +1,161 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// WriteJSON writes v as indented JSON and a newline: the -o json output.
+func WriteJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}
+
+// ToolResult writes a tool result for a person: each content block
+// readably, then structuredContent pretty-printed when it adds something.
+func ToolResult(w io.Writer, res *mcp.CallToolResult) {
+	if res.IsError {
+		fmt.Fprintln(w, "The tool reported an error:")
+	}
+	Contents(w, res.Content)
+	if res.StructuredContent != nil && !structuredEchoesText(res) {
+		b, err := json.MarshalIndent(res.StructuredContent, "", "  ")
+		if err == nil {
+			if len(res.Content) > 0 {
+				fmt.Fprintln(w, "structuredContent:")
+			}
+			fmt.Fprintln(w, Sanitize(string(b)))
+		}
+	}
+	if len(res.Content) == 0 && res.StructuredContent == nil {
+		fmt.Fprintln(w, "(the tool returned no content)")
+	}
+}
+
+// structuredEchoesText reports the common case of a single text block that
+// is the structured content's own JSON: printing both says it twice.
+func structuredEchoesText(res *mcp.CallToolResult) bool {
+	if len(res.Content) != 1 {
+		return false
+	}
+	t, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		return false
+	}
+	var a, b any
+	if json.Unmarshal([]byte(t.Text), &a) != nil {
+		return false
+	}
+	sb, err := json.Marshal(res.StructuredContent)
+	if err != nil || json.Unmarshal(sb, &b) != nil {
+		return false
+	}
+	ab, _ := json.Marshal(a)
+	bb, _ := json.Marshal(b)
+	return bytes.Equal(ab, bb)
+}
+
+// PromptResult writes a prompt's messages.
+func PromptResult(w io.Writer, res *mcp.GetPromptResult) {
+	if res.Description != "" {
+		fmt.Fprintln(w, Sanitize(res.Description))
+		fmt.Fprintln(w)
+	}
+	for _, m := range res.Messages {
+		fmt.Fprintf(w, "[%s]\n", Line(string(m.Role)))
+		Contents(w, []mcp.Content{m.Content})
+	}
+}
+
+// ResourceResult writes a resource's contents.
+func ResourceResult(w io.Writer, res *mcp.ReadResourceResult) {
+	for i, c := range res.Contents {
+		if len(res.Contents) > 1 || i > 0 {
+			fmt.Fprintf(w, "── %s ──\n", Line(c.URI))
+		}
+		resourceContents(w, c)
+	}
+	if len(res.Contents) == 0 {
+		fmt.Fprintln(w, "(the resource has no contents)")
+	}
+}
+
+func resourceContents(w io.Writer, c *mcp.ResourceContents) {
+	if c == nil {
+		return
+	}
+	switch {
+	case c.Text != "":
+		fmt.Fprintln(w, strings.TrimRight(Sanitize(c.Text), "\n"))
+	case len(c.Blob) > 0:
+		fmt.Fprintf(w, "[blob %s %s]\n", mimeOr(c.MIMEType, "application/octet-stream"), Size(len(c.Blob)))
+	default:
+		fmt.Fprintf(w, "[empty %s]\n", mimeOr(c.MIMEType, "resource"))
+	}
+}
+
+// Contents writes content blocks.
+func Contents(w io.Writer, cs []mcp.Content) {
+	for _, c := range cs {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			fmt.Fprintln(w, strings.TrimRight(Sanitize(c.Text), "\n"))
+		case *mcp.ImageContent:
+			fmt.Fprintf(w, "[image %s %s]\n", mimeOr(Line(c.MIMEType), "image"), Size(len(c.Data)))
+		case *mcp.AudioContent:
+			fmt.Fprintf(w, "[audio %s %s]\n", mimeOr(Line(c.MIMEType), "audio"), Size(len(c.Data)))
+		case *mcp.ResourceLink:
+			name := c.Title
+			if name == "" {
+				name = c.Name
+			}
+			fmt.Fprintf(w, "[link %s] %s", Line(name), Line(c.URI))
+			if c.MIMEType != "" {
+				fmt.Fprintf(w, " (%s)", Line(c.MIMEType))
+			}
+			fmt.Fprintln(w)
+			if c.Description != "" {
+				fmt.Fprintf(w, "  %s\n", Line(c.Description))
+			}
+		case *mcp.EmbeddedResource:
+			if c.Resource != nil {
+				fmt.Fprintf(w, "[resource %s]\n", Line(c.Resource.URI))
+				resourceContents(w, c.Resource)
+			}
+		default:
+			b, err := json.Marshal(c)
+			if err == nil {
+				fmt.Fprintln(w, Sanitize(string(b)))
+			}
+		}
+	}
+}
+
+func mimeOr(m, def string) string {
+	if m == "" {
+		return def
+	}
+	return Line(m)
+}
+
+// Size is a byte count for people: 512 B, 12 KB, 3.4 MB.
+func Size(n int) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%d KB", (n+512)/1024)
+	default:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
+	}
+}

@@ -1,0 +1,150 @@
+// Package render is everything a person sees: line prompts, forms, results,
+// and the one sanitizer every server string passes through first.
+package render
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Sanitize makes a server string inert for a terminal. It removes escape
+// sequences (CSI, OSC, DCS, SOS, PM, APC, in their 7-bit and 8-bit forms),
+// C0 and C1 controls, DEL, bidi overrides and isolates and other invisible
+// format characters that can disguise text, and replaces invalid UTF-8.
+// Newlines are kept; tabs become spaces.
+func Sanitize(s string) string { return sanitize(s, true) }
+
+// Line is Sanitize for one-line places (titles, labels, names): newlines
+// become spaces too.
+func Line(s string) string { return sanitize(s, false) }
+
+func sanitize(s string, keepNewlines bool) string {
+	if isPlain(s, keepNewlines) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			b.WriteRune('\uFFFD')
+			i += max(size, 1)
+			continue
+		case r == 0x1b: // ESC
+			i += skipEscape(s[i+1:]) + 1
+			continue
+		case r == 0x9b: // 8-bit CSI
+			i += size + skipCSI(s[i+size:])
+			continue
+		case r == 0x90 || r == 0x9d || r == 0x98 || r == 0x9e || r == 0x9f: // 8-bit DCS, OSC, SOS, PM, APC
+			i += size + skipString(s[i+size:])
+			continue
+		case r == '\n':
+			if keepNewlines {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(' ')
+			}
+		case r == '\t':
+			b.WriteString("    ")
+		case r == '\r':
+			// dropped: a bare CR rewrites the line it is on
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+			// other controls: dropped
+		case isInvisibleFormat(r):
+			// dropped
+		case r == '\u2028' || r == '\u2029':
+			if keepNewlines {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(' ')
+			}
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// isPlain is the fast path: printable ASCII (and newlines, where kept) only.
+func isPlain(s string, keepNewlines bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 || c == 0x7f || (c < 0x20 && !(c == '\n' && keepNewlines)) {
+			return false
+		}
+	}
+	return true
+}
+
+// isInvisibleFormat reports characters that reorder or hide text.
+func isInvisibleFormat(r rune) bool {
+	switch {
+	case r >= 0x202A && r <= 0x202E: // LRE RLE PDF LRO RLO
+		return true
+	case r >= 0x2066 && r <= 0x2069: // LRI RLI FSI PDI
+		return true
+	case r == 0x200E || r == 0x200F || r == 0x061C: // LRM RLM ALM
+		return true
+	case r == 0x200B || r == 0xFEFF || r == 0x2060: // zero width space, BOM, word joiner
+		return true
+	case r >= 0xFFF9 && r <= 0xFFFB: // interlinear annotation
+		return true
+	}
+	return false
+}
+
+// skipEscape returns how many bytes after an ESC belong to its sequence.
+func skipEscape(s string) int {
+	if s == "" {
+		return 0
+	}
+	switch s[0] {
+	case '[':
+		return 1 + skipCSI(s[1:])
+	case ']', 'P', 'X', '^', '_':
+		return 1 + skipString(s[1:])
+	}
+	// Two-byte sequences (ESC c, ESC 7...), and ESC + intermediates + final.
+	i := 0
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x30 && s[i] <= 0x7e {
+		i++
+	}
+	return i
+}
+
+// skipCSI skips parameter and intermediate bytes and the final byte.
+func skipCSI(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x3f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x40 && s[i] <= 0x7e {
+		i++
+	}
+	return i
+}
+
+// skipString skips a control string up to and including its terminator:
+// BEL, ESC \, or 8-bit ST. An unterminated string runs to the end.
+func skipString(s string) int {
+	for i := 0; i < len(s); {
+		if s[i] == 0x07 {
+			return i + 1
+		}
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
+			return i + 2
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == 0x9c {
+			return i + size
+		}
+		i += max(size, 1)
+	}
+	return len(s)
+}
