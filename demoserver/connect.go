@@ -1,0 +1,159 @@
+package demoserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type connectState struct {
+	ID       string `json:"id"`
+	Service  string `json:"service"`
+	Attempts int    `json:"attempts"`
+}
+
+// connectWait is how long a retry waits for the browser step before asking
+// again: the spec lets the server block until the interaction completes.
+const connectWait = 5 * time.Second
+
+func (d *Demo) connectAccount(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	bind := binding("tools/call", req.Params.Name, req.Params.Arguments)
+	service := str(argsOf(req), "service", "calendar")
+	var st connectState
+	if req.Params.RequestState == "" {
+		if !canAsk(req, "url") {
+			return text("Cannot connect %s: this client did not declare URL-mode elicitation, and the credentials must not pass through it. Use a client that supports URL mode.", service), nil
+		}
+		if err := d.startPage(); err != nil {
+			return nil, fmt.Errorf("starting the connect page: %w", err)
+		}
+		st = connectState{ID: newID(), Service: service}
+		d.mu.Lock()
+		d.connected[st.ID] = false // issued, not yet done
+		d.mu.Unlock()
+		return d.askConnect(bind, st, fmt.Sprintf("Connect your %s account: sign in on the page that opens. Your password goes to that page, never through this client.", service))
+	}
+	if _, err := d.state.open(req.Params.RequestState, bind, &st); err != nil {
+		return nil, invalidParams(err)
+	}
+	r := response(req.Params.InputResponses, "connect")
+	if r == nil {
+		return nil, invalidParams(fmt.Errorf("the retry carries no answer for \"connect\""))
+	}
+	if r.Action != "accept" {
+		return notAccepted(r, "connecting "+st.Service), nil
+	}
+	if d.waitConnected(ctx, st.ID, connectWait) {
+		return text("Connected your %s account. The credentials stayed between your browser and the server.", st.Service), nil
+	}
+	st.Attempts++
+	if st.Attempts >= d.opts.ConnectPatience {
+		res := text("Not connected: the browser step for %s was not finished after %d tries. Run connect_account again and finish the page.", st.Service, st.Attempts)
+		res.IsError = true
+		return res, nil
+	}
+	return d.askConnect(bind, st, fmt.Sprintf("Not finished yet: finish signing in to %s in your browser, then continue.", st.Service))
+}
+
+func (d *Demo) askConnect(bind string, st connectState, message string) (*mcp.CallToolResult, error) {
+	state, err := d.state.seal(bind, 1, st)
+	if err != nil {
+		return nil, err
+	}
+	u := d.pageURL + "/connect?" + url.Values{"id": {st.ID}, "service": {st.Service}}.Encode()
+	return &mcp.CallToolResult{RequestState: state, InputRequests: mcp.InputRequestMap{
+		"connect": &mcp.ElicitParams{Mode: "url", Message: message, URL: u, ElicitationID: st.ID},
+	}}, nil
+}
+
+func newID() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// waitConnected reports whether id is connected, waiting up to d for it.
+func (d *Demo) waitConnected(ctx context.Context, id string, wait time.Duration) bool {
+	deadline := time.Now().Add(wait)
+	for {
+		d.mu.Lock()
+		done := d.connected[id]
+		d.mu.Unlock()
+		if done || time.Now().After(deadline) {
+			return done
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// PageURL is the connect page's base URL, once started ("" before).
+func (d *Demo) PageURL() string { return d.pageURL }
+
+func (d *Demo) startPage() error {
+	d.pageOnce.Do(func() {
+		ln, err := net.Listen("tcp", d.opts.PageAddr)
+		if err != nil {
+			d.pageErr = err
+			return
+		}
+		mux := http.NewServeMux()
+		mux.HandleFunc("GET /connect", d.servePage)
+		mux.HandleFunc("POST /connect", d.serveComplete)
+		d.page = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		d.pageURL = "http://" + ln.Addr().String()
+		go d.page.Serve(ln)
+	})
+	return d.pageErr
+}
+
+var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
+<html><head><meta charset="utf-8"><title>Connect {{.Service}} — mcpcli demo</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}button{font-size:1.1rem;padding:.5rem 1.2rem}</style>
+</head><body>
+{{if .Done}}<h1 id="done">Connected</h1><p>Your {{.Service}} account is connected. Close this tab and go back to your terminal.</p>
+{{else if .Unknown}}<h1>Link not valid</h1><p>This connect link is unknown or already used. Start again from your MCP client.</p>
+{{else}}<h1>Connect {{.Service}}</h1>
+<p>The mcpcli demo server asks to connect your {{.Service}} account. In a real server, you would sign in here; the secret stays between this page and the server.</p>
+<form id="connect" method="post" action="/connect"><input type="hidden" name="id" value="{{.ID}}"><button type="submit">Connect {{.Service}}</button></form>
+{{if .Auto}}<script>document.getElementById("connect").submit();</script>{{end}}
+{{end}}</body></html>`))
+
+type pageData struct {
+	ID, Service         string
+	Auto, Done, Unknown bool
+}
+
+func (d *Demo) servePage(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_ = pageTmpl.Execute(w, pageData{ID: q.Get("id"), Service: q.Get("service"), Auto: q.Get("auto") == "1"})
+}
+
+func (d *Demo) serveComplete(w http.ResponseWriter, r *http.Request) {
+	id := r.PostFormValue("id")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	d.mu.Lock()
+	_, issued := d.connected[id]
+	if issued {
+		d.connected[id] = true
+	}
+	d.mu.Unlock()
+	if !issued {
+		w.WriteHeader(http.StatusNotFound)
+		_ = pageTmpl.Execute(w, pageData{Unknown: true})
+		return
+	}
+	_ = pageTmpl.Execute(w, pageData{Done: true, Service: "your"})
+}
