@@ -1,0 +1,270 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/mcpcli/mcpcli/render"
+)
+
+// withSession connects, runs fn, and always closes the session (and with it
+// a stdio server), explaining errors with what happened to the server.
+func (a *app) withSession(cmd *cobra.Command, fn func(ctx context.Context, s *session) error) error {
+	s, err := a.connect(cmd)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.explain(fn(cmd.Context(), s))
+}
+
+func (a *app) newDiscoverCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "discover",
+		Short: "Show who the server is and what it supports",
+		Long: `discover connects (server/discover, or the initialize handshake for servers
+older than 2026-07-28) and shows the server's name and version, the protocol
+spoken, its supported versions, its capabilities and its instructions.`,
+		Example: `  mcpcli discover -- mcpcli demo-server
+  mcpcli discover --url http://127.0.0.1:8080/mcp -o json`,
+		Args: a.noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withSession(cmd, func(ctx context.Context, s *session) error {
+				ir := s.InitializeResult()
+				srv := s.Server()
+				info := discoverInfo{
+					Name: srv.Name, Title: srv.Title, Version: srv.Version,
+					ProtocolVersion: srv.Protocol, Protocol: "legacy (initialize handshake)",
+					SupportedVersions: s.discover.versions(),
+				}
+				if srv.Modern() {
+					info.Protocol = "modern (server/discover, stateless requests)"
+				}
+				if ir != nil {
+					info.Capabilities = ir.Capabilities
+					info.Instructions = ir.Instructions
+				}
+				if a.flags.output == "json" {
+					return render.WriteJSON(a.deps.Out, info)
+				}
+				w := a.deps.Out
+				fmt.Fprintf(w, "Server:       %s", render.Line(info.Name))
+				if info.Version != "" {
+					fmt.Fprintf(w, " %s", render.Line(info.Version))
+				}
+				if info.Title != "" {
+					fmt.Fprintf(w, " (%s)", render.Line(info.Title))
+				}
+				fmt.Fprintln(w)
+				fmt.Fprintf(w, "Protocol:     %s, %s\n", render.Line(info.ProtocolVersion), info.Protocol)
+				if len(info.SupportedVersions) > 0 {
+					fmt.Fprintf(w, "Supports:     %s\n", render.Line(strings.Join(info.SupportedVersions, ", ")))
+				}
+				fmt.Fprintf(w, "Capabilities: %s\n", capabilityList(info.Capabilities))
+				if info.Instructions != "" {
+					fmt.Fprintf(w, "Instructions:\n")
+					for _, l := range strings.Split(render.Sanitize(info.Instructions), "\n") {
+						fmt.Fprintf(w, "  %s\n", l)
+					}
+				}
+				return nil
+			})
+		},
+	}
+}
+
+type discoverInfo struct {
+	Name              string                  `json:"name"`
+	Title             string                  `json:"title,omitempty"`
+	Version           string                  `json:"version,omitempty"`
+	ProtocolVersion   string                  `json:"protocolVersion"`
+	Protocol          string                  `json:"protocol"`
+	SupportedVersions []string                `json:"supportedVersions,omitempty"`
+	Capabilities      *mcp.ServerCapabilities `json:"capabilities,omitempty"`
+	Instructions      string                  `json:"instructions,omitempty"`
+}
+
+func capabilityList(c *mcp.ServerCapabilities) string {
+	if c == nil {
+		return "none"
+	}
+	var out []string
+	add := func(ok bool, name string) {
+		if ok {
+			out = append(out, name)
+		}
+	}
+	add(c.Tools != nil, "tools")
+	add(c.Prompts != nil, "prompts")
+	add(c.Resources != nil, "resources")
+	add(c.Logging != nil, "logging")
+	add(c.Completions != nil, "completions")
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}
+
+func (a *app) newToolsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "tools",
+		Short: "List the server's tools and their arguments",
+		Example: `  mcpcli tools -- mcpcli demo-server
+  mcpcli tools --url http://127.0.0.1:8080/mcp -o json`,
+		Args: a.noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withSession(cmd, func(ctx context.Context, s *session) error {
+				tools, err := listTools(ctx, s)
+				if err != nil {
+					return err
+				}
+				if a.flags.output == "json" {
+					return render.WriteJSON(a.deps.Out, map[string]any{"tools": tools})
+				}
+				if len(tools) == 0 {
+					fmt.Fprintln(a.deps.Out, "(the server has no tools)")
+				}
+				for _, t := range tools {
+					fmt.Fprintf(a.deps.Out, "%s", render.Line(t.Name))
+					if args := argSummary(t.InputSchema); args != "" {
+						fmt.Fprintf(a.deps.Out, " %s", args)
+					}
+					fmt.Fprintln(a.deps.Out)
+					if t.Description != "" {
+						fmt.Fprintf(a.deps.Out, "    %s\n", render.Line(t.Description))
+					}
+				}
+				return nil
+			})
+		},
+	}
+}
+
+func listTools(ctx context.Context, s *session) ([]*mcp.Tool, error) {
+	var tools []*mcp.Tool
+	for t, err := range s.SDK().Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("listing tools: %w", err)
+		}
+		tools = append(tools, t)
+	}
+	return tools, nil
+}
+
+// argSummary is "name=string [count=integer]" from an input schema.
+func argSummary(schema any) string {
+	props, required := schemaProps(schema)
+	names := make([]string, 0, len(props))
+	for n := range props {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, n := range names {
+		t := propType(props[n])
+		if t == "" {
+			t = "value"
+		}
+		p := fmt.Sprintf("%s=%s", render.Line(n), t)
+		if !required[n] {
+			p = "[" + p + "]"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, " ")
+}
+
+func (a *app) newPromptsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "prompts",
+		Short:   "List the server's prompts and their arguments",
+		Example: `  mcpcli prompts -- mcpcli demo-server`,
+		Args:    a.noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withSession(cmd, func(ctx context.Context, s *session) error {
+				var prompts []*mcp.Prompt
+				for p, err := range s.SDK().Prompts(ctx, nil) {
+					if err != nil {
+						return fmt.Errorf("listing prompts: %w", err)
+					}
+					prompts = append(prompts, p)
+				}
+				if a.flags.output == "json" {
+					return render.WriteJSON(a.deps.Out, map[string]any{"prompts": prompts})
+				}
+				if len(prompts) == 0 {
+					fmt.Fprintln(a.deps.Out, "(the server has no prompts)")
+				}
+				for _, p := range prompts {
+					fmt.Fprintf(a.deps.Out, "%s", render.Line(p.Name))
+					for _, arg := range p.Arguments {
+						if arg.Required {
+							fmt.Fprintf(a.deps.Out, " %s=…", render.Line(arg.Name))
+						} else {
+							fmt.Fprintf(a.deps.Out, " [%s=…]", render.Line(arg.Name))
+						}
+					}
+					fmt.Fprintln(a.deps.Out)
+					if p.Description != "" {
+						fmt.Fprintf(a.deps.Out, "    %s\n", render.Line(p.Description))
+					}
+				}
+				return nil
+			})
+		},
+	}
+}
+
+func (a *app) newResourcesCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "resources",
+		Short:   "List the server's resources",
+		Example: `  mcpcli resources -- mcpcli demo-server`,
+		Args:    a.noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withSession(cmd, func(ctx context.Context, s *session) error {
+				var res []*mcp.Resource
+				for r, err := range s.SDK().Resources(ctx, nil) {
+					if err != nil {
+						return fmt.Errorf("listing resources: %w", err)
+					}
+					res = append(res, r)
+				}
+				if a.flags.output == "json" {
+					return render.WriteJSON(a.deps.Out, map[string]any{"resources": res})
+				}
+				if len(res) == 0 {
+					fmt.Fprintln(a.deps.Out, "(the server has no resources)")
+				}
+				for _, r := range res {
+					name := r.Title
+					if name == "" {
+						name = r.Name
+					}
+					fmt.Fprintf(a.deps.Out, "%s  %s", render.Line(r.URI), render.Line(name))
+					if r.MIMEType != "" {
+						fmt.Fprintf(a.deps.Out, " (%s)", render.Line(r.MIMEType))
+					}
+					fmt.Fprintln(a.deps.Out)
+					if r.Description != "" {
+						fmt.Fprintf(a.deps.Out, "    %s\n", render.Line(r.Description))
+					}
+				}
+				return nil
+			})
+		},
+	}
+}
+
+// noArgs accepts no arguments but the server command after --.
+func (a *app) noArgs(cmd *cobra.Command, args []string) error {
+	if rest := a.splitDash(cmd, args); len(rest) > 0 {
+		return usageErrorf(cmd, "%s takes no arguments (got %q); put a server command after --", cmd.Name(), rest[0])
+	}
+	return nil
+}

@@ -1,0 +1,16 @@
+// Command mcpcli is a terminal MCP client that renders elicitations.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := Run(ctx, os.Args[1:], SystemDeps())
+	stop()
+	os.Exit(code)
+}
