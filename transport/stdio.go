@@ -60,14 +60,18 @@ func (s *Stdio) Connect(ctx context.Context) (mcp.Connection, error) {
 	s.mu.Lock()
 	s.proc = p
 	s.mu.Unlock()
-	var r io.Reader = p.stdout
-	var w io.WriteCloser = p
-	if s.Observer != nil {
-		obs := s.Observer
-		r = &teeReader{r: r, tee: lineTee{emit: func(b []byte) { obs(Event{Time: time.Now(), Dir: Recv, Msg: b}) }}}
-		w = &teeWriter{w: w, tee: lineTee{emit: func(b []byte) { obs(Event{Time: time.Now(), Dir: Send, Msg: b}) }}}
-	}
+	r, w := ObserveIO(p.stdout, p, s.Observer)
 	return (&mcp.IOTransport{Reader: io.NopCloser(r), Writer: w}).Connect(ctx)
+}
+
+// ObserveIO shows obs every newline-delimited message read from r (Recv)
+// and written to w (Send). With a nil obs it returns r and w unchanged.
+func ObserveIO(r io.Reader, w io.WriteCloser, obs Observer) (io.Reader, io.WriteCloser) {
+	if obs == nil {
+		return r, w
+	}
+	return &teeReader{r: r, tee: lineTee{emit: func(b []byte) { obs(Event{Time: time.Now(), Dir: Recv, Msg: b}) }}},
+		&teeWriter{w: w, tee: lineTee{emit: func(b []byte) { obs(Event{Time: time.Now(), Dir: Send, Msg: b}) }}}
 }
 
 // Explain turns a session error into one that says what happened to the
