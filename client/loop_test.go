@@ -1,0 +1,445 @@
+package client_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/client"
+)
+
+// callParams is tools/call params as they went over the wire.
+type callParams struct {
+	Name           string                     `json:"name"`
+	Arguments      json.RawMessage            `json:"arguments"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	RequestState   *string                    `json:"requestState"`
+}
+
+func decodeCalls(t *testing.T, calls []rpc) []callParams {
+	t.Helper()
+	out := make([]callParams, len(calls))
+	for i, c := range calls {
+		if err := json.Unmarshal(c.Params, &out[i]); err != nil {
+			t.Fatalf("tools/call params %s: %v", c.Params, err)
+		}
+	}
+	return out
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// A state that is hard to echo by accident: escapes, unicode, JSON-looking.
+const trickyState = "v1.{\"not\":\"json\"}/☃+é\t\\u0041==\u2028end"
+
+func TestCallToolEchoesRequestStateExactly(t *testing.T) {
+	srv := newServer()
+	var seen []string
+	var mu sync.Mutex
+	srv.AddTool(&mcp.Tool{Name: "wizard", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		mu.Lock()
+		seen = append(seen, req.Params.RequestState)
+		mu.Unlock()
+		switch req.Params.RequestState {
+		case "":
+			return &mcp.CallToolResult{RequestState: trickyState, InputRequests: mcp.InputRequestMap{
+				"a": elicitForm("first"), "b": elicitForm("second"),
+			}}, nil
+		case trickyState:
+			return &mcp.CallToolResult{RequestState: trickyState + "#2", InputRequests: mcp.InputRequestMap{"c": elicitForm("third")}}, nil
+		case trickyState + "#2":
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+		}
+		return nil, fmt.Errorf("unexpected state %q", req.Params.RequestState)
+	})
+	ans := acceptAll(map[string]any{"ok": true})
+	s, w := connect(t, srv, client.Options{Answerer: ans})
+	res, err := s.CallTool(context.Background(), "wizard", map[string]any{"n": 1, "s": "x"})
+	if err != nil {
+		t.Fatalf("CallTool(wizard) = %v", err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "done" {
+		t.Errorf("CallTool(wizard) text = %q, want done", got)
+	}
+	calls := w.calls(t, "tools/call")
+	if len(calls) != 3 {
+		t.Fatalf("client sent %d tools/call requests, want 3", len(calls))
+	}
+	params := decodeCalls(t, calls)
+	ids := map[string]bool{}
+	for i, c := range calls {
+		if ids[string(c.ID)] {
+			t.Errorf("tools/call #%d reused id %s", i+1, c.ID)
+		}
+		ids[string(c.ID)] = true
+		if string(params[i].Arguments) != string(params[0].Arguments) {
+			t.Errorf("tools/call #%d arguments = %s, want the original %s", i+1, params[i].Arguments, params[0].Arguments)
+		}
+	}
+	if params[0].RequestState != nil || params[0].InputResponses != nil {
+		t.Errorf("first tools/call carries input state: %+v", params[0])
+	}
+	wantKeys := [][]string{nil, {"a", "b"}, {"c"}}
+	wantState := []string{"", trickyState, trickyState + "#2"}
+	for i := 1; i < 3; i++ {
+		if got := keys(params[i].InputResponses); !reflect.DeepEqual(got, wantKeys[i]) {
+			t.Errorf("retry %d inputResponses keys = %v, want %v", i, got, wantKeys[i])
+		}
+		if params[i].RequestState == nil || *params[i].RequestState != wantState[i] {
+			t.Errorf("retry %d requestState = %v, want %q", i, params[i].RequestState, wantState[i])
+		}
+	}
+	if len(ans.rounds) != 2 || len(ans.rounds[0].Asks) != 2 || ans.rounds[0].Asks[0].Key != "a" || ans.rounds[1].Number != 2 {
+		t.Errorf("answerer saw rounds %+v; want round 1 with asks a, b then round 2", ans.rounds)
+	}
+	if ans.rounds[0].Server.Name != "loop-test" || ans.rounds[0].Method != "tools/call" || ans.rounds[0].Target != "wizard" {
+		t.Errorf("round 1 = %+v, want server loop-test, tools/call wizard", ans.rounds[0])
+	}
+}
+
+func TestCallToolSendsNoStateWhenNoneWasSent(t *testing.T) {
+	srv := newServer()
+	srv.AddTool(&mcp.Tool{Name: "confirm", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if req.Params.InputResponses == nil {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"ok": elicitForm("sure?")}}, nil
+		}
+		r := req.Params.InputResponses["ok"].(*mcp.ElicitResult)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Action}}}, nil
+	})
+	s, w := connect(t, srv, client.Options{Answerer: &scripted{answer: func(r client.Round) (map[string]*mcp.ElicitResult, error) {
+		return map[string]*mcp.ElicitResult{"ok": {Action: client.Decline}}, nil
+	}}})
+	res, err := s.CallTool(context.Background(), "confirm", nil)
+	if err != nil {
+		t.Fatalf("CallTool(confirm) = %v", err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "decline" {
+		t.Errorf("server saw action %q, want decline", got)
+	}
+	calls := w.calls(t, "tools/call")
+	if len(calls) != 2 {
+		t.Fatalf("client sent %d tools/call, want 2", len(calls))
+	}
+	if strings.Contains(string(calls[1].Params), `"requestState"`) {
+		t.Errorf("retry carries requestState though the server sent none: %s", calls[1].Params)
+	}
+	var p callParams
+	json.Unmarshal(calls[1].Params, &p)
+	if diff := cmp.Diff(`{"action":"decline"}`, string(p.InputResponses["ok"])); diff != "" {
+		t.Errorf("retry inputResponses[ok] (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoopBounds(t *testing.T) {
+	tests := []struct {
+		name       string
+		result     func() *mcp.CallToolResult
+		maxRounds  int
+		wantCalls  int
+		wantErr    string
+		stateOnly  bool
+		wantWaits  []int
+		asStateErr bool
+	}{
+		{
+			name:      "server never stops asking",
+			result:    func() *mcp.CallToolResult { return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"again": elicitForm("more")}} },
+			maxRounds: 3, wantCalls: 4, wantErr: `server "loop-test" still asked for input after 3 rounds`,
+		},
+		{
+			name:      "only requestState, forever",
+			result:    func() *mcp.CallToolResult { return &mcp.CallToolResult{RequestState: "busy", InputRequests: mcp.InputRequestMap{}} },
+			maxRounds: 10, wantCalls: 4, wantErr: "answered 3 times in a row with only requestState", wantWaits: []int{1, 2, 3},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newServer()
+			srv.AddTool(&mcp.Tool{Name: "t", InputSchema: emptyObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return tt.result(), nil
+			})
+			var waits []int
+			s, w := connect(t, srv, client.Options{
+				Answerer:  acceptAll(map[string]any{}),
+				MaxRounds: tt.maxRounds,
+				Backoff:   func(n int) time.Duration { waits = append(waits, n); return 0 },
+			})
+			_, err := s.CallTool(context.Background(), "t", nil)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("CallTool(t) error = %v, want it to contain %q", err, tt.wantErr)
+			}
+			var re *client.RoundsError
+			if !errors.As(err, &re) {
+				t.Errorf("CallTool(t) error is %T, want *client.RoundsError", err)
+			}
+			if got := len(w.calls(t, "tools/call")); got != tt.wantCalls {
+				t.Errorf("client sent %d tools/call, want %d", got, tt.wantCalls)
+			}
+			if tt.wantWaits != nil && !reflect.DeepEqual(waits, tt.wantWaits) {
+				t.Errorf("backoff called with %v, want %v", waits, tt.wantWaits)
+			}
+		})
+	}
+}
+
+func TestLoopRefusesWhatWasNotDeclared(t *testing.T) {
+	tests := []struct {
+		name    string
+		modes   client.Modes
+		ask     mcp.InputRequest
+		wantErr string
+	}{
+		{"sampling", client.Modes{Form: true, URL: true},
+			&mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}},
+			`asked for sampling (sampling/createMessage, key "k")`},
+		{"roots", client.Modes{Form: true, URL: true}, &mcp.ListRootsParams{}, `asked for roots (roots/list, key "k")`},
+		{"url when only form declared", client.Modes{Form: true},
+			&mcp.ElicitParams{Mode: "url", Message: "go", URL: "https://example.com/x", ElicitationID: "1"},
+			`sent a URL elicitation ("k") although mcpcli declared only form elicitation`},
+		{"form when only url declared", client.Modes{URL: true}, elicitForm("hi"),
+			`sent a form elicitation ("k") although mcpcli declared only url elicitation`},
+		{"unknown mode", client.Modes{Form: true, URL: true}, &mcp.ElicitParams{Mode: "telepathy", Message: "?"},
+			`unknown mode "telepathy"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newServer()
+			srv.AddTool(&mcp.Tool{Name: "t", InputSchema: emptyObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"k": tt.ask}}, nil
+			})
+			ans := acceptAll(map[string]any{})
+			s, w := connect(t, srv, client.Options{Answerer: ans, Modes: tt.modes})
+			_, err := s.CallTool(context.Background(), "t", nil)
+			var pe *client.ProtocolError
+			if !errors.As(err, &pe) || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("CallTool(t) error = %v, want a ProtocolError containing %q", err, tt.wantErr)
+			}
+			if got := len(w.calls(t, "tools/call")); got != 1 {
+				t.Errorf("client sent %d tools/call, want 1 (no retry after a protocol error)", got)
+			}
+			if len(ans.rounds) != 0 {
+				t.Errorf("answerer was asked %d times, want 0", len(ans.rounds))
+			}
+		})
+	}
+}
+
+func TestLoopRefusesEmptyInterimResult(t *testing.T) {
+	srv := newServer()
+	srv.AddTool(&mcp.Tool{Name: "t", InputSchema: emptyObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{}}, nil
+	})
+	s, _ := connect(t, srv, client.Options{Answerer: acceptAll(nil)})
+	_, err := s.CallTool(context.Background(), "t", nil)
+	if err == nil || !strings.Contains(err.Error(), "neither inputRequests nor requestState") {
+		t.Fatalf("CallTool(t) error = %v, want the neither-nor protocol error", err)
+	}
+}
+
+func TestAbandonStopsWithoutRetry(t *testing.T) {
+	srv := newServer()
+	srv.AddTool(&mcp.Tool{Name: "t", InputSchema: emptyObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"k": elicitForm("?")}}, nil
+	})
+	s, w := connect(t, srv, client.Options{Answerer: &scripted{answer: func(client.Round) (map[string]*mcp.ElicitResult, error) {
+		return nil, fmt.Errorf("person pressed ctrl+c twice: %w", client.ErrAbandoned)
+	}}})
+	_, err := s.CallTool(context.Background(), "t", nil)
+	if !errors.Is(err, client.ErrAbandoned) {
+		t.Fatalf("CallTool(t) error = %v, want ErrAbandoned", err)
+	}
+	if got := len(w.calls(t, "tools/call")); got != 1 {
+		t.Errorf("client sent %d tools/call after abandoning, want 1", got)
+	}
+}
+
+func TestAnswererMustAnswerEveryKey(t *testing.T) {
+	srv := newServer()
+	srv.AddTool(&mcp.Tool{Name: "t", InputSchema: emptyObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"a": elicitForm("?"), "b": elicitForm("?")}}, nil
+	})
+	s, w := connect(t, srv, client.Options{Answerer: &scripted{answer: func(client.Round) (map[string]*mcp.ElicitResult, error) {
+		return map[string]*mcp.ElicitResult{"a": {Action: client.Cancel}}, nil
+	}}})
+	_, err := s.CallTool(context.Background(), "t", nil)
+	if err == nil || !strings.Contains(err.Error(), `no answer was given for "b"`) {
+		t.Fatalf("CallTool(t) error = %v, want one naming key b", err)
+	}
+	if got := len(w.calls(t, "tools/call")); got != 1 {
+		t.Errorf("client sent %d tools/call, want 1", got)
+	}
+}
+
+func TestPromptAndResourceRoundTrips(t *testing.T) {
+	srv := newServer()
+	srv.AddPrompt(&mcp.Prompt{Name: "p"}, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		if req.Params.InputResponses == nil {
+			return &mcp.GetPromptResult{RequestState: "p-state", InputRequests: mcp.InputRequestMap{"who": elicitForm("who?")}}, nil
+		}
+		if req.Params.RequestState != "p-state" {
+			return nil, fmt.Errorf("bad state %q", req.Params.RequestState)
+		}
+		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "for " + req.Params.Arguments["v"]}}}}, nil
+	})
+	srv.AddResource(&mcp.Resource{URI: "test://r", Name: "r"}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		if req.Params.InputResponses == nil {
+			return &mcp.ReadResourceResult{InputRequests: mcp.InputRequestMap{"detail": elicitForm("how much?")}}, nil
+		}
+		act := req.Params.InputResponses["detail"].(*mcp.ElicitResult).Action
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: act}}}, nil
+	})
+	ans := acceptAll(map[string]any{"ok": true})
+	s, w := connect(t, srv, client.Options{Answerer: ans})
+	pr, err := s.GetPrompt(context.Background(), "p", map[string]string{"v": "2.0"})
+	if err != nil {
+		t.Fatalf("GetPrompt(p) = %v", err)
+	}
+	if got := pr.Messages[0].Content.(*mcp.TextContent).Text; got != "for 2.0" {
+		t.Errorf("GetPrompt(p) text = %q, want %q", got, "for 2.0")
+	}
+	rr, err := s.ReadResource(context.Background(), "test://r")
+	if err != nil {
+		t.Fatalf("ReadResource(test://r) = %v", err)
+	}
+	if rr.Contents[0].Text != "accept" {
+		t.Errorf("ReadResource(test://r) text = %q, want accept", rr.Contents[0].Text)
+	}
+	if n := len(w.calls(t, "prompts/get")); n != 2 {
+		t.Errorf("prompts/get sent %d times, want 2", n)
+	}
+	if n := len(w.calls(t, "resources/read")); n != 2 {
+		t.Errorf("resources/read sent %d times, want 2", n)
+	}
+	if got := []string{ans.rounds[0].Method, ans.rounds[1].Method}; !reflect.DeepEqual(got, []string{"prompts/get", "resources/read"}) {
+		t.Errorf("rounds came from %v, want prompts/get then resources/read", got)
+	}
+}
+
+func TestLegacyServerElicitsThroughTheSameAnswerer(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "old-server", Version: "0.9"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
+	srv.AddTool(&mcp.Tool{Name: "legacy", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{
+			Message:         "name?",
+			RequestedSchema: json.RawMessage(`{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"string"}}}`),
+		})
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Action + " " + fmt.Sprint(res.Content["zeta"])}}}, nil
+	})
+	ans := acceptAll(map[string]any{"zeta": "z"})
+	s, _ := connect(t, srv, client.Options{Answerer: ans})
+	if s.Server().Modern() {
+		t.Fatalf("Server().Protocol = %q, want a legacy version", s.Server().Protocol)
+	}
+	res, err := s.CallTool(context.Background(), "legacy", nil)
+	if err != nil {
+		t.Fatalf("CallTool(legacy) = %v", err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "accept z" {
+		t.Errorf("CallTool(legacy) = %q, want %q", got, "accept z")
+	}
+	if len(ans.rounds) != 1 || !ans.rounds[0].Legacy || ans.rounds[0].Asks[0].Key != "elicitation" || ans.rounds[0].Target != "legacy" {
+		t.Fatalf("answerer saw %+v, want one legacy round for tool legacy with key elicitation", ans.rounds)
+	}
+	// The raw schema keeps the server's field order, zeta before alpha.
+	if got := string(ans.rounds[0].Asks[0].RawSchema()); strings.Index(got, "zeta") > strings.Index(got, "alpha") {
+		t.Errorf("legacy ask schema = %s, want the server's order (zeta first)", got)
+	}
+}
+
+func TestSchemaKeepsServerOrder(t *testing.T) {
+	srv := newServer()
+	srv.AddTool(&mcp.Tool{Name: "t", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if req.Params.InputResponses != nil {
+			return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
+		}
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"f": &mcp.ElicitParams{Message: "m",
+			RequestedSchema: json.RawMessage(`{"type":"object","properties":{"z":{"type":"string"},"m":{"type":"number"},"a":{"type":"boolean"}}}`)}}}, nil
+	})
+	ans := acceptAll(map[string]any{})
+	s, _ := connect(t, srv, client.Options{Answerer: ans})
+	if _, err := s.CallTool(context.Background(), "t", nil); err != nil {
+		t.Fatalf("CallTool(t) = %v", err)
+	}
+	raw := string(ans.rounds[0].Asks[0].Schema)
+	if !(strings.Index(raw, `"z"`) < strings.Index(raw, `"m"`) && strings.Index(raw, `"m"`) < strings.Index(raw, `"a"`)) {
+		t.Errorf("Ask.Schema = %s, want properties in the server's order z, m, a", raw)
+	}
+}
+
+func TestTimeoutDoesNotCountAnswering(t *testing.T) {
+	srv := newServer()
+	srv.AddTool(&mcp.Tool{Name: "t", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if req.Params.InputResponses == nil {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"k": elicitForm("?")}}, nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+	})
+	slow := &scripted{answer: func(client.Round) (map[string]*mcp.ElicitResult, error) {
+		time.Sleep(1500 * time.Millisecond) // a person thinking, longer than the timeout
+		return map[string]*mcp.ElicitResult{"k": {Action: client.Accept, Content: map[string]any{}}}, nil
+	}}
+	s, _ := connect(t, srv, client.Options{Answerer: slow, Timeout: time.Second})
+	if _, err := s.CallTool(context.Background(), "t", nil); err != nil {
+		t.Fatalf("CallTool(t) with a slow answerer = %v, want success: answering must not count toward --timeout", err)
+	}
+}
+
+func TestLegacyTimeoutPausesWhileAnswering(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "old", Version: "1"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
+	srv.AddTool(&mcp.Tool{Name: "t", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := req.Session.Elicit(ctx, elicitForm("?"))
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Action}}}, nil
+	})
+	slow := &scripted{answer: func(client.Round) (map[string]*mcp.ElicitResult, error) {
+		time.Sleep(1500 * time.Millisecond)
+		return map[string]*mcp.ElicitResult{"elicitation": {Action: client.Decline}}, nil
+	}}
+	s, _ := connect(t, srv, client.Options{Answerer: slow, Timeout: time.Second})
+	res, err := s.CallTool(context.Background(), "t", nil)
+	if err != nil {
+		t.Fatalf("CallTool(t) = %v, want success: the legacy ask paused the timeout", err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "decline" {
+		t.Errorf("server saw %q, want decline", got)
+	}
+}
+
+func TestTimeoutStopsASilentServer(t *testing.T) {
+	srv := newServer()
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	srv.AddTool(&mcp.Tool{Name: "hang", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return nil, ctx.Err()
+	})
+	s, _ := connect(t, srv, client.Options{Answerer: acceptAll(nil), Timeout: 200 * time.Millisecond})
+	_, err := s.CallTool(context.Background(), "hang", nil)
+	if err == nil || !strings.Contains(err.Error(), "within 200ms (--timeout)") {
+		t.Fatalf("CallTool(hang) error = %v, want the --timeout error", err)
+	}
+}

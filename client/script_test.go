@@ -1,0 +1,102 @@
+package client_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/client"
+)
+
+func round(n int, keys ...string) client.Round {
+	r := client.Round{Number: n}
+	for _, k := range keys {
+		r.Asks = append(r.Asks, client.Ask{Key: k, Params: &mcp.ElicitParams{Message: "?"}})
+	}
+	return r
+}
+
+func TestParseScriptErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`[1]`, "is not a JSON object"},
+		{`null`, "is null"},
+		{`{"k": {"content": {}}}`, `key "k": "action" is missing`},
+		{`{"k": {"action": "yes"}}`, `key "k": action "yes" is not accept, decline or cancel`},
+		{`{"k": {"action": "decline", "content": {"a": 1}}}`, `decline carries no content`},
+		{`{"k": []}`, `key "k": the list is empty`},
+		{`{"k": [{"action": "accept"}, {"action": "nope"}]}`, `key "k", entry 2: action "nope"`},
+		{`{"k": {"action": "accept", "content": [1]}}`, `"content" must be an object`},
+	}
+	for _, tt := range tests {
+		_, err := client.ParseScript(strings.NewReader(tt.in), "f.json")
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseScript(%s) error = %v, want it to contain %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+func TestScriptAnswers(t *testing.T) {
+	s, err := client.ParseScript(strings.NewReader(`{
+		"once": {"action": "accept", "content": {"x": 1}},
+		"list": [{"action": "decline"}, {"action": "cancel"}],
+		"*": {"action": "cancel"}
+	}`), "f.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	steps := []struct {
+		r       client.Round
+		want    map[string]string
+		wantErr string
+	}{
+		{round(1, "once", "list", "other"), map[string]string{"once": "accept", "list": "decline", "other": "cancel"}, ""},
+		{round(2, "once", "list"), map[string]string{"once": "accept", "list": "cancel"}, ""},
+		{round(3, "list"), nil, `answers ran out for "list" in round 3: key "list" lists 2 answers`},
+	}
+	for _, st := range steps {
+		got, err := s.Answer(ctx, st.r)
+		if st.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), st.wantErr) {
+				t.Errorf("Answer(round %d) error = %v, want %q", st.r.Number, err, st.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("Answer(round %d) = %v", st.r.Number, err)
+		}
+		for k, action := range st.want {
+			if got[k] == nil || got[k].Action != action {
+				t.Errorf("Answer(round %d)[%q] = %+v, want %s", st.r.Number, k, got[k], action)
+			}
+		}
+	}
+}
+
+func TestScriptWithoutMatchNamesTheKey(t *testing.T) {
+	s, _ := client.ParseScript(strings.NewReader(`{"a": {"action": "cancel"}}`), "f.json")
+	_, err := s.Answer(context.Background(), round(1, "b"))
+	if err == nil || !strings.Contains(err.Error(), `answers have nothing for "b" (round 1)`) {
+		t.Errorf("Answer(b) error = %v, want it to name key b and round 1", err)
+	}
+}
+
+func TestScriptURLAcceptHasNoContent(t *testing.T) {
+	s, _ := client.ParseScript(strings.NewReader(`{"u": {"action": "accept"}, "f": {"action": "accept"}}`), "f.json")
+	r := client.Round{Number: 1, Asks: []client.Ask{
+		{Key: "u", Params: &mcp.ElicitParams{Mode: "url", URL: "https://example.com"}},
+		{Key: "f", Params: &mcp.ElicitParams{Mode: "form"}},
+	}}
+	got, err := s.Answer(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["u"].Content != nil {
+		t.Errorf("url accept content = %v, want none", got["u"].Content)
+	}
+	if got["f"].Content == nil {
+		t.Errorf("form accept content = nil, want {} (an empty object)")
+	}
+}
