@@ -159,13 +159,17 @@ func TestLoopBounds(t *testing.T) {
 		asStateErr bool
 	}{
 		{
-			name:      "server never stops asking",
-			result:    func() *mcp.CallToolResult { return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"again": elicitForm("more")}} },
+			name: "server never stops asking",
+			result: func() *mcp.CallToolResult {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"again": elicitForm("more")}}
+			},
 			maxRounds: 3, wantCalls: 4, wantErr: `server "loop-test" still asked for input after 3 rounds`,
 		},
 		{
-			name:      "only requestState, forever",
-			result:    func() *mcp.CallToolResult { return &mcp.CallToolResult{RequestState: "busy", InputRequests: mcp.InputRequestMap{}} },
+			name: "only requestState, forever",
+			result: func() *mcp.CallToolResult {
+				return &mcp.CallToolResult{RequestState: "busy", InputRequests: mcp.InputRequestMap{}}
+			},
 			maxRounds: 10, wantCalls: 4, wantErr: "answered 3 times in a row with only requestState", wantWaits: []int{1, 2, 3},
 		},
 	}
