@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -78,8 +79,9 @@ func ObserveIO(r io.Reader, w io.WriteCloser, obs Observer) (io.Reader, io.Write
 // server process, if it has died: its exit status and its last stderr lines.
 func (s *Stdio) Explain(err error) error {
 	p := s.Process()
-	if p == nil || err == nil {
-		return err
+	var rpcErr *jsonrpc.Error
+	if p == nil || err == nil || errors.As(err, &rpcErr) {
+		return err // the server answered: it is alive
 	}
 	select {
 	case <-p.done:
@@ -87,8 +89,8 @@ func (s *Stdio) Explain(err error) error {
 		// Still running: the error is not about the process.
 		return err
 	}
-	if p.closing.Load() {
-		return err
+	if p.signaled.Load() {
+		return err // mcpcli stopped it
 	}
 	return &ExitError{Cmd: s.Cmd.String(), State: p.state, WaitErr: p.waitErr, Stderr: p.StderrTail(), Cause: err}
 }
@@ -141,7 +143,7 @@ type Process struct {
 
 	closeOnce sync.Once
 	closeErr  error
-	closing   atomicBool
+	signaled  atomicBool // mcpcli sent it SIGTERM or SIGKILL
 }
 
 // Start starts c.
@@ -202,10 +204,10 @@ func (p *Process) StderrTail() []string { return p.stderr.Lines() }
 // group behind.
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
-		p.closing.Store(true)
 		p.stdin.Close()
 		pgid := p.cmd.Process.Pid
 		if !p.wait(p.grace) {
+			p.signaled.Store(true)
 			_ = syscall.Kill(-pgid, syscall.SIGTERM)
 			if !p.wait(p.grace) {
 				_ = syscall.Kill(-pgid, syscall.SIGKILL)

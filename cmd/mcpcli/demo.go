@@ -58,7 +58,10 @@ at http://ADDR/mcp.`,
 			if err != nil {
 				return usageErrorf(cmd, "--http %q: %v", httpAddr, err)
 			}
-			handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return d.Server() }, nil)
+			// Stateless: 2026-07-28 requests carry everything they need, and a
+			// stateful handler would push modern clients back to the
+			// legacy handshake.
+			handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return d.Server() }, &mcp.StreamableHTTPOptions{Stateless: true})
 			mux := http.NewServeMux()
 			mux.Handle("/mcp", handler)
 			srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -13,6 +14,10 @@ import (
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
+
+// codeRejectedByTransport is the go-sdk's code for a request that never
+// reached the server (the HTTP request itself failed).
+const codeRejectedByTransport = -32005
 
 // Exit codes.
 const (
@@ -89,11 +94,19 @@ func explain(err error) string {
 	if errors.As(err, &ee) {
 		return ee.Error()
 	}
+	var ce *connectError
+	var ne *net.OpError
+	if errors.As(err, &ne) {
+		via := "the server"
+		if errors.As(err, &ce) {
+			via = ce.via
+		}
+		return fmt.Sprintf("cannot reach %s: %v; check the URL and that the server is running", via, ne.Err)
+	}
 	var je *jsonrpc.Error
-	if errors.As(err, &je) {
+	if errors.As(err, &je) && je.Code != codeRejectedByTransport {
 		msg := strings.TrimSpace(je.Message)
 		prefix := ""
-		var ce *connectError
 		if errors.As(err, &ce) {
 			prefix = "connecting to " + ce.via + ": "
 		}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// testServerMain is the "testserver MODE" command of the CLI scripts: small
+// servers that misbehave on purpose, or speak an older protocol.
+func testServerMain() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content")
+		os.Exit(2)
+	}
+	mode := os.Args[1]
+	if mode == "exit" {
+		// Read the first request, complain, and die before answering.
+		bufio.NewReader(os.Stdin).ReadString('\n')
+		fmt.Fprintln(os.Stderr, "loading config from /etc/weather.toml")
+		fmt.Fprintln(os.Stderr, "fatal: database is locked")
+		os.Exit(3)
+	}
+	opts := &mcp.ServerOptions{}
+	if mode == "legacy" {
+		opts.SupportedProtocolVersions = []string{"2025-11-25"}
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "test-" + mode, Version: "0.1"}, opts)
+	schema := json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)
+	empty := json.RawMessage(`{"type":"object","properties":{}}`)
+	ask := &mcp.ElicitParams{Mode: "form", Message: "once more?", RequestedSchema: schema}
+	switch mode {
+	case "ask-forever":
+		srv.AddTool(&mcp.Tool{Name: "loop", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"again": ask}}, nil
+		})
+	case "state-only":
+		srv.AddTool(&mcp.Tool{Name: "busy", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{RequestState: "try-later", InputRequests: mcp.InputRequestMap{}}, nil
+		})
+	case "sampling":
+		srv.AddTool(&mcp.Tool{Name: "summarize", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"llm": &mcp.CreateMessageParams{
+				MaxTokens: 50, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "summarize"}}},
+			}}}, nil
+		})
+	case "legacy":
+		srv.AddTool(&mcp.Tool{Name: "greet", InputSchema: empty}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Your name?",
+				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"]}`)})
+			if err != nil {
+				return nil, err
+			}
+			if res.Action != "accept" {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "no greeting: " + res.Action}}}, nil
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("Hello, %v!", res.Content["name"])}}}, nil
+		})
+	case "content":
+		srv.AddTool(&mcp.Tool{Name: "mixed", InputSchema: json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer"},"ratio":{"type":"number"},"on":{"type":"boolean"},"tags":{"type":"array"},"opts":{"type":"object"},"name":{"type":"string"}},"additionalProperties":false}`)},
+			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{
+					Content: []mcp.Content{
+						&mcp.TextContent{Text: "args: " + string(req.Params.Arguments)},
+						&mcp.ImageContent{MIMEType: "image/png", Data: make([]byte, 12*1024)},
+						&mcp.ResourceLink{URI: "file:///tmp/report.txt", Name: "report", MIMEType: "text/plain"},
+						&mcp.TextContent{Text: "evil \x1b]8;;http://evil.example\x07link\x1b]8;;\x07 \x1b[31mred\x1b[0m \u202eabc"},
+					},
+					StructuredContent: map[string]any{"total": 3},
+				}, nil
+			})
+		srv.AddTool(&mcp.Tool{Name: "fail", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the disk is full"}}}, nil
+		})
+	default:
+		fmt.Fprintf(os.Stderr, "testserver: unknown mode %q\n", mode)
+		os.Exit(2)
+	}
+	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		os.Exit(0)
+	}
+}
