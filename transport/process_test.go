@@ -1,0 +1,114 @@
+package transport
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
+
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if !alive(pid) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("process %d is still alive", pid)
+}
+
+func TestCloseEscalatesAndTakesTheGroup(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := dir + "/child.pid"
+	// A server that ignores stdin closing and SIGTERM, with a child of its own.
+	script := fmt.Sprintf(`trap '' TERM; sleep 300 & echo $! > %s; while :; do sleep 1; done`, pidFile)
+	p, err := Start(Command{Argv: []string{"sh", "-c", script}, Grace: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var child int
+	for i := 0; i < 200 && child == 0; i++ {
+		b, _ := os.ReadFile(pidFile)
+		child, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		time.Sleep(10 * time.Millisecond)
+	}
+	if child == 0 {
+		t.Fatal("the server never started its child")
+	}
+	p.Close()
+	select {
+	case <-p.Done():
+	default:
+		t.Fatalf("Close returned with the server (pid %d) still running", p.Pid())
+	}
+	if !p.signaled.Load() {
+		t.Errorf("Close did not have to signal a server that ignores stdin; want it to escalate")
+	}
+	waitGone(t, child)
+}
+
+func TestCloseLetsAPoliteServerExitOnStdin(t *testing.T) {
+	p, err := Start(Command{Argv: []string{"sh", "-c", "cat >/dev/null"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	if p.signaled.Load() {
+		t.Errorf("Close signalled a server that exits when stdin closes")
+	}
+	if code := p.state.ExitCode(); code != 0 {
+		t.Errorf("polite server exit code = %d, want 0", code)
+	}
+}
+
+func TestStderrTailKeepsTheLastLines(t *testing.T) {
+	p, err := Start(Command{Argv: []string{"sh", "-c", `i=0; while [ $i -lt 250 ]; do echo "line $i" >&2; i=$((i+1)); done; printf 'no newline' >&2; exit 7`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-p.Done()
+	p.Close()
+	lines := p.StderrTail()
+	if len(lines) != StderrLines+1 {
+		t.Fatalf("StderrTail() has %d lines, want %d plus the unterminated one", len(lines), StderrLines)
+	}
+	if lines[0] != "line 50" || lines[len(lines)-2] != "line 249" || lines[len(lines)-1] != "no newline" {
+		t.Errorf("StderrTail() = [%q ... %q %q], want line 50 ... line 249, no newline", lines[0], lines[len(lines)-2], lines[len(lines)-1])
+	}
+}
+
+func TestStartExplainsWhatIsMissing(t *testing.T) {
+	tests := []struct {
+		cmd  Command
+		want string
+	}{
+		{Command{}, "no server command given"},
+		{Command{Argv: []string{"./definitely-not-here"}}, `cannot start server "./definitely-not-here"`},
+	}
+	for _, tt := range tests {
+		_, err := Start(tt.cmd)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Start(%v) error = %v, want it to contain %q", tt.cmd.Argv, err, tt.want)
+		}
+	}
+}
+
+func TestEnvAndDir(t *testing.T) {
+	dir := t.TempDir()
+	p, err := Start(Command{Argv: []string{"sh", "-c", `echo "$GREETING from $(pwd)" >&2`}, Env: []string{"GREETING=hello"}, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-p.Done()
+	p.Close()
+	if got, want := strings.Join(p.StderrTail(), ""), "hello from "+dir; got != want {
+		t.Errorf("server saw %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,88 @@
+package transport
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestTracerLinesAndRedaction(t *testing.T) {
+	var buf bytes.Buffer
+	tr := NewTracer(&buf)
+	at := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	tr.Observe(Event{Time: at, Dir: Send, Msg: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`)})
+	tr.Observe(Event{Time: at, Dir: Recv, Msg: []byte(`not json`)})
+	tr.Observe(Event{Time: at, Dir: Send, HTTP: &HTTPHeaders{Method: "POST", URL: "http://x/mcp", Header: http.Header{
+		"Authorization": {"Bearer secret"}, "Cookie": {"a=b"}, "X-Ok": {"fine"}}}})
+	tr.Observe(Event{Time: at, Dir: Recv, HTTP: &HTTPHeaders{Status: 200, Header: http.Header{"Set-Cookie": {"s=1"}}}})
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("tracer wrote %d lines, want 4:\n%s", len(lines), buf.String())
+	}
+	want := []string{
+		`{"time":"2026-11-30T10:00:00Z","dir":"send","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call"}}`,
+		`{"time":"2026-11-30T10:00:00Z","dir":"recv","msg":"not json"}`,
+		`{"time":"2026-11-30T10:00:00Z","dir":"send","http":{"method":"POST","url":"http://x/mcp","headers":{"Authorization":["[redacted]"],"Cookie":["[redacted]"],"X-Ok":["fine"]}}}`,
+		`{"time":"2026-11-30T10:00:00Z","dir":"recv","http":{"status":200,"headers":{"Set-Cookie":["[redacted]"]}}}`,
+	}
+	for i := range want {
+		if lines[i] != want[i] {
+			t.Errorf("trace line %d =\n  %s\nwant\n  %s", i+1, lines[i], want[i])
+		}
+	}
+}
+
+func TestLineTeeSplitsMessagesAcrossWrites(t *testing.T) {
+	var got []string
+	tee := lineTee{emit: func(b []byte) { got = append(got, string(b)) }}
+	for _, chunk := range []string{`{"a":`, `1}` + "\n" + `{"b":2}` + "\r\n\n", `{"c"`, `:3}` + "\n"} {
+		tee.feed([]byte(chunk))
+	}
+	want := []string{`{"a":1}`, `{"b":2}`, `{"c":3}`}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("lineTee emitted %q, want %q", got, want)
+	}
+}
+
+func TestSSETeeReportsEventData(t *testing.T) {
+	stream := "event: message\nid: 1\ndata: {\"id\":1,\ndata: \"result\":{}}\n\n: comment\n\ndata: {\"id\":2}\r\n\r\n"
+	var got []string
+	tee := &sseTee{rc: io.NopCloser(strings.NewReader(stream)), obs: func(ev Event) { got = append(got, string(ev.Msg)) }}
+	b := make([]byte, 7) // small reads split lines
+	for {
+		if _, err := tee.Read(b); err != nil {
+			break
+		}
+	}
+	want := []string{"{\"id\":1,\n\"result\":{}}", `{"id":2}`}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("sseTee reported %q, want %q", got, want)
+	}
+}
+
+func TestParseHeader(t *testing.T) {
+	tests := []struct {
+		in, name, value, err string
+	}{
+		{"Authorization: Bearer x", "Authorization", "Bearer x", ""},
+		{"X-Empty:", "X-Empty", "", ""},
+		{"no colon", "", "", "must look like"},
+		{"Bad Name: v", "", "", "not a valid header name"},
+	}
+	for _, tt := range tests {
+		h := http.Header{}
+		err := ParseHeader(h, tt.in)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("ParseHeader(%q) error = %v, want %q", tt.in, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || h.Get(tt.name) != tt.value {
+			t.Errorf("ParseHeader(%q) = %v, %q; want %q", tt.in, err, h.Get(tt.name), tt.value)
+		}
+	}
+}
