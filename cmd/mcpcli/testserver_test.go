@@ -76,6 +76,11 @@ func testServerMain() {
 		srv.AddTool(&mcp.Tool{Name: "fail", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the disk is full"}}}, nil
 		})
+	case "env":
+		srv.AddTool(&mcp.Tool{Name: "whoami", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			wd, _ := os.Getwd()
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("GREETING=%s cwd=%s", os.Getenv("GREETING"), wd)}}}, nil
+		})
 	default:
 		fmt.Fprintf(os.Stderr, "testserver: unknown mode %q\n", mode)
 		os.Exit(2)
