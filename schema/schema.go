@@ -10,7 +10,9 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -155,7 +157,7 @@ func Parse(raw json.RawMessage) (*Form, error) {
 	if _, ok := top["$ref"]; ok {
 		form.Problems = append(form.Problems, Problem{Reason: "the schema uses $ref, which form mode does not allow"})
 	}
-	if props, ok := top["properties"]; ok {
+	if props, ok := top["properties"]; ok && string(props) != "null" {
 		names, values, err := orderedObject(props)
 		if err != nil {
 			return nil, fmt.Errorf("requestedSchema.properties is not an object: %v", err)
@@ -224,6 +226,10 @@ type constTitle struct {
 func parseField(name string, raw json.RawMessage, required bool) (*Field, []Problem) {
 	var p prop
 	if err := json.Unmarshal(raw, &p); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return nil, []Problem{{name, fmt.Sprintf("has %s of the wrong type (%s where the schema wants %s)", te.Field, te.Value, jsonType(te.Type))}}
+		}
 		return nil, []Problem{{name, "is not a schema object"}}
 	}
 	f := &Field{Name: name, Required: required, Format: p.Format,
@@ -244,21 +250,24 @@ func parseField(name string, raw json.RawMessage, required bool) (*Field, []Prob
 	if p.Ref != "" {
 		return nil, []Problem{{name, "uses $ref, which form mode does not allow"}}
 	}
-	if typ == "" && (len(p.Enum) > 0 || len(p.OneOf) > 0) {
+	if typ == "" && (p.Enum != nil || p.OneOf != nil) {
 		typ = "string"
+	}
+	if typ != "string" && typ != "" && (p.Enum != nil || p.OneOf != nil) {
+		return nil, []Problem{{name, fmt.Sprintf("has a list of choices on type %q; form mode allows choices of strings only", typ)}}
 	}
 	var probs []Problem
 	switch typ {
 	case "string":
 		switch {
-		case len(p.OneOf) > 0:
+		case p.OneOf != nil:
 			f.Kind = Select
 			opts, err := titledOptions(p.OneOf)
 			if err != nil {
 				return nil, []Problem{{name, "oneOf " + err.Error()}}
 			}
 			f.Options = opts
-		case len(p.Enum) > 0:
+		case p.Enum != nil:
 			f.Kind = Select
 			opts, err := enumOptions(p.Enum, p.EnumNames)
 			if err != nil {
@@ -282,14 +291,17 @@ func parseField(name string, raw json.RawMessage, required bool) (*Field, []Prob
 		if p.Items == nil {
 			return nil, []Problem{{name, "is an array without items; form mode allows arrays of enum values only"}}
 		}
+		if p.Items.AnyOf == nil {
+			p.Items.AnyOf = p.Items.OneOf // a common slip; validation still uses the schema as written
+		}
 		switch {
-		case len(p.Items.AnyOf) > 0:
+		case p.Items.AnyOf != nil:
 			opts, err := titledOptions(p.Items.AnyOf)
 			if err != nil {
 				return nil, []Problem{{name, "items.anyOf " + err.Error()}}
 			}
 			f.Options = opts
-		case len(p.Items.Enum) > 0:
+		case p.Items.Enum != nil:
 			opts, err := enumOptions(p.Items.Enum, p.Items.EnumNames)
 			if err != nil {
 				return nil, []Problem{{name, "items.enum " + err.Error()}}
@@ -331,13 +343,33 @@ func compact(b []byte) string {
 		return string(b)
 	}
 	s := buf.String()
-	if len(s) > 60 {
-		s = s[:57] + "..."
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:57]) + "..."
 	}
 	return s
 }
 
+// jsonType names a Go type by the JSON it decodes from.
+func jsonType(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Slice:
+		return "a list"
+	case reflect.Pointer:
+		return jsonType(t.Elem())
+	}
+	return "an object"
+}
+
 func titledOptions(cs []constTitle) ([]Option, error) {
+	if len(cs) == 0 {
+		return nil, errors.New("is empty: there is nothing to choose")
+	}
 	opts := make([]Option, 0, len(cs))
 	seen := map[string]bool{}
 	for _, c := range cs {
@@ -355,6 +387,9 @@ func titledOptions(cs []constTitle) ([]Option, error) {
 }
 
 func enumOptions(enum []json.RawMessage, names []string) ([]Option, error) {
+	if len(enum) == 0 {
+		return nil, errors.New("is empty: there is nothing to choose")
+	}
 	opts := make([]Option, 0, len(enum))
 	seen := map[string]bool{}
 	for i, e := range enum {
@@ -409,18 +444,26 @@ func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage, error) {
 	return names, values, nil
 }
 
-var secretRE = regexp.MustCompile(`(?i)(pass(word|wd|phrase|code)?\b|secret|\btoken|api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|credential|card[ _-]?(number|no)\b|credit[ _-]?card|\bcvv|\bcvc|security[ _-]?code|\bpin\b|\bssn\b|social security)`)
+// secretRE matches words that name secrets: passwords, keys, tokens, card
+// numbers and other credentials. It runs on text normalized by words().
+var secretRE = regexp.MustCompile(`(?i)(\bpass(word|wd|phrase|code)?s?\b|\bsecrets?\b|\bclient secret|\btokens?\b|\bapi ?keys?\b|\bapikey|\baccess ?keys?\b|\bprivate ?keys?\b|\bsecret ?keys?\b|\bsigning ?keys?\b|\bcredentials?\b|\bcard ?(number|no|num)\b|\bcredit ?card|\bdebit ?card|\bcvv2?\b|\bcvc2?\b|\bsecurity code\b|\bpin( code)?\b|\bssn\b|\bsocial security\b|\botp\b|\bone ?time ?(pass)?code\b|\b(2fa|mfa|totp) ?(code)?\b|\bverification code\b|\bsession ?(id|cookie)\b|\bcookie\b|\biban\b|\bbearer\b|\bpassport number\b)`)
 
 func looksSecret(f *Field) bool {
-	if f.Kind != String {
+	if f.Kind != String && f.Kind != Number && f.Kind != Integer {
 		return false
 	}
 	for _, s := range []string{f.Name, f.Title, f.Description} {
-		if secretRE.MatchString(splitCamel(s)) {
+		if secretRE.MatchString(words(s)) {
 			return true
 		}
 	}
 	return false
+}
+
+// words splits identifiers into words so that word boundaries match:
+// apiKey, api_key and api-key all become "api Key".
+func words(s string) string {
+	return strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(splitCamel(s))
 }
 
 // splitCamel turns apiKey into "api Key" so word boundaries match.
