@@ -26,7 +26,6 @@ func parseOne(t *testing.T, prop string, required bool) (*Field, *Form) {
 	return form.Field("f"), form
 }
 
-
 func TestParseKinds(t *testing.T) {
 	tests := []struct {
 		name string
@@ -560,4 +559,3 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
-
