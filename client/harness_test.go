@@ -75,7 +75,7 @@ func pipes(w *wire) (clientT, serverT mcp.Transport) {
 }
 
 // connect serves srv and connects a client session to it.
-func connect(t *testing.T, srv *mcp.Server, opts client.Options) (*client.Session, *wire) {
+func connect(t testing.TB, srv *mcp.Server, opts client.Options) (*client.Session, *wire) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
