@@ -1,0 +1,252 @@
+package urlmode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/render"
+)
+
+// Consent asks the person about URL-mode elicitations and opens the
+// browser when, and only when, they choose to. One Consent serves a whole
+// run: it remembers which steps were already accepted, so that when a
+// server asks for the same URL again it can say "not finished yet".
+//
+// It offers three answerers over the same rules: Line (for the line
+// Prompter), TUI (full-screen, for the form answerer) and Script (for an
+// answers file).
+type Consent struct {
+	// Open opens a URL; nil means there is no way to open one here (the
+	// URL is printed instead).
+	Open OpenFunc
+	// In is the terminal, read by the full-screen screens.
+	In io.Reader
+	// Out is where everything is shown (stderr).
+	Out io.Writer
+	// Hold, when set, is called while a screen is up; what it returns is
+	// called when the screen is gone. It keeps other writers (server logs,
+	// progress) off the screen, like the forms' Hold.
+	Hold func() (release func())
+	// TeaOptions are added to every bubbletea program (tests: a window
+	// size).
+	TeaOptions []tea.ProgramOption
+
+	mu    sync.Mutex
+	steps map[string]*step
+}
+
+// step is one URL a server asked the person to visit.
+type step struct {
+	accepted bool // accept was answered before: the server is asking again
+	opened   bool // the browser opened it
+}
+
+// recall finds the step for this ask; repeat is true when it was accepted
+// before, which means the server has come back to it: not finished yet.
+func (c *Consent) recall(r client.Round, a client.Ask) (st *step, repeat bool) {
+	key := r.Server.Name + "\x00" + r.Server.Via + "\x00" + a.Params.URL
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.steps == nil {
+		c.steps = map[string]*step{}
+	}
+	st = c.steps[key]
+	if st == nil {
+		st = &step{}
+		c.steps[key] = st
+	}
+	return st, st.accepted
+}
+
+func (c *Consent) opened(st *step) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return st.opened
+}
+
+func (c *Consent) mark(st *step, f func(*step)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f(st)
+}
+
+// open opens an.Target, saying so on w; if it fails, it says why and
+// prints the URL to copy. It reports whether the browser opened it.
+func (c *Consent) open(ctx context.Context, w io.Writer, indent string, an Analysis, st *step) bool {
+	fmt.Fprintf(w, "%sOpening %s in your browser…\n", indent, hostForm(an.Host))
+	var err error
+	if c.Open == nil {
+		err = errors.New("this run has no way to open a browser")
+	} else {
+		err = c.Open(ctx, an.Target)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return false
+		}
+		fmt.Fprintf(w, "%sCould not open a browser: %s\n", indent, render.Line(err.Error()))
+		showURL(w, indent, an)
+		return false
+	}
+	c.mark(st, func(s *step) { s.opened = true })
+	return true
+}
+
+// showURL prints the URL alone on its line, not indented, so that it can
+// be selected and copied whole.
+func showURL(w io.Writer, indent string, an Analysis) {
+	fmt.Fprintf(w, "%sCopy this URL into your browser:\n\n%s\n\n", indent, an.Target)
+}
+
+// writeURL prints the URL, its host and the warnings as plain lines.
+func writeURL(w io.Writer, indent string, an Analysis) {
+	fmt.Fprintf(w, "%sURL:  %s\n", indent, an.Shown)
+	if site := an.Site(); site != "" {
+		fmt.Fprintf(w, "%sHost: %s\n", indent, site)
+	}
+	for _, wa := range an.Warnings {
+		fmt.Fprintf(w, "%s⚠ %s\n", indent, wa.Text)
+	}
+	if !an.Openable() {
+		fmt.Fprintf(w, "%s✗ Refused: %s.\n", indent, an.Refused)
+	}
+}
+
+// Prompts of the line version.
+const (
+	linePrompt      = "Open this link? [o]pen in browser/[s]how the URL to copy/[d]ecline/[c]ancel: "
+	lineWait        = "Finish in your browser, then press Enter to continue · d decline · c cancel (or esc) · o open again: "
+	lineWaitNotOpen = "Finish in your browser, then press Enter to continue · d decline · c cancel (or esc) · o open in browser: "
+)
+
+// maxAttempts bounds the re-asks after input that is not a choice.
+const maxAttempts = 3
+
+// Line answers one URL ask on the line Prompter (its URL hook). The
+// Prompter has already shown who asks and why.
+func (c *Consent) Line(ctx context.Context, p *render.Prompter, r client.Round, i int) (*mcp.ElicitResult, error) {
+	a := r.Asks[i]
+	an := Analyze(a.Params.URL)
+	w := p.Out
+	fmt.Fprintln(w, "   The server asks you to open this link in your browser:")
+	writeURL(w, "   ", an)
+	if !an.Openable() {
+		fmt.Fprintln(w, "   mcpcli will not open it; answering decline.")
+		return &mcp.ElicitResult{Action: client.Decline}, nil
+	}
+	st, repeat := c.recall(r, a)
+	if repeat {
+		fmt.Fprintf(w, "   Not finished yet: %s asks for this step again.\n", render.Line(r.Server.Display()))
+		return c.lineWait(ctx, p, an, st)
+	}
+	for attempt := 0; ; attempt++ {
+		line, err := p.ReadLine(ctx, linePrompt)
+		if err != nil {
+			return nil, err
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "o", "open":
+			c.open(ctx, w, "   ", an, st)
+			return c.lineWait(ctx, p, an, st)
+		case "s", "show":
+			showURL(w, "   ", an)
+			return c.lineWait(ctx, p, an, st)
+		case "d", "decline":
+			return &mcp.ElicitResult{Action: client.Decline}, nil
+		case "c", "cancel", "esc", "\x1b":
+			return &mcp.ElicitResult{Action: client.Cancel}, nil
+		}
+		if attempt+1 >= maxAttempts {
+			fmt.Fprintln(w, "  too many invalid answers: cancelling")
+			return &mcp.ElicitResult{Action: client.Cancel}, nil
+		}
+		fmt.Fprintln(w, "  ! type o, s, d or c; nothing opens unless you type o")
+	}
+}
+
+// lineWait is the way back: the person finishes in the browser and comes
+// back with Enter (accept), or gives up.
+func (c *Consent) lineWait(ctx context.Context, p *render.Prompter, an Analysis, st *step) (*mcp.ElicitResult, error) {
+	for attempt := 0; ; attempt++ {
+		prompt := lineWaitNotOpen
+		if c.opened(st) {
+			prompt = lineWait
+		}
+		line, err := p.ReadLine(ctx, prompt)
+		if err != nil {
+			return nil, err
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "":
+			c.mark(st, func(s *step) { s.accepted = true })
+			return &mcp.ElicitResult{Action: client.Accept}, nil
+		case "o", "open":
+			c.open(ctx, p.Out, "   ", an, st)
+			attempt = -1
+			continue
+		case "s", "show":
+			showURL(p.Out, "   ", an)
+			attempt = -1
+			continue
+		case "d", "decline":
+			return &mcp.ElicitResult{Action: client.Decline}, nil
+		case "c", "cancel", "esc", "\x1b":
+			return &mcp.ElicitResult{Action: client.Cancel}, nil
+		}
+		if attempt+1 >= maxAttempts {
+			fmt.Fprintln(p.Out, "  too many invalid answers: cancelling")
+			return &mcp.ElicitResult{Action: client.Cancel}, nil
+		}
+		fmt.Fprintln(p.Out, "  ! press Enter when you are done, or type d, c or o")
+	}
+}
+
+// Script wraps an answers-file answerer. A scripted accept of a URL ask is
+// the script's consent: with open set (--open-urls) the browser opens
+// the URL, otherwise it is printed. A URL mcpcli refuses to open is
+// answered decline instead, and the reason printed.
+func (c *Consent) Script(inner client.Answerer, open bool) client.Answerer {
+	return client.AnswererFunc(func(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
+		out, err := inner.Answer(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range r.Asks {
+			res := out[a.Key]
+			if a.Mode() != "url" || a.Params == nil || res == nil || res.Action != client.Accept {
+				continue
+			}
+			an := Analyze(a.Params.URL)
+			if !an.Openable() {
+				writeURL(c.Out, "  ", an)
+				fmt.Fprintf(c.Out, "  answering decline instead of the scripted accept for %q\n", render.Line(a.Key))
+				out[a.Key] = &mcp.ElicitResult{Action: client.Decline}
+				continue
+			}
+			st, repeat := c.recall(r, a)
+			if repeat {
+				fmt.Fprintf(c.Out, "  not finished yet: %s asks again for the URL shown before (%s)\n", render.Line(r.Server.Display()), hostForm(an.Host))
+			} else {
+				writeURL(c.Out, "  ", an)
+			}
+			switch {
+			case !open:
+				fmt.Fprintln(c.Out, "  not opened (pass --open-urls to open it): open it yourself and finish there")
+			case c.opened(st):
+				fmt.Fprintln(c.Out, "  already opened in the browser")
+			default:
+				c.open(ctx, c.Out, "  ", an, st)
+			}
+			c.mark(st, func(s *step) { s.accepted = true })
+		}
+		return out, nil
+	})
+}

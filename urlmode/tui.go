@@ -1,0 +1,414 @@
+package urlmode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/render"
+)
+
+// WaitHelp is the way back, shown once the link is open.
+const WaitHelp = "Finish in your browser, then press Enter to continue · d decline · Esc cancel"
+
+// choice is what the person picked on a screen.
+type choice int
+
+const (
+	chNone    choice = iota
+	chOpen           // open in the browser
+	chShow           // show the URL to copy
+	chAccept         // finished in the browser: accept
+	chDecline        // decline
+	chCancel         // cancel (Esc; ctrl+c too, as in the forms)
+)
+
+// screen is which of the model's screens is up.
+type screen int
+
+const (
+	consentScreen screen = iota // look at the URL, then choose
+	refusedScreen               // a URL mcpcli will not open
+	waitScreen                  // finish in the browser, then come back
+)
+
+var (
+	boldStyle    = lipgloss.NewStyle().Bold(true)
+	faintStyle   = lipgloss.NewStyle().Faint(true)
+	hostStyle    = lipgloss.NewStyle().Bold(true)
+	domainStyle  = lipgloss.NewStyle().Bold(true).Reverse(true) // stands out without colour too
+	warnStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("11"))
+	refusedStyle = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("9"))
+	keyStyle     = lipgloss.NewStyle().Bold(true)
+)
+
+// model is the full-screen consent screen and, after it, the inline
+// "finish in your browser" line. It only decides; opening happens outside,
+// after the program has left the alternate screen.
+type model struct {
+	screen  screen
+	title   string // who asks, round
+	context string // which request
+	message string // sanitized
+	server  string // sanitized display name
+	an      Analysis
+
+	status string // wait screen: what just happened
+	opened bool   // the browser has opened the URL
+
+	width, height int
+	offset        int  // first body line shown
+	seenAll       bool // the whole body has been on screen
+	hint          string
+
+	choice choice
+}
+
+func newModel(r client.Round, i int, an Analysis) model {
+	a := r.Asks[i]
+	m := model{
+		title:   render.AskTitle(r, i),
+		context: render.Context(r),
+		server:  render.Line(r.Server.Display()),
+		an:      an,
+		width:   80,
+		height:  24,
+	}
+	if a.Params != nil {
+		m.message = render.Sanitize(a.Params.Message)
+	}
+	if !an.Openable() {
+		m.screen = refusedScreen
+	}
+	m.seenAll = m.bottomVisible()
+	return m
+}
+
+// waiting turns the model into the way-back screen.
+func (m model) waiting(status string, opened bool) model {
+	m.screen = waitScreen
+	m.status = status
+	m.opened = opened
+	m.choice = chNone
+	m.hint = ""
+	return m
+}
+
+func (m model) Init() tea.Cmd { return nil }
+
+func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.offset = m.clamp(m.offset)
+		m.seenAll = m.seenAll || m.bottomVisible()
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.key(msg.String())
+	}
+	return m, nil
+}
+
+func (m model) quit(c choice) (tea.Model, tea.Cmd) {
+	m.choice = c
+	m.hint = ""
+	return m, tea.Quit
+}
+
+func (m model) key(k string) (tea.Model, tea.Cmd) {
+	if k == "ctrl+c" {
+		return m.quit(chCancel)
+	}
+	switch m.screen {
+	case refusedScreen:
+		switch k {
+		case "enter", "d", "esc", "space", "c":
+			return m.quit(chDecline)
+		}
+		m.hint = "Press Enter: mcpcli answers decline."
+	case waitScreen:
+		switch k {
+		case "enter":
+			return m.quit(chAccept)
+		case "d":
+			return m.quit(chDecline)
+		case "esc", "c":
+			return m.quit(chCancel)
+		case "o":
+			return m.quit(chOpen)
+		case "s":
+			return m.quit(chShow)
+		}
+		m.hint = "Press Enter once you have finished in the browser, d to decline, Esc to cancel."
+	default:
+		switch k {
+		case "o":
+			if !m.seenAll {
+				m.hint = "Read the whole URL first: scroll down to its end (↓, PgDn, End)."
+				return m, nil
+			}
+			return m.quit(chOpen)
+		case "s":
+			return m.quit(chShow)
+		case "d":
+			return m.quit(chDecline)
+		case "esc", "c":
+			return m.quit(chCancel)
+		case "up", "k":
+			m.scroll(-1)
+		case "down", "j":
+			m.scroll(1)
+		case "pgup":
+			m.scroll(-m.avail())
+		case "pgdown", "space":
+			m.scroll(m.avail())
+		case "home", "g":
+			m.scroll(-len(m.body()))
+		case "end", "G":
+			m.scroll(len(m.body()))
+		default:
+			m.hint = "Choose: o opens the link in your browser, s shows it to copy, d declines, Esc cancels."
+		}
+	}
+	return m, nil
+}
+
+func (m *model) scroll(n int) {
+	m.offset = m.clamp(m.offset + n)
+	m.seenAll = m.seenAll || m.bottomVisible()
+}
+
+func (m model) clamp(off int) int {
+	limit := max(len(m.body())-m.avail(), 0)
+	return min(max(off, 0), limit)
+}
+
+// avail is how many body lines fit above the footer.
+func (m model) avail() int {
+	return max(m.height-len(m.footer()), 3)
+}
+
+func (m model) bottomVisible() bool {
+	return m.offset+m.avail() >= len(m.body())
+}
+
+func (m model) textWidth() int { return max(m.width-4, 20) }
+
+// body is the scrollable part of the consent and refused screens, one
+// entry per screen line.
+func (m model) body() []string {
+	w := m.textWidth()
+	var lines []string
+	add := func(s string) { lines = append(lines, strings.Split(s, "\n")...) }
+	indent := func(s string) string {
+		return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+	}
+	add(boldStyle.Render(m.title))
+	if m.context != "" {
+		add(faintStyle.Render(m.context))
+	}
+	add("")
+	if m.message != "" {
+		add(indent(lipgloss.Wrap(m.message, w, "")))
+		add("")
+	}
+	if m.screen == refusedScreen {
+		add(boldStyle.Render("The server asks you to open this link, which mcpcli refuses to open:"))
+	} else {
+		add(boldStyle.Render("The server asks you to open this link in your browser:"))
+	}
+	add("")
+	add(indent(lipgloss.Wrap(m.styledURL(), w, "")))
+	add("")
+	if site := m.an.Site(); site != "" {
+		add(indent(lipgloss.Wrap("Host: "+site, w, "")))
+	}
+	for _, wa := range m.an.Warnings {
+		add(indent(warnStyle.Render("⚠ ") + hanging(lipgloss.Wrap(wa.Text, w-2, ""))))
+	}
+	if m.screen == refusedScreen {
+		add(indent(refusedStyle.Render("✗ Refused: ") + hanging(lipgloss.Wrap(m.an.Refused+".", w-11, ""))))
+	}
+	if m.screen != refusedScreen {
+		add(indent(faintStyle.Render("Your browser talks to that site directly: mcpcli never sees what you type there.")))
+	}
+	return lines
+}
+
+// hanging indents every line but the first by two columns, under the
+// first line's text.
+func hanging(s string) string { return strings.ReplaceAll(s, "\n", "\n  ") }
+
+// styledURL is the URL with its host in bold and its registrable domain
+// in reverse video: subdomain tricks (bank.com.evil.example) stand out,
+// with or without colour. The URL is printable ASCII, so it is safe to print whole.
+func (m model) styledURL() string {
+	before, sub, domain, after := m.an.Parts()
+	return before + hostStyle.Render(sub) + domainStyle.Render(domain) + after
+}
+
+func (m model) footer() []string {
+	var keys string
+	switch m.screen {
+	case refusedScreen:
+		keys = keyStyle.Render("enter") + " answer decline"
+	default:
+		keys = keyStyle.Render("o") + " open in browser · " + keyStyle.Render("s") + " show the URL to copy · " +
+			keyStyle.Render("d") + " decline · " + keyStyle.Render("esc") + " cancel"
+	}
+	lines := []string{"", keys}
+	if m.hint != "" {
+		lines = append(lines, warnStyle.Render(m.hint))
+	}
+	return lines
+}
+
+func (m model) View() tea.View {
+	if m.screen == waitScreen {
+		return tea.NewView(m.waitView())
+	}
+	body := m.body()
+	avail := m.avail()
+	end := min(m.offset+avail, len(body))
+	shown := body[m.offset:end]
+	var b strings.Builder
+	b.WriteString(strings.Join(shown, "\n"))
+	foot := m.footer()
+	if len(body) > avail {
+		more := "↑/↓ PgUp/PgDn scroll"
+		if end < len(body) {
+			more += fmt.Sprintf(" · %d more line%s below", len(body)-end, plural(len(body)-end))
+		}
+		foot[0] = faintStyle.Render(more)
+	}
+	b.WriteString("\n")
+	b.WriteString(strings.Join(foot, "\n"))
+	v := tea.NewView(b.String())
+	v.AltScreen = true
+	return v
+}
+
+func (m model) waitView() string {
+	var b strings.Builder
+	if m.status != "" {
+		b.WriteString(lipgloss.Wrap(m.status, max(m.width-1, 20), ""))
+		b.WriteString("\n")
+	}
+	switch m.choice {
+	case chAccept:
+		b.WriteString("Continuing: mcpcli retries the request with accept.")
+		return b.String()
+	case chDecline, chCancel:
+		return strings.TrimSuffix(b.String(), "\n")
+	case chOpen, chShow:
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	b.WriteString(WaitHelp)
+	if m.opened {
+		b.WriteString(" · o open again")
+	} else {
+		b.WriteString(" · o open in browser · s show the URL")
+	}
+	if m.hint != "" {
+		b.WriteString("\n")
+		b.WriteString(warnStyle.Render(m.hint))
+	}
+	return b.String()
+}
+
+// TUI answers one URL ask full-screen (the form answerer's URL hook): a
+// consent screen on the alternate screen, then, back on the main screen,
+// the browser, then the way back.
+func (c *Consent) TUI(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error) {
+	a := r.Asks[i]
+	an := Analyze(a.Params.URL)
+	m := newModel(r, i, an)
+	if !an.Openable() {
+		if _, err := c.run(ctx, m); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(c.Out, "%s asked to open a link mcpcli refuses to open: %s\n", m.server, an.Shown)
+		fmt.Fprintf(c.Out, "  ✗ %s; answered decline.\n", an.Refused)
+		return &mcp.ElicitResult{Action: client.Decline}, nil
+	}
+	st, repeat := c.recall(r, a)
+	if repeat {
+		status := fmt.Sprintf("Not finished yet: %s asks for this step again (%s).", m.server, hostForm(an.Host))
+		if msg := render.Line(a.Params.Message); msg != "" {
+			status += " It says: " + msg
+		}
+		m = m.waiting(status, c.opened(st))
+	}
+	for {
+		fm, err := c.run(ctx, m)
+		if err != nil {
+			return nil, err
+		}
+		switch fm.choice {
+		case chOpen:
+			// The program has left the alternate screen: the browser, and
+			// anything a $BROWSER command prints, land on the main screen.
+			fmt.Fprintf(c.Out, "URL:  %s\n", an.Target)
+			ok := c.open(ctx, c.Out, "", an, st)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			status := "Opened in your browser."
+			if !ok {
+				status = "Could not open a browser: copy the URL printed above."
+			}
+			m = fm.waiting(status, c.opened(st))
+		case chShow:
+			showURL(c.Out, "", an)
+			m = fm.waiting("", c.opened(st))
+		case chAccept:
+			c.mark(st, func(s *step) { s.accepted = true })
+			return &mcp.ElicitResult{Action: client.Accept}, nil
+		case chDecline:
+			return &mcp.ElicitResult{Action: client.Decline}, nil
+		default: // chCancel
+
+			return &mcp.ElicitResult{Action: client.Cancel}, nil
+		}
+	}
+}
+
+// run runs one screen on the terminal and returns the final model.
+func (c *Consent) run(ctx context.Context, m model) (model, error) {
+	if c.In == nil || c.Out == nil {
+		return m, errors.New("showing the link: no terminal to show it on")
+	}
+	if c.Hold != nil {
+		release := c.Hold()
+		defer release()
+	}
+	opts := []tea.ProgramOption{
+		tea.WithContext(ctx), tea.WithInput(c.In), tea.WithOutput(c.Out),
+		// Ctrl+C is a key here (cancel this ask), as in the forms; a real
+		// SIGINT or SIGTERM cancels ctx, which main owns.
+		tea.WithoutSignalHandler(),
+	}
+	opts = append(opts, c.TeaOptions...)
+	final, err := tea.NewProgram(m, opts...).Run()
+	if err != nil {
+		if ctx.Err() != nil {
+			return m, ctx.Err()
+		}
+		if errors.Is(err, tea.ErrInterrupted) {
+			m.choice = chCancel
+			return m, nil
+		}
+		return m, fmt.Errorf("showing the link: %w", err)
+	}
+	fm, ok := final.(model)
+	if !ok {
+		return m, errors.New("showing the link: unexpected final screen")
+	}
+	return fm, nil
+}
