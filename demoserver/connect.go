@@ -122,11 +122,11 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><title>Connect {{.Service}} — mcpcli demo</title>
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}button{font-size:1.1rem;padding:.5rem 1.2rem}</style>
 </head><body>
-{{if .Done}}<h1 id="done">Connected</h1><p>Your {{.Service}} account is connected. Close this tab and go back to your terminal.</p>
+{{if .Done}}<h1 id="done">Connected</h1><p>Your {{if .Service}}{{.Service}} {{end}}account is connected. Close this tab and go back to your terminal.</p>
 {{else if .Unknown}}<h1>Link not valid</h1><p>This connect link is unknown or already used. Start again from your MCP client.</p>
 {{else}}<h1>Connect {{.Service}}</h1>
 <p>The mcpcli demo server asks to connect your {{.Service}} account. In a real server, you would sign in here; the secret stays between this page and the server.</p>
-<form id="connect" method="post" action="/connect"><input type="hidden" name="id" value="{{.ID}}"><button type="submit">Connect {{.Service}}</button></form>
+<form id="connect" method="post" action="/connect"><input type="hidden" name="id" value="{{.ID}}"><input type="hidden" name="service" value="{{.Service}}"><button type="submit">Connect {{.Service}}</button></form>
 {{if .Auto}}<script>document.getElementById("connect").submit();</script>{{end}}
 {{end}}</body></html>`))
 
@@ -135,15 +135,39 @@ type pageData struct {
 	Auto, Done, Unknown bool
 }
 
+// pageHeaders are what a page that takes a sign-in should send: no
+// caching, no framing, no referrer leaking the link's id, and only its own
+// inline script and style.
+func pageHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+}
+
 func (d *Demo) servePage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = pageTmpl.Execute(w, pageData{ID: q.Get("id"), Service: q.Get("service"), Auto: q.Get("auto") == "1"})
+	id, service := q.Get("id"), q.Get("service")
+	pageHeaders(w)
+	d.mu.Lock()
+	done, issued := d.connected[id]
+	d.mu.Unlock()
+	switch {
+	case !issued:
+		w.WriteHeader(http.StatusNotFound)
+		_ = pageTmpl.Execute(w, pageData{Unknown: true})
+	case done: // opened again after finishing: say so, do not offer it twice
+		_ = pageTmpl.Execute(w, pageData{Done: true, Service: service})
+	default:
+		_ = pageTmpl.Execute(w, pageData{ID: id, Service: service, Auto: q.Get("auto") == "1"})
+	}
 }
 
 func (d *Demo) serveComplete(w http.ResponseWriter, r *http.Request) {
 	id := r.PostFormValue("id")
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	pageHeaders(w)
 	d.mu.Lock()
 	_, issued := d.connected[id]
 	if issued {
@@ -155,5 +179,5 @@ func (d *Demo) serveComplete(w http.ResponseWriter, r *http.Request) {
 		_ = pageTmpl.Execute(w, pageData{Unknown: true})
 		return
 	}
-	_ = pageTmpl.Execute(w, pageData{Done: true, Service: "your"})
+	_ = pageTmpl.Execute(w, pageData{Done: true, Service: r.PostFormValue("service")})
 }
