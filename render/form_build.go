@@ -1,0 +1,302 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/mcpcli/mcpcli/schema"
+)
+
+// FormFields is a requestedSchema turned into huh fields, with a way to
+// read the typed values back. Building it is apart from running it: a test
+// can build one, send keys to its fields, and read the content that accept
+// would send.
+type FormFields struct {
+	Schema *schema.Form
+	Slots  []*Slot
+	look   *look
+}
+
+// Slot is one schema field and the huh field that edits it. Its value lives
+// here, not in huh: Value reads it typed, as the schema wants it.
+type Slot struct {
+	Field *schema.Field
+	Input huh.Field
+
+	kind slotKind
+	text string     // text, number and integer inputs
+	on   bool       // booleans with a default (a Confirm)
+	list *listField // selects, multi-selects, booleans without a default
+
+	title string // sanitized label, "*" when required
+	desc  string // sanitized description with warnings, unwrapped
+}
+
+type slotKind int
+
+const (
+	slotText slotKind = iota
+	slotConfirm
+	slotList
+)
+
+// Limits on server text, so that a hostile schema cannot make every frame
+// slow: what is cut is marked with an ellipsis.
+const (
+	maxTitle       = 200
+	maxDescription = 4000
+	maxOption      = 300
+	maxMessage     = 20000
+)
+
+// Placeholder rows of a list that mean "no value".
+const (
+	unsetLabel  = "(not set: leave it out)"
+	chooseLabel = "(choose one)"
+)
+
+// errRequired reads after a field's label.
+var errRequired = errors.New("is required")
+
+// BuildForm builds the huh fields for a renderable form. Each field starts
+// at the server's default, if it gave one.
+func BuildForm(form *schema.Form) *FormFields {
+	b := &FormFields{Schema: form, look: newLook()}
+	km := keyMap()
+	for _, f := range form.Fields {
+		s := newSlot(f)
+		s.Input.WithKeyMap(km)
+		s.Input.WithTheme(b.look)
+		// Every field is in the middle of the form as far as huh knows:
+		// enter and tab move on, and the form model decides what "on" is.
+		s.Input.WithPosition(huh.FieldPosition{Field: 1, FirstField: 0, LastField: 2})
+		s.Input.Init()
+		b.Slots = append(b.Slots, s)
+	}
+	return b
+}
+
+// keyMap is huh's default keys without the ones mcpcli gives other
+// meanings (esc, ctrl+c) or does not offer (the external editor).
+func keyMap() *huh.KeyMap {
+	km := huh.NewDefaultKeyMap()
+	km.Quit = key.NewBinding(key.WithDisabled())
+	km.Text.Editor = key.NewBinding(key.WithDisabled())
+	km.Input.AcceptSuggestion = key.NewBinding(key.WithDisabled())
+	return km
+}
+
+func newSlot(f *schema.Field) *Slot {
+	s := &Slot{Field: f}
+	s.title = clip(Line(f.Label()), maxTitle)
+	if f.Required {
+		s.title += " *"
+	}
+	var desc []string
+	if f.Secret {
+		desc = append(desc, "⚠ "+SecretWarning)
+	}
+	if f.Description != "" {
+		desc = append(desc, clip(Sanitize(f.Description), maxDescription))
+	}
+	if f.DefaultProblem != "" {
+		desc = append(desc, "note: "+clip(Line(f.DefaultProblem), maxDescription))
+	}
+	s.desc = strings.Join(desc, "\n")
+
+	switch {
+	case f.Kind == schema.Boolean && f.Default != nil:
+		s.kind = slotConfirm
+		s.on, _ = f.Default.(bool)
+		s.Input = huh.NewConfirm().Title(s.title).Affirmative("Yes").Negative("No").Value(&s.on)
+	case f.Kind == schema.Boolean, f.Kind == schema.Select, f.Kind == schema.MultiSelect:
+		s.kind = slotList
+		s.list = newListField(s)
+		s.Input = s.list
+	default:
+		s.kind = slotText
+		if f.Default != nil {
+			if f.Long() {
+				s.text = clip(Sanitize(f.Show(f.Default)), maxDescription)
+			} else {
+				s.text = clip(Line(f.Show(f.Default)), maxDescription)
+			}
+		}
+		if f.Long() && !f.Secret {
+			t := huh.NewText().Title(s.title).Lines(3).ExternalEditor(false).Value(&s.text)
+			t.Validate(s.checkText)
+			t.Placeholder(placeholder(f))
+			s.Input = t
+		} else {
+			in := huh.NewInput().Title(s.title).Value(&s.text).Validate(s.checkText).Placeholder(placeholder(f))
+			if f.Secret {
+				in.EchoMode(huh.EchoModePassword)
+			}
+			s.Input = in
+		}
+	}
+	return s
+}
+
+// placeholder is the grey hint in an empty input.
+func placeholder(f *schema.Field) string {
+	var p string
+	switch {
+	case f.Format == "email":
+		p = "name@example.com"
+	case f.Format == "uri":
+		p = "https://example.com/page"
+	case f.Format == "date":
+		p = "YYYY-MM-DD"
+	case f.Format == "date-time":
+		p = "YYYY-MM-DDThh:mm:ssZ"
+	case f.Kind == schema.Integer:
+		p = "a whole number"
+	case f.Kind == schema.Number:
+		p = "a number"
+	}
+	if !f.Required {
+		if p == "" {
+			return "optional: leave empty to leave it out"
+		}
+		return p + " (optional)"
+	}
+	return p
+}
+
+// checkText is the validation huh runs before leaving a text input.
+func (s *Slot) checkText(in string) error {
+	v, err := s.Field.ParseInput(in)
+	if err != nil {
+		return err
+	}
+	if v == nil && s.Field.Required {
+		return errRequired
+	}
+	return nil
+}
+
+// Value is the slot's typed value, nil when unset, or why it is not
+// acceptable. The reason reads after the field's label.
+func (s *Slot) Value() (any, error) {
+	f := s.Field
+	switch s.kind {
+	case slotConfirm:
+		return s.on, nil
+	case slotList:
+		return s.list.value()
+	}
+	v, err := f.ParseInput(s.text)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil && f.Required {
+		return nil, errRequired
+	}
+	return v, nil
+}
+
+// Problem is Value's error, if any.
+func (s *Slot) Problem() error {
+	_, err := s.Value()
+	return err
+}
+
+// Values are the typed values that are set and acceptable.
+func (b *FormFields) Values() map[string]any {
+	values := make(map[string]any, len(b.Slots))
+	for _, s := range b.Slots {
+		if v, err := s.Value(); err == nil && v != nil {
+			values[s.Field.Name] = v
+		}
+	}
+	return values
+}
+
+// Content is what accept would send, checked field by field and then
+// against the requested schema with a JSON Schema validator.
+func (b *FormFields) Content() (map[string]any, error) {
+	for _, s := range b.Slots {
+		if err := s.Problem(); err != nil {
+			return nil, &schema.FieldError{Field: s.Field.Name, Reason: err.Error()}
+		}
+	}
+	return b.Schema.Content(b.Values())
+}
+
+// Slot returns the slot of the field called name, or nil.
+func (b *FormFields) Slot(name string) *Slot {
+	for _, s := range b.Slots {
+		if s.Field.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// Shown is the slot's value as the review shows it: titles for choices,
+// dots for secrets, sanitized, on one line.
+func (s *Slot) Shown() string {
+	v, err := s.Value()
+	switch {
+	case err != nil && s.kind == slotText && s.text != "":
+		v = s.text
+	case err != nil || v == nil:
+		return ""
+	}
+	if s.Field.Secret {
+		return strings.Repeat("•", min(len([]rune(s.Field.Show(v))), 12))
+	}
+	return Line(s.Field.Show(v))
+}
+
+// setDescription gives the huh field its description, wrapped to width
+// and cut to at most lines lines.
+func (s *Slot) setDescription(width, lines int) {
+	d := wrapCut(s.desc, width, lines)
+	switch in := s.Input.(type) {
+	case *huh.Input:
+		in.Description(d)
+	case *huh.Text:
+		in.Description(d)
+	case *huh.Confirm:
+		in.Description(d)
+	case *listField:
+		in.desc = d
+	}
+}
+
+// wrapCut wraps s to width (as huh does) and keeps at most n lines; a cut
+// ends in a pointer to the full text.
+func wrapCut(s string, width, n int) string {
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(lipgloss.Wrap(s, max(width, 10), ",.-; "), "\n")
+	if len(lines) <= n {
+		return strings.Join(lines, "\n")
+	}
+	lines = lines[:max(n, 1)]
+	last := lines[len(lines)-1]
+	lines[len(lines)-1] = truncate(last, max(width-22, 1)) + " … (ctrl+o: all of it)"
+	return strings.Join(lines, "\n")
+}
+
+// clip cuts s to n runes, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+var _ = fmt.Sprintf

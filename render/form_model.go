@@ -1,0 +1,837 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/schema"
+)
+
+// The messages huh's fields send to move on and back.
+var (
+	nextFieldMsg = huh.NextField()
+	prevFieldMsg = huh.PrevField()
+)
+
+// screen is which of an ask's screens is up.
+type screen int
+
+const (
+	screenEdit       screen = iota // the fields, a page at a time
+	screenReview                   // every value, then accept, decline or cancel
+	screenChoice                   // buttons only: a form that cannot be shown, or a URL
+	screenCancelRest               // after a cancel: cancel the round's other asks too?
+	screenMore                     // the full text of what the header and fields cut short
+)
+
+// maxWidth keeps lines readable on wide terminals.
+const maxWidth = 100
+
+// askModel is one ask of a round on the full screen: who asks and why at
+// the top, always; the fields, paged to fit; a review; the answer.
+//
+// It lays the huh fields out itself instead of in a huh.Form: a group
+// taller than the terminal loses its title in huh, Esc would reach huh's
+// select filters, and a form has no way to jump back to a field from the
+// review.
+type askModel struct {
+	r    client.Round
+	i    int
+	rest int // asks after this one in the round
+
+	fields   *FormFields // a form that can be shown
+	problems []string    // a form that cannot: what is wrong
+	url      string      // a URL ask (no URL asker installed): the URL
+	look     *look
+
+	screen, back  screen
+	width, height int
+
+	focus      int
+	pages      [][]int
+	pageOf     []int
+	fromReview bool // edits started from the review go back to it
+
+	cursor  int      // review, choice and cancel-rest screens
+	top     int      // review and more: first line shown
+	note    string   // review: why accept did not go
+	buttons []string // choice screen
+	more    []string // more screen: its lines
+
+	result     *mcp.ElicitResult
+	cancelRest bool
+	quitting   bool
+
+	onView func(string)
+}
+
+// Button labels.
+const (
+	btnAccept  = "Accept: send"
+	btnOpen    = "Accept"
+	btnDecline = "Decline"
+	btnCancel  = "Cancel"
+)
+
+func newAskModel(r client.Round, i int) *askModel {
+	m := &askModel{r: r, i: i, rest: len(r.Asks) - i - 1, width: 80, height: 24, look: newLook()}
+	a := r.Asks[i]
+	switch {
+	case a.Mode() == "url":
+		m.url = Line(a.Params.URL)
+		m.screen = screenChoice
+		m.buttons = []string{btnOpen, btnDecline, btnCancel}
+		m.cursor = 2
+	case a.Mode() != "form":
+		m.problems = []string{fmt.Sprintf("the ask's mode is %q; mcpcli knows form and url", Line(a.Mode()))}
+	default:
+		form, err := schema.Parse(a.RawSchema())
+		switch {
+		case err != nil:
+			m.problems = []string{Line(err.Error())}
+		case !form.Renderable():
+			for _, p := range form.Problems {
+				m.problems = append(m.problems, clip(Line(p.String()), maxDescription))
+			}
+		default:
+			m.fields = BuildForm(form)
+			m.fields.look = m.look
+			for _, s := range m.fields.Slots {
+				if s.list != nil {
+					s.list.theme = m.look
+				}
+			}
+		}
+	}
+	if m.problems != nil {
+		m.screen = screenChoice
+		m.buttons = []string{btnDecline, btnCancel}
+		m.cursor = 1
+	}
+	if m.fields != nil && len(m.fields.Slots) == 0 {
+		m.screen = screenReview
+	}
+	m.layout()
+	return m
+}
+
+// Init implements tea.Model.
+func (m *askModel) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	if m.screen == screenEdit {
+		cmds = append(cmds, m.slot().Input.Focus())
+	}
+	if m.screen == screenReview {
+		m.toReview()
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *askModel) slot() *Slot { return m.fields.Slots[m.focus] }
+
+// Sizes.
+
+func (m *askModel) innerWidth() int { return max(min(m.width, maxWidth), 20) }
+
+// messageLines is the server's message, wrapped; the header shows the
+// first few.
+func (m *askModel) messageLines() []string {
+	a := m.r.Asks[m.i]
+	if a.Params == nil || a.Params.Message == "" {
+		return nil
+	}
+	msg := clip(Sanitize(a.Params.Message), maxMessage)
+	return strings.Split(lipgloss.Wrap(msg, m.innerWidth(), ",.-; "), "\n")
+}
+
+func (m *askModel) maxMessageLines() int { return min(max((m.height-8)/4, 1), 6) }
+
+func (m *askModel) header() []string {
+	w := m.innerWidth()
+	lines := []string{styleTitle.Render(truncate(AskTitle(m.r, m.i), w))}
+	sub := "your answers go to " + Who(m.r.Server)
+	if c := Context(m.r); c != "" {
+		sub = c + " · " + sub
+	}
+	lines = append(lines, styleDim.Render(truncate(sub, w)))
+	msg := m.messageLines()
+	if n := m.maxMessageLines(); len(msg) > n {
+		msg = append(msg[:n-1:n-1], truncate(msg[n-1], w-24)+styleDim.Render(" … (ctrl+o: read it all)"))
+	}
+	lines = append(lines, msg...)
+	return append(lines, styleRule.Render(strings.Repeat("─", w)))
+}
+
+const footerLines = 3
+
+func (m *askModel) bodyHeight() int {
+	return max(m.height-len(m.header())-footerLines, 3)
+}
+
+// layout sizes the fields for the screen and cuts them into pages.
+func (m *askModel) layout() {
+	if m.fields == nil {
+		return
+	}
+	w := m.innerWidth()
+	body := m.bodyHeight()
+	descLines := min(max(body/4, 1), 8)
+	m.pages = m.pages[:0]
+	m.pageOf = make([]int, len(m.fields.Slots))
+	var page []int
+	used := 0
+	for i, s := range m.fields.Slots {
+		s.setDescription(w-2, descLines)
+		s.Input.WithWidth(w)
+		if l, ok := s.Input.(*listField); ok {
+			l.WithHeight(body - 1)
+		}
+		h := lipgloss.Height(s.Input.View()) + 1 // and its hint line
+		gap := 0
+		if len(page) > 0 {
+			gap = 1
+		}
+		if len(page) > 0 && used+gap+h > body {
+			m.pages = append(m.pages, page)
+			page, used, gap = nil, 0, 0
+		}
+		page = append(page, i)
+		used += gap + h
+		m.pageOf[i] = len(m.pages)
+	}
+	if len(page) > 0 {
+		m.pages = append(m.pages, page)
+	}
+}
+
+// Update implements tea.Model.
+func (m *askModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		m.scrollReview()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.look.dark = msg.IsDark()
+		return m, nil
+	case tea.KeyPressMsg:
+		if m.quitting {
+			return m, nil
+		}
+		switch m.screen {
+		case screenEdit:
+			return m.editKey(msg)
+		case screenReview:
+			return m.reviewKey(msg)
+		case screenChoice:
+			return m.choiceKey(msg)
+		case screenCancelRest:
+			return m.cancelRestKey(msg)
+		case screenMore:
+			return m.moreKey(msg)
+		}
+	}
+	if m.screen == screenEdit && m.fields != nil {
+		switch msg {
+		case nextFieldMsg:
+			return m, m.advance()
+		case prevFieldMsg:
+			return m, m.focusOn(m.focus - 1)
+		}
+		// Anything else (a cursor blink, a paste) is the focused field's.
+		_, cmd := m.slot().Input.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+// focusOn moves the focus to field i, turning the page if needed.
+func (m *askModel) focusOn(i int) tea.Cmd {
+	i = max(0, min(i, len(m.fields.Slots)-1))
+	var cmds []tea.Cmd
+	if i != m.focus || m.screen != screenEdit {
+		cmds = append(cmds, m.slot().Input.Blur())
+	}
+	m.focus = i
+	m.screen = screenEdit
+	cmds = append(cmds, m.slot().Input.Focus())
+	return tea.Batch(cmds...)
+}
+
+func (m *askModel) finish(action string, content map[string]any) (tea.Model, tea.Cmd) {
+	m.result = &mcp.ElicitResult{Action: action, Content: content}
+	if action == client.Cancel && m.rest > 0 {
+		m.screen = screenCancelRest
+		m.cursor = 0
+		return m, nil
+	}
+	m.quitting = true
+	return m, tea.Quit
+}
+
+func (m *askModel) editKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	in := m.slot().Input
+	switch msg.String() {
+	case "ctrl+c":
+		return m.finish(client.Cancel, nil)
+	case "ctrl+x":
+		return m.finish(client.Decline, nil)
+	case "esc":
+		if l, ok := in.(*listField); ok && l.WantsEsc() {
+			break
+		}
+		return m.finish(client.Cancel, nil)
+	case "ctrl+s":
+		in.Blur()
+		return m, m.toReview()
+	case "ctrl+o":
+		m.openMore()
+		return m, nil
+	case "shift+tab":
+		if l, ok := in.(*listField); ok && l.Filtering() {
+			break
+		}
+		if m.focus == 0 {
+			return m, nil
+		}
+		return m, m.focusOn(m.focus - 1)
+	case "enter", "tab", "y", "Y", "n", "N":
+		if advance, ok := m.moves(in, msg); ok {
+			if !advance {
+				return m, nil
+			}
+			return m, m.advance()
+		}
+	}
+	_, cmd := in.Update(msg)
+	return m, cmd
+}
+
+// moves handles a key that may move on to the next field. huh's fields
+// move by returning a command whose message comes back later, so keys
+// typed meanwhile would land in the field being left; here the field sees
+// the key (and validates), and the focus moves before the next key is
+// read. ok is false for keys that are the field's own (y typed into an
+// input, enter that ends a multi-select's filter).
+func (m *askModel) moves(in huh.Field, msg tea.KeyPressMsg) (advance, ok bool) {
+	k := msg.String()
+	switch f := in.(type) {
+	case *listField:
+		if k != "enter" && k != "tab" || f.multi && f.Filtering() && k == "enter" {
+			return false, false
+		}
+		return f.next() != nil, true
+	case *huh.Confirm:
+		f.Update(msg)
+		return true, true
+	case *huh.Input, *huh.Text:
+		if k != "enter" && k != "tab" {
+			return false, false
+		}
+		in.Update(msg) // runs the field's validation
+		return in.Error() == nil, true
+	}
+	return false, false
+}
+
+// advance moves to the next field, or to the review after the last one
+// (or after an edit started from the review).
+func (m *askModel) advance() tea.Cmd {
+	if m.fromReview || m.focus == len(m.fields.Slots)-1 {
+		m.slot().Input.Blur()
+		return m.toReview()
+	}
+	return m.focusOn(m.focus + 1)
+}
+
+// Review.
+
+func (m *askModel) toReview() tea.Cmd {
+	m.screen = screenReview
+	m.fromReview = false
+	m.note = ""
+	m.cursor = len(m.fields.Slots) // Accept
+	if _, err := m.fields.Content(); err != nil {
+		m.cursor = m.firstProblem()
+	}
+	m.scrollReview()
+	return nil
+}
+
+func (m *askModel) firstProblem() int {
+	for i, s := range m.fields.Slots {
+		if s.Problem() != nil {
+			return i
+		}
+	}
+	return len(m.fields.Slots)
+}
+
+func (m *askModel) reviewButtons() []string { return []string{btnAccept, btnDecline, btnCancel} }
+
+// reviewRows is how many field rows fit on the review screen.
+func (m *askModel) reviewRows() int { return max(m.bodyHeight()-4, 1) }
+
+func (m *askModel) scrollReview() {
+	if m.fields == nil || m.screen != screenReview {
+		return
+	}
+	rows := m.reviewRows()
+	c := m.cursor
+	if c >= len(m.fields.Slots) { // on the buttons: the fields stay put
+		c = m.top
+	}
+	if c < m.top {
+		m.top = c
+	}
+	if c >= m.top+rows {
+		m.top = c - rows + 1
+	}
+	m.top = max(0, min(m.top, len(m.fields.Slots)-rows))
+}
+
+func (m *askModel) reviewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	n := len(m.fields.Slots)
+	m.note = ""
+	switch msg.String() {
+	case "ctrl+c", "esc":
+		return m.finish(client.Cancel, nil)
+	case "ctrl+x":
+		return m.finish(client.Decline, nil)
+	case "ctrl+s":
+		return m.accept()
+	case "ctrl+o":
+		m.openMore()
+		return m, nil
+	case "up", "k", "ctrl+p":
+		if m.cursor >= n {
+			m.cursor = n - 1
+		} else {
+			m.cursor--
+		}
+		m.cursor = max(m.cursor, min(0, n))
+		if n == 0 {
+			m.cursor = 0
+		}
+	case "down", "j", "ctrl+n":
+		if m.cursor < n {
+			m.cursor++
+		}
+	case "left", "h", "shift+tab":
+		if m.cursor > n {
+			m.cursor--
+		}
+	case "right", "l", "tab":
+		if m.cursor < n {
+			m.cursor = n
+		} else if m.cursor < n+2 {
+			m.cursor++
+		}
+	case "home", "g":
+		m.cursor = 0
+	case "end", "G":
+		m.cursor = n
+	case "e":
+		if m.cursor < n {
+			return m.edit(m.cursor)
+		}
+	case "enter", "space":
+		switch {
+		case m.cursor < n:
+			return m.edit(m.cursor)
+		case m.cursor == n:
+			return m.accept()
+		case m.cursor == n+1:
+			return m.finish(client.Decline, nil)
+		default:
+			return m.finish(client.Cancel, nil)
+		}
+	}
+	m.cursor = max(0, min(m.cursor, n+2))
+	if n == 0 && m.cursor < 0 {
+		m.cursor = 0
+	}
+	m.scrollReview()
+	return m, nil
+}
+
+func (m *askModel) edit(i int) (tea.Model, tea.Cmd) {
+	m.screen = screenEdit
+	cmd := m.focusOn(i)
+	m.fromReview = true
+	return m, cmd
+}
+
+func (m *askModel) accept() (tea.Model, tea.Cmd) {
+	content, err := m.fields.Content()
+	if err != nil {
+		m.note = "Not sent: " + Line(err.Error()) + ". Fix it (enter on the field), or decline or cancel."
+		m.cursor = m.firstProblem()
+		m.scrollReview()
+		return m, nil
+	}
+	return m.finish(client.Accept, content)
+}
+
+// Choice (a form that cannot be shown, a URL to consent to).
+
+func (m *askModel) choiceKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	switch msg.String() {
+	case "ctrl+c", "esc":
+		return m.finish(client.Cancel, nil)
+	case "ctrl+x":
+		return m.finish(client.Decline, nil)
+	case "ctrl+o":
+		m.openMore()
+	case "left", "h", "shift+tab", "up", "k":
+		m.cursor = max(m.cursor-1, 0)
+	case "right", "l", "tab", "down", "j":
+		m.cursor = min(m.cursor+1, len(m.buttons)-1)
+	case "enter", "space":
+		switch m.buttons[m.cursor] {
+		case btnOpen:
+			return m.finish(client.Accept, nil)
+		case btnDecline:
+			return m.finish(client.Decline, nil)
+		default:
+			return m.finish(client.Cancel, nil)
+		}
+	}
+	return m, nil
+}
+
+// Cancel the rest?
+
+func (m *askModel) cancelRestKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	switch msg.String() {
+	case "y", "Y", "esc", "ctrl+c":
+		m.cancelRest = true
+	case "n", "N":
+		m.cancelRest = false
+	case "left", "h", "right", "l", "tab", "shift+tab", "up", "down":
+		m.cursor = 1 - m.cursor
+		return m, nil
+	case "enter", "space":
+		m.cancelRest = m.cursor == 0
+	default:
+		return m, nil
+	}
+	m.quitting = true
+	return m, tea.Quit
+}
+
+// More: the full message, and the focused field in full.
+
+func (m *askModel) openMore() {
+	w := m.innerWidth()
+	var lines []string
+	lines = append(lines, styleTitle.Render("The server's message, in full:"))
+	if msg := m.messageLines(); len(msg) > 0 {
+		lines = append(lines, msg...)
+	} else {
+		lines = append(lines, styleDim.Render("(no message)"))
+	}
+	if m.screen == screenEdit && m.fields != nil {
+		s := m.slot()
+		lines = append(lines, "", styleTitle.Render("This field:"))
+		lines = append(lines, strings.Split(lipgloss.Wrap(s.title+" ("+Constraints(s.Field)+")", w, ",.-; "), "\n")...)
+		lines = append(lines, strings.Split(lipgloss.Wrap(s.desc, w, ",.-; "), "\n")...)
+	}
+	if len(m.problems) > 0 {
+		lines = append(lines, "", styleTitle.Render("What mcpcli cannot show:"))
+		for _, p := range m.problems {
+			lines = append(lines, strings.Split(lipgloss.Wrap("• "+p, w, ",.-; "), "\n")...)
+		}
+	}
+	m.more = lines
+	m.back = m.screen
+	m.screen = screenMore
+	m.top = 0
+}
+
+func (m *askModel) moreRows() int { return max(m.height-footerLines, 1) }
+
+func (m *askModel) moreKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	rows := m.moreRows()
+	switch msg.String() {
+	case "ctrl+c":
+		return m.finish(client.Cancel, nil)
+	case "esc", "q", "ctrl+o", "enter":
+		m.screen = m.back
+		m.top = 0
+		m.scrollReview()
+		return m, nil
+	case "up", "k":
+		m.top--
+	case "down", "j":
+		m.top++
+	case "pgup", "b":
+		m.top -= rows
+	case "pgdown", "space", "f":
+		m.top += rows
+	case "home", "g":
+		m.top = 0
+	case "end", "G":
+		m.top = len(m.more)
+	}
+	m.top = max(0, min(m.top, len(m.more)-rows))
+	return m, nil
+}
+
+// View implements tea.Model.
+func (m *askModel) View() tea.View {
+	var content string
+	if !m.quitting {
+		switch m.screen {
+		case screenEdit:
+			content = m.editView()
+		case screenReview:
+			content = m.reviewView()
+		case screenChoice:
+			content = m.choiceView()
+		case screenCancelRest:
+			content = m.cancelRestView()
+		case screenMore:
+			content = m.moreView()
+		}
+		content = fit(content, m.width, m.height)
+	}
+	if m.onView != nil {
+		m.onView(content)
+	}
+	v := tea.NewView(content)
+	v.AltScreen = true
+	return v
+}
+
+// screenOf stacks header, body (padded to its height) and footer.
+func (m *askModel) screenOf(body []string, footer ...string) string {
+	lines := m.header()
+	h := m.bodyHeight()
+	if len(body) > h {
+		body = body[:h]
+	}
+	lines = append(lines, body...)
+	for i := len(body); i < h; i++ {
+		lines = append(lines, "")
+	}
+	lines = append(lines, styleRule.Render(strings.Repeat("─", m.innerWidth())))
+	for _, f := range footer {
+		lines = append(lines, truncate(f, m.innerWidth()))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *askModel) editView() string {
+	page := m.pages[m.pageOf[m.focus]]
+	var body []string
+	for k, i := range page {
+		if k > 0 {
+			body = append(body, "")
+		}
+		body = append(body, strings.Split(m.fields.Slots[i].Input.View(), "\n")...)
+		body = append(body, "  "+m.hint(i))
+	}
+	// A page cut short keeps the focused field on screen.
+	if h := m.bodyHeight(); len(body) > h {
+		start := 0
+		for k, i := range page {
+			if i == m.focus {
+				break
+			}
+			start += lipgloss.Height(m.fields.Slots[page[k]].Input.View()) + 2
+		}
+		body = body[min(start, len(body)-h):]
+	}
+	w := m.innerWidth()
+	left := fmt.Sprintf("field %d/%d", m.focus+1, len(m.fields.Slots))
+	if len(m.pages) > 1 {
+		left = fmt.Sprintf("page %d/%d · ", m.pageOf[m.focus]+1, len(m.pages)) + left
+	}
+	left += " · * required"
+	return m.screenOf(body,
+		spread(styleDim.Render(left), m.fieldKeys(), w),
+		"shift+tab back · ctrl+s review · ctrl+x decline · esc cancel · ctrl+o more")
+}
+
+// hint is the line under a field: why its value will not do, or what it
+// takes.
+func (m *askModel) hint(i int) string {
+	s := m.fields.Slots[i]
+	w := m.innerWidth() - 2
+	if err := s.Input.Error(); err != nil {
+		return styleError.Render(truncate("✗ "+Line(err.Error()), w))
+	}
+	if i == m.focus {
+		if err := s.Problem(); err != nil && !strings.HasPrefix(err.Error(), errRequired.Error()) {
+			return styleError.Render(truncate("✗ "+Line(err.Error()), w))
+		}
+	}
+	f := s.Field
+	h := Constraints(f)
+	if f.Required {
+		h += " · required"
+	} else {
+		h += " · optional"
+	}
+	if f.Default != nil && !f.Secret {
+		h += " · default " + Line(f.Show(f.Default))
+	}
+	return styleDim.Render(truncate(h, w))
+}
+
+func (m *askModel) fieldKeys() string {
+	switch in := m.slot().Input.(type) {
+	case *listField:
+		switch {
+		case in.Filtering():
+			return "type to filter · enter done · esc clear"
+		case in.multi:
+			return "↑/↓ move · space toggle · enter next"
+		}
+		return "↑/↓ choose · enter next"
+	case *huh.Confirm:
+		return "←/→ or y/n choose · enter next"
+	case *huh.Text:
+		return "ctrl+j new line · enter next"
+	}
+	return "enter next"
+}
+
+func (m *askModel) reviewView() string {
+	w := m.innerWidth()
+	n := len(m.fields.Slots)
+	var body []string
+	body = append(body, styleTitle.Render(truncate("Review: accept sends this to "+Line(m.r.Server.Display()), w)))
+	if n == 0 {
+		body = append(body, styleDim.Render("  (no fields: accept just says yes)"))
+	}
+	labelW := 0
+	for _, s := range m.fields.Slots {
+		labelW = max(labelW, ansi.StringWidth(s.title))
+	}
+	labelW = min(labelW, w/3)
+	rows := m.reviewRows()
+	for i := m.top; i < n && i < m.top+rows; i++ {
+		s := m.fields.Slots[i]
+		mark := "  "
+		if i == m.cursor {
+			mark = styleCursor.Render("▸ ")
+		}
+		label := truncate(s.title, labelW)
+		label += strings.Repeat(" ", labelW-ansi.StringWidth(label))
+		var value string
+		shown := s.Shown()
+		err := s.Problem()
+		switch {
+		case err != nil:
+			if shown != "" {
+				shown += "  "
+			}
+			value = shown + styleError.Render("✗ "+Line(err.Error()))
+		case shown == "":
+			value = styleDim.Render("(not set: left out)")
+		default:
+			value = shown
+		}
+		body = append(body, truncate(mark+label+"  "+value, w))
+	}
+	if n > rows {
+		body = append(body, styleDim.Render(fmt.Sprintf("  %d–%d of %d fields", m.top+1, min(m.top+rows, n), n)))
+	}
+	body = append(body, "")
+	if m.note != "" {
+		body = append(body, styleError.Render(truncate(m.note, w)))
+	}
+	var bs []string
+	for k, b := range m.reviewButtons() {
+		bs = append(bs, button(b, m.cursor == n+k))
+	}
+	body = append(body, strings.Join(bs, "  "))
+	return m.screenOf(body,
+		"↑/↓ pick a field, enter edits it · tab to the buttons",
+		"ctrl+s accept · ctrl+x decline · esc cancel · ctrl+o more")
+}
+
+func (m *askModel) choiceView() string {
+	w := m.innerWidth()
+	var body []string
+	if m.url != "" {
+		body = append(body, styleTitle.Render("The server asks you to open this address in your browser:"))
+		body = append(body, strings.Split(wrapHard(m.url, w-2), "\n")...)
+		if host := urlHost(m.url); host != "" {
+			body = append(body, "site: "+styleWarn.Render(host))
+		}
+		body = append(body, "", styleDim.Render(truncate("mcpcli will not open it. Accept tells the server you will go there yourself.", w)))
+	} else {
+		body = append(body, styleTitle.Render("mcpcli cannot show this form:"))
+		for _, p := range m.problems {
+			for _, l := range strings.Split(lipgloss.Wrap("• "+p, w-2, ",.-; "), "\n") {
+				body = append(body, "  "+l)
+			}
+		}
+		body = append(body, "", truncate("You can decline (say no to the server) or cancel (dismiss the question).", w))
+	}
+	// The buttons stay on screen however long the list above them is.
+	var bs []string
+	for k, b := range m.buttons {
+		bs = append(bs, button(b, m.cursor == k))
+	}
+	h := m.bodyHeight()
+	if len(body) > h-2 {
+		body = append(body[:max(h-3, 0)], styleDim.Render("  … (ctrl+o: all of it)"))
+	}
+	body = append(body, "", strings.Join(bs, "  "))
+	return m.screenOf(body, "←/→ move · enter choose", "ctrl+x decline · esc cancel · ctrl+o more")
+}
+
+func (m *askModel) cancelRestView() string {
+	var body []string
+	body = append(body, styleTitle.Render(fmt.Sprintf("You cancelled this ask. Cancel the other %d ask%s of this round too?", m.rest, plural(m.rest))))
+	body = append(body, styleDim.Render("No goes on to the next one; nothing is dropped without asking."), "")
+	body = append(body, button("Yes, cancel all", m.cursor == 0)+"  "+button("No, answer them", m.cursor == 1))
+	return m.screenOf(body, "y yes · n no · enter choose", "")
+}
+
+func (m *askModel) moreView() string {
+	rows := m.moreRows()
+	end := min(m.top+rows, len(m.more))
+	lines := append([]string(nil), m.more[m.top:end]...)
+	for len(lines) < rows {
+		lines = append(lines, "")
+	}
+	w := m.innerWidth()
+	pos := fmt.Sprintf("lines %d–%d of %d", m.top+1, end, len(m.more))
+	lines = append(lines, styleRule.Render(strings.Repeat("─", w)), styleDim.Render(pos), "↑/↓ scroll · esc back")
+	return strings.Join(lines, "\n")
+}
+
+// wrapHard breaks s into lines of width cells, anywhere: for URLs, which
+// have no spaces to wrap at.
+func wrapHard(s string, width int) string {
+	return ansi.Hardwrap(s, max(width, 10), false)
+}
+
+// urlHost is the host part of a sanitized URL, for the consent screen.
+func urlHost(u string) string {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return ""
+	}
+	rest := u[i+3:]
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		rest = rest[:j]
+	}
+	if j := strings.LastIndex(rest, "@"); j >= 0 {
+		rest = rest[j+1:]
+	}
+	return rest
+}
