@@ -5,6 +5,8 @@ import (
 	"os"
 
 	"golang.org/x/term"
+
+	"github.com/mcpcli/mcpcli/urlmode"
 )
 
 // Streams are mcpcli's standard streams and what is known about them.
@@ -26,11 +28,15 @@ type Deps struct {
 	Getenv func(string) string
 	// Executable is mcpcli's own path, for `demo` to start `demo-server`.
 	Executable func() (string, error)
+	// Open opens a URL in the person's browser, for URL-mode elicitations,
+	// only ever after their explicit choice (or --answers with --open-urls).
+	// nil means this run cannot open one; tests pass a recording stub.
+	Open urlmode.OpenFunc
 }
 
 // SystemDeps are the real streams and environment.
 func SystemDeps() *Deps {
-	return &Deps{
+	d := &Deps{
 		Streams: Streams{
 			In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
 			InTTY:  term.IsTerminal(int(os.Stdin.Fd())),
@@ -41,4 +47,10 @@ func SystemDeps() *Deps {
 		Getenv:     os.Getenv,
 		Executable: os.Executable,
 	}
+	var tty io.Reader // a terminal browser ($BROWSER=w3m) may use it; piped answers are never handed over
+	if d.InTTY {
+		tty = os.Stdin
+	}
+	d.Open = (&urlmode.Browser{Getenv: os.Getenv, Stdin: tty, Stderr: os.Stderr}).Open
+	return d
 }

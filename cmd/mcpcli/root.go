@@ -27,6 +27,7 @@ type globalFlags struct {
 	cwd         string
 	trace       string
 	answers     string
+	openURLs    bool
 	elicitation string
 	maxRounds   int
 	timeout     time.Duration
@@ -93,6 +94,7 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 	f.StringVar(&a.flags.cwd, "cwd", "", "start the stdio server in `DIR`")
 	f.StringVar(&a.flags.trace, "trace", "", "write every JSON-RPC message (and HTTP headers) as JSON Lines to `FILE` (- for stderr)")
 	f.StringVar(&a.flags.answers, "answers", "", "answer elicitations from `FILE` (- for stdin) instead of asking; see 'mcpcli help answers'")
+	f.BoolVar(&a.flags.openURLs, "open-urls", false, "with --answers: open each URL the answers accept in the browser ($BROWSER, else the system's); without it they are printed")
 	f.StringVar(&a.flags.elicitation, "elicitation", "form,url", "elicitation modes to declare: form,url | form | url | none")
 	f.IntVar(&a.flags.maxRounds, "max-rounds", client.DefaultMaxRounds, "give up after `N` rounds of input requests for one request")
 	f.DurationVar(&a.flags.timeout, "timeout", 0, "give up on a request the server has not answered within `DURATION` (time spent answering is not counted; 0 waits)")
@@ -125,6 +127,9 @@ func (a *app) validateFlags(cmd *cobra.Command) error {
 	}
 	if _, err := client.ParseModes(a.flags.elicitation); err != nil {
 		return usageErrorf(cmd, "%v", err)
+	}
+	if a.flags.openURLs && a.flags.answers == "" {
+		return usageErrorf(cmd, "--open-urls goes with --answers FILE; without an answers file you choose for each URL whether it opens")
 	}
 	if a.flags.maxRounds < 1 {
 		return usageErrorf(cmd, "--max-rounds %d: give at least 1", a.flags.maxRounds)

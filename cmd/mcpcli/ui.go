@@ -28,6 +28,7 @@ func (a *app) answerer(cmd *cobra.Command) (client.Answerer, error) {
 		return a.scriptAnswerer(cmd)
 	}
 	p := render.NewPrompter(a.deps.In, a.deps.Err)
+	p.URL = a.urlConsent().Line
 	if a.deps.InTTY {
 		fd := a.deps.InFd
 		p.ReadSecret = func() (string, error) {
@@ -60,11 +61,10 @@ func (a *app) scriptAnswerer(cmd *cobra.Command) (client.Answerer, error) {
 	s.Check = checkContent
 	s.Notify = func(ask client.Ask, res *mcp.ElicitResult, key string) {
 		fmt.Fprintf(a.deps.Err, "→ %s: %s (answers file, key %q)\n", render.Line(ask.Key), res.Action, key)
-		if ask.Mode() == "url" && res.Action == client.Accept {
-			fmt.Fprintf(a.deps.Err, "  URL (not opened): %s\n", render.Line(ask.Params.URL))
-		}
 	}
-	return s, nil
+	// A scripted accept of a URL is the script's consent: opened with
+	// --open-urls, printed otherwise; refused schemes become decline.
+	return a.urlConsent().Script(s, a.flags.openURLs), nil
 }
 
 // checkContent vets scripted content against the requested schema, as a

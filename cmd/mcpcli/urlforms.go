@@ -1,0 +1,20 @@
+package main
+
+import (
+	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/render"
+)
+
+// withURLScreens gives the full-screen forms urlmode's consent screens for
+// URL asks, drawn where the forms draw and holding other output back the
+// same way.
+func (a *app) withURLScreens(f client.Answerer) client.Answerer {
+	fa, ok := f.(*render.FormAnswerer)
+	if !ok {
+		return f
+	}
+	c := a.urlConsent()
+	c.In, c.Out, c.Hold = fa.In, fa.Out, fa.Hold
+	fa.URL = c.TUI
+	return fa
+}
