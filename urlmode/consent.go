@@ -225,25 +225,28 @@ func (c *Consent) Script(inner client.Answerer, open bool) client.Answerer {
 				continue
 			}
 			an := Analyze(a.Params.URL)
+			key := render.Line(a.Key)
 			if !an.Openable() {
-				writeURL(c.Out, "  ", an)
-				fmt.Fprintf(c.Out, "  answering decline instead of the scripted accept for %q\n", render.Line(a.Key))
+				fmt.Fprintf(c.Out, "  %s asks to open a link:\n", key)
+				writeURL(c.Out, "    ", an)
+				fmt.Fprintf(c.Out, "    answering decline instead of the scripted accept\n")
 				out[a.Key] = &mcp.ElicitResult{Action: client.Decline}
 				continue
 			}
 			st, repeat := c.recall(r, a)
 			if repeat {
-				fmt.Fprintf(c.Out, "  not finished yet: %s asks again for the URL shown before (%s)\n", render.Line(r.Server.Display()), hostForm(an.Host))
+				fmt.Fprintf(c.Out, "  %s: not finished yet: %s asks again for the URL shown before (%s)\n", key, render.Line(r.Server.Display()), hostForm(an.Host))
 			} else {
-				writeURL(c.Out, "  ", an)
+				fmt.Fprintf(c.Out, "  %s asks to open a link:\n", key)
+				writeURL(c.Out, "    ", an)
 			}
 			switch {
 			case !open:
-				fmt.Fprintln(c.Out, "  not opened (pass --open-urls to open it): open it yourself and finish there")
+				fmt.Fprintln(c.Out, "    not opened (pass --open-urls to open it): open it yourself and finish there")
 			case c.opened(st):
-				fmt.Fprintln(c.Out, "  already opened in the browser")
+				fmt.Fprintln(c.Out, "    already opened in the browser")
 			default:
-				c.open(ctx, c.Out, "  ", an, st)
+				c.open(ctx, c.Out, "    ", an, st)
 			}
 			c.mark(st, func(s *step) { s.accepted = true })
 		}
