@@ -304,9 +304,7 @@ func (m model) waitView() string {
 	case chAccept:
 		b.WriteString("Continuing: mcpcli retries the request with accept.")
 		return b.String()
-	case chDecline, chCancel:
-		return strings.TrimSuffix(b.String(), "\n")
-	case chOpen, chShow:
+	case chDecline, chCancel, chOpen, chShow: // the caller says what follows
 		return strings.TrimSuffix(b.String(), "\n")
 	}
 	b.WriteString(WaitHelp)
