@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
@@ -42,6 +43,72 @@ type FormAnswerer struct {
 
 	// onView sees every frame (tests).
 	onView func(string)
+	keys   *keySource
+}
+
+// keySource reads a non-terminal input (a pipe) once, for a series of
+// programs: each gets a session that ends when it closes, leaving what it
+// did not read to the next.
+type keySource struct {
+	chunks chan []byte
+}
+
+func newKeySource(r io.Reader) *keySource {
+	k := &keySource{chunks: make(chan []byte)}
+	go func() {
+		defer close(k.chunks)
+		for {
+			buf := make([]byte, 256)
+			n, err := r.Read(buf)
+			if n > 0 {
+				k.chunks <- buf[:n]
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return k
+}
+
+func (k *keySource) session() *keySession {
+	return &keySession{src: k, done: make(chan struct{})}
+}
+
+type keySession struct {
+	src  *keySource
+	done chan struct{}
+	once sync.Once
+	rest []byte
+}
+
+func (s *keySession) Read(p []byte) (int, error) {
+	if len(s.rest) > 0 {
+		n := copy(p, s.rest)
+		s.rest = s.rest[n:]
+		return n, nil
+	}
+	select {
+	case <-s.done:
+		return 0, io.EOF
+	default:
+	}
+	select {
+	case <-s.done:
+		return 0, io.EOF
+	case b, ok := <-s.src.chunks:
+		if !ok {
+			return 0, io.EOF
+		}
+		n := copy(p, b)
+		s.rest = b[n:]
+		return n, nil
+	}
+}
+
+func (s *keySession) Close() error {
+	s.once.Do(func() { close(s.done) })
+	return nil
 }
 
 // Answer implements client.Answerer.
@@ -58,7 +125,7 @@ func (a *FormAnswerer) Answer(ctx context.Context, r client.Round) (map[string]*
 			if err == nil && res != nil && res.Action == client.Cancel && i+1 < len(r.Asks) {
 				m := newAskModel(r, i)
 				m.result = res
-				m.screen = screenCancelRest
+				m.screen, m.cursor = screenCancelRest, 0
 				_, cancelRest, err = a.run(ctx, m)
 			}
 		} else {
@@ -90,9 +157,21 @@ func (a *FormAnswerer) run(ctx context.Context, m *askModel) (*mcp.ElicitResult,
 		defer release()
 	}
 	m.onView = a.onView
+	in := a.In
+	if _, isFile := in.(*os.File); !isFile && in != nil {
+		// bubbletea cannot stop reading a pipe when it quits: its reader
+		// would take the first keys meant for the next ask. Give each
+		// program its own end of one shared reader instead.
+		if a.keys == nil {
+			a.keys = newKeySource(in)
+		}
+		s := a.keys.session()
+		defer s.Close()
+		in = s
+	}
 	opts := []tea.ProgramOption{
 		tea.WithContext(ctx),
-		tea.WithInput(a.In),
+		tea.WithInput(in),
 		tea.WithOutput(a.Out),
 		// Ctrl+C is a key here (cancel this ask); a real SIGINT or SIGTERM
 		// cancels ctx, which main owns.

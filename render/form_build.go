@@ -2,7 +2,6 @@ package render
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -75,6 +74,8 @@ func BuildForm(form *schema.Form) *FormFields {
 		// Every field is in the middle of the form as far as huh knows:
 		// enter and tab move on, and the form model decides what "on" is.
 		s.Input.WithPosition(huh.FieldPosition{Field: 1, FirstField: 0, LastField: 2})
+		s.Input.WithWidth(80)
+		s.setDescription(78, 8) // until the form model lays it out for the screen
 		s.Input.Init()
 		b.Slots = append(b.Slots, s)
 	}
@@ -298,5 +299,3 @@ func clip(s string, n int) string {
 	}
 	return string(r[:n-1]) + "…"
 }
-
-var _ = fmt.Sprintf

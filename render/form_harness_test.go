@@ -71,7 +71,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-const waitLimit = 10 * time.Second
+const waitLimit = 5 * time.Second
 
 // startTUI answers r with a FormAnswerer on an 80×24 screen (or the size
 // given). setup may adjust the answerer before it starts.

@@ -1,9 +1,14 @@
 package render
 
 import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -128,5 +133,353 @@ func TestFormEscLeavesFilterFirst(t *testing.T) {
 	u.Press(kEsc) // no filter now: cancels
 	if res := u.Result()["c"]; res.Action != client.Cancel {
 		t.Fatalf("action = %q, want cancel", res.Action)
+	}
+}
+
+func TestFormReviewGoesBackToAField(t *testing.T) {
+	schema := `{"type":"object","properties":{
+		"name":{"type":"string","title":"Name","minLength":2},
+		"age":{"type":"integer","title":"Age","minimum":0},
+		"city":{"type":"string","title":"City"}},"required":["name"]}`
+	u := startTUI(t, roundOf([3]string{"p", "Who are you?", schema}), nil)
+	u.WaitFor("Name *")
+	u.Type("Ada")
+	u.Press(kEnter)
+	u.Type("36")
+	u.Press(kEnter, kEnter)
+	s := u.WaitFor("Review", "Ada", "36")
+	if !strings.Contains(s, "City") || !strings.Contains(s, "(not set: left out)") {
+		t.Errorf("review does not show the unset city:\n%s", s)
+	}
+	// Up from the buttons reaches the last field; up again the age.
+	u.Press(kUp, kUp, kEnter)
+	u.WaitFor("field 2/3")
+	u.Press(kBack, kBack)
+	u.Type("37")
+	u.Press(kEnter) // an edit from the review goes back to it
+	u.WaitFor("Review", "37")
+	u.Press(kCtrlS)
+	res := u.Result()["p"]
+	if diff := cmp.Diff(map[string]any{"name": "Ada", "age": int64(37)}, res.Content); diff != "" {
+		t.Errorf("content (-want +got):\n%s", diff)
+	}
+}
+
+func TestFormInvalidContentIsNeverSent(t *testing.T) {
+	schema := `{"type":"object","properties":{
+		"email":{"type":"string","title":"Email","format":"email"},
+		"n":{"type":"integer","title":"Count","maximum":3}},"required":["email"]}`
+	u := startTUI(t, roundOf([3]string{"e", "Contact?", schema}), nil)
+	u.WaitFor("Email *")
+	u.Type("not-an-email")
+	u.WaitFor("✗ must be an email address like name@example.com")
+	u.Press(kEnter) // refused
+	u.WaitFor("field 1/2")
+	u.Press(kCtrlS) // the review, with the problem on the row
+	s := u.WaitFor("Review", "✗ must be an email address")
+	if !strings.Contains(s, "▸ Email") {
+		t.Errorf("the cursor is not on the bad field:\n%s", s)
+	}
+	u.Press(kCtrlS) // accept is refused
+	u.WaitFor("Not sent: email must be an email address")
+	u.Press(kEnter) // edit the field under the cursor
+	u.WaitFor("field 1/2")
+	for range len("not-an-email") {
+		u.Press(kBack)
+	}
+	u.Type("ada@example.com")
+	u.Press(kEnter)
+	u.WaitFor("Review", "ada@example.com")
+	u.Press(kUp, kEnter) // the count
+	u.WaitFor("field 2/2")
+	u.Type("9")
+	u.WaitFor("✗ must be at most 3")
+	u.Press(kEnter)
+	u.Press(kBack)
+	u.Type("2")
+	u.Press(kEnter)
+	u.WaitFor("Review", "▸[ Accept: send ]")
+	u.Press(kEnter)
+	res := u.Result()["e"]
+	if diff := cmp.Diff(map[string]any{"email": "ada@example.com", "n": int64(2)}, res.Content); diff != "" {
+		t.Errorf("content (-want +got):\n%s", diff)
+	}
+}
+
+func TestFormUnrenderable(t *testing.T) {
+	schema := `{"type":"object","properties":{
+		"name":{"type":"string"},
+		"address":{"type":"object","properties":{"street":{"type":"string"}}},
+		"tags":{"type":"array","items":{"type":"object"}}}}`
+	for _, tt := range []struct {
+		keys   []string
+		action string
+	}{
+		{[]string{kEnter}, client.Cancel}, // cancel is the default
+		{[]string{kLeft, kEnter}, client.Decline},
+		{[]string{kCtrlX}, client.Decline},
+		{[]string{kEsc}, client.Cancel},
+	} {
+		u := startTUI(t, roundOf([3]string{"x", "Where do you live?", schema}), nil)
+		s := u.WaitFor("Where do you live?", "mcpcli cannot show this form:", "address: is a nested object", "tags: is an array of objects", "[ Decline ]", "[ Cancel ]")
+		if strings.Contains(s, "Accept") {
+			t.Errorf("an unrenderable form offers accept:\n%s", s)
+		}
+		u.Press(tt.keys...)
+		if res := u.Result()["x"]; res.Action != tt.action || res.Content != nil {
+			t.Errorf("keys %q: answer %+v, want %s without content", tt.keys, res, tt.action)
+		}
+	}
+}
+
+func TestFormURLAsk(t *testing.T) {
+	r := roundOf()
+	r.Asks = []client.Ask{{Key: "connect", Params: &mcp.ElicitParams{Mode: "url", Message: "Sign in to continue.", URL: "https://auth.example.com/connect?id=1\x1b]8;;https://evil.example\x07"}}}
+	t.Run("consent screen without a URL asker", func(t *testing.T) {
+		u := startTUI(t, r, nil)
+		s := u.WaitFor("Sign in to continue.", "https://auth.example.com/connect?id=1", "site: auth.example.com", "mcpcli will not open it")
+		if strings.Contains(s, "evil") {
+			t.Errorf("the OSC 8 payload shows:\n%s", s)
+		}
+		u.Press(kLeft, kLeft, kEnter) // Accept
+		res := u.Result()["connect"]
+		if res.Action != client.Accept || res.Content != nil {
+			t.Errorf("answer %+v, want accept without content", res)
+		}
+	})
+	t.Run("the URL asker answers", func(t *testing.T) {
+		var called []int
+		u := startTUI(t, r, func(a *FormAnswerer) {
+			a.URL = func(_ context.Context, got client.Round, i int) (*mcp.ElicitResult, error) {
+				called = append(called, i)
+				return &mcp.ElicitResult{Action: client.Decline}, nil
+			}
+		})
+		if res := u.Result()["connect"]; res.Action != client.Decline {
+			t.Errorf("answer %+v, want the asker's decline", res)
+		}
+		if diff := cmp.Diff([]int{0}, called); diff != "" {
+			t.Errorf("URL asker calls (-want +got):\n%s", diff)
+		}
+	})
+}
+
+func TestFormCancelAsksAboutTheRest(t *testing.T) {
+	three := func() client.Round {
+		return roundOf(
+			[3]string{"a", "First question", confirmSchema},
+			[3]string{"b", "Second question", confirmSchema},
+			[3]string{"c", "Third question", confirmSchema})
+	}
+	t.Run("yes cancels all", func(t *testing.T) {
+		u := startTUI(t, three(), nil)
+		u.WaitFor("Test Server asks (1 of 3)", "First question")
+		u.Press(kEsc)
+		u.WaitFor("Cancel the other 2 asks of this round too?")
+		u.Press("y")
+		res := u.Result()
+		for _, k := range []string{"a", "b", "c"} {
+			if res[k] == nil || res[k].Action != client.Cancel {
+				t.Errorf("ask %s: %+v, want cancel", k, res[k])
+			}
+		}
+		out := u.Output()
+		for _, want := range []string{"→ cancel 1 of 3", "→ cancel 2 of 3", "→ cancel 3 of 3"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q", want)
+			}
+		}
+	})
+	t.Run("no goes on", func(t *testing.T) {
+		u := startTUI(t, three(), nil)
+		u.WaitFor("First question")
+		u.Press(kCtrlC)
+		u.WaitFor("Cancel the other 2 asks")
+		u.Press("n")
+		u.WaitFor("Test Server asks (2 of 3)", "Second question")
+		u.Press("y", kEnter) // yes, then accept on the review
+		u.WaitFor("Test Server asks (3 of 3)", "Third question")
+		u.Press(kCtrlX)
+		res := u.Result()
+		got := map[string]string{}
+		for k, v := range res {
+			got[k] = v.Action
+		}
+		if diff := cmp.Diff(map[string]string{"a": "cancel", "b": "accept", "c": "decline"}, got); diff != "" {
+			t.Errorf("actions (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(map[string]any{"confirm": true}, res["b"].Content); diff != "" {
+			t.Errorf("content of b (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("a cancelled URL ask asks too", func(t *testing.T) {
+		r := three()
+		r.Asks[0].Params = &mcp.ElicitParams{Mode: "url", Message: "Go there", URL: "https://example.com/"}
+		u := startTUI(t, r, func(a *FormAnswerer) {
+			a.URL = func(context.Context, client.Round, int) (*mcp.ElicitResult, error) {
+				return &mcp.ElicitResult{Action: client.Cancel}, nil
+			}
+		})
+		u.WaitFor("Cancel the other 2 asks")
+		u.Press(kEnter) // yes is the default
+		if res := u.Result(); res["c"].Action != client.Cancel {
+			t.Errorf("ask c: %+v, want cancel", res["c"])
+		}
+	})
+}
+
+func TestFormSecretIsMaskedAndWarned(t *testing.T) {
+	schema := `{"type":"object","properties":{"api_key":{"type":"string","title":"API key"}},"required":["api_key"]}`
+	u := startTUI(t, roundOf([3]string{"k", "Paste your key.", schema}), nil)
+	u.WaitFor("API key *", "⚠ this looks like a secret", "servers must")
+	u.Type("sk-live-123")
+	s := u.WaitFor("> ***********")
+	if strings.Contains(s, "sk-live") {
+		t.Errorf("the secret shows as typed:\n%s", s)
+	}
+	u.Press(kEnter)
+	s = u.WaitFor("Review", "API key *  ••••")
+	if strings.Contains(s, "sk-live") {
+		t.Errorf("the review shows the secret:\n%s", s)
+	}
+	u.Press(kEnter)
+	if res := u.Result()["k"]; res.Content["api_key"] != "sk-live-123" {
+		t.Errorf("content %v, want the key as typed", res.Content)
+	}
+}
+
+func TestFormBooleansWithoutDefault(t *testing.T) {
+	schema := `{"type":"object","properties":{
+		"optin":{"type":"boolean","title":"Newsletter"},
+		"agree":{"type":"boolean","title":"I agree"}},"required":["agree"]}`
+	u := startTUI(t, roundOf([3]string{"b", "Two questions", schema}), nil)
+	u.WaitFor("Newsletter", "(not set: leave it out)", "Yes", "No")
+	u.Press(kEnter) // an optional yes/no may stay unset
+	u.WaitFor("field 2/2", "(choose one)")
+	u.Press(kEnter)
+	u.WaitFor("✗ is required: choose yes or no")
+	u.Press(kDown, kDown, kEnter) // No
+	u.WaitFor("Review")
+	u.Press(kEnter)
+	res := u.Result()["b"]
+	if diff := cmp.Diff(map[string]any{"agree": false}, res.Content); diff != "" {
+		t.Errorf("content (-want +got):\n%s", diff)
+	}
+}
+
+func TestFormMultiSelectLimits(t *testing.T) {
+	schema := `{"type":"object","properties":{"langs":{"type":"array","title":"Languages","minItems":1,"maxItems":2,
+		"items":{"anyOf":[{"const":"en","title":"English"},{"const":"fr","title":"French"},{"const":"ja","title":"Japanese"}]},"default":["fr"]}},"required":["langs"]}`
+	u := startTUI(t, roundOf([3]string{"l", "Which?", schema}), nil)
+	u.WaitFor("Languages *", "[x] French", "[ ] English")
+	u.Press(kSpace)       // English on
+	u.Press(kDown, kDown) // Japanese
+	u.Press(kSpace)
+	u.WaitFor("✗ choose at most 2 (now 3)")
+	u.Press(kEnter) // refused
+	u.WaitFor("field 1/1")
+	u.Press(kUp, kSpace) // French off
+	u.WaitGone("✗")
+	u.Press(kEnter)
+	u.WaitFor("Review", "English, Japanese")
+	u.Press(kEnter)
+	if diff := cmp.Diff(map[string]any{"langs": []string{"en", "ja"}}, u.Result()["l"].Content); diff != "" {
+		t.Errorf("content (-want +got):\n%s", diff)
+	}
+}
+
+func TestFormEmptySchemaIsJustYes(t *testing.T) {
+	u := startTUI(t, roundOf([3]string{"ok", "Shall I go on?", `{"type":"object","properties":{}}`}), nil)
+	u.WaitFor("Shall I go on?", "(no fields: accept just says yes)", "▸[ Accept: send ]")
+	u.Press(kEnter)
+	res := u.Result()["ok"]
+	if res.Action != client.Accept || res.Content == nil || len(res.Content) != 0 {
+		t.Errorf("answer %+v, want accept with {}", res)
+	}
+}
+
+// A long form pages; every page keeps who asks and the message on screen,
+// and nothing is drawn past 80×24.
+func TestFormPagesFitTheScreen(t *testing.T) {
+	var props []string
+	for i := 1; i <= 40; i++ {
+		props = append(props, fmt.Sprintf(`"f%02d":{"type":"string","title":"Field %d","description":"Description of field %d, long enough to wrap on a narrow terminal when it is shown under its title."}`, i, i, i))
+	}
+	schema := `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`
+	u := startTUI(t, roundOf([3]string{"long", "A long form.", schema}), nil)
+	u.WaitFor("page 1/", "Field 1")
+	for i := 1; i <= 40; i++ {
+		s := u.WaitFor(fmt.Sprintf("field %d/40", i))
+		checkFits(t, s, 80, 24)
+		for _, want := range []string{"Test Server asks", "A long form.", fmt.Sprintf("Field %d", i)} {
+			if !strings.Contains(s, want) {
+				t.Fatalf("field %d: screen lacks %q:\n%s", i, want, s)
+			}
+		}
+		u.Type(fmt.Sprint(i))
+		u.Press(kEnter)
+	}
+	s := u.WaitFor("Review", "1–")
+	checkFits(t, s, 80, 24)
+	u.Press(kCtrlS)
+	res := u.Result()["long"]
+	if len(res.Content) != 40 || res.Content["f07"] != "7" {
+		t.Errorf("content %v, want 40 values", res.Content)
+	}
+}
+
+func checkFits(t *testing.T, screen string, w, h int) {
+	t.Helper()
+	lines := strings.Split(screen, "\n")
+	if len(lines) > h {
+		t.Errorf("screen is %d lines, more than %d", len(lines), h)
+	}
+	for _, l := range lines {
+		if n := ansi.StringWidth(l); n > w {
+			t.Errorf("line is %d cells, more than %d: %q", n, w, l)
+		}
+	}
+}
+
+func TestFormLongMessageStaysAndReadsInFull(t *testing.T) {
+	var msg []string
+	for i := 1; i <= 30; i++ {
+		msg = append(msg, fmt.Sprintf("Line %d of the message.", i))
+	}
+	schema := `{"type":"object","properties":{"ok":{"type":"boolean","title":"OK?","default":true}}}`
+	u := startTUI(t, roundOf([3]string{"m", strings.Join(msg, "\n"), schema}), nil)
+	s := u.WaitFor("Line 1 of the message.", "ctrl+o: read it all", "OK?")
+	checkFits(t, s, 80, 24)
+	if strings.Contains(s, "Line 30") {
+		t.Errorf("the whole message is in the header:\n%s", s)
+	}
+	u.Press(kCtrlO)
+	u.WaitFor("The server's message, in full:")
+	u.Press("G")
+	u.WaitFor("Line 30 of the message.")
+	u.Press(kEsc) // back, not cancel
+	u.WaitFor("OK?", "field 1/1")
+	u.Press(kEnter, kEnter)
+	if res := u.Result()["m"]; res.Action != client.Accept {
+		t.Errorf("answer %+v, want accept", res)
+	}
+}
+
+func TestFormTinyTerminal(t *testing.T) {
+	u := startTUI(t, roundOf([3]string{"profile", "Tell me about yourself, at length, on a very small screen.", demoserver.ProfileSchema}), nil, 40, 10)
+	u.WaitFor("field 1/14")
+	for i := 0; i < 14; i++ {
+		u.Press(kCtrlS)
+		checkFits(t, u.WaitFor("Review"), 40, 10)
+		u.Press("g")
+		for range i {
+			u.Press("j")
+		}
+		u.Press(kEnter)
+		checkFits(t, u.WaitFor(fmt.Sprintf("field %d/14", i+1)), 40, 10)
+	}
+	u.Press(kCtrlX)
+	if res := u.Result()["profile"]; res.Action != client.Decline {
+		t.Errorf("answer %+v, want decline", res)
 	}
 }
