@@ -125,6 +125,11 @@ func newAskModel(r client.Round, i int) *askModel {
 // Init implements tea.Model.
 func (m *askModel) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	if m.fields != nil {
+		// Ready the validator while the person reads: it is needed only
+		// on accept, and for a big schema it is most of the work.
+		go m.fields.Schema.Prepare()
+	}
 	if m.screen == screenEdit {
 		cmds = append(cmds, m.slot().Input.Focus())
 	}

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -108,8 +109,33 @@ type Form struct {
 	Fields   []*Field
 	Problems []Problem
 
+	// The validator's view of the schema. Resolving it is most of the cost
+	// of a big schema (a 10,000-option select takes 150 ms), and nothing
+	// needs it until content is validated: Prepare makes it, and Validate
+	// calls Prepare.
+	raw        json.RawMessage
+	resolving  sync.Once
 	resolved   *jsonschema.Resolved
 	resolveErr error
+}
+
+// Prepare readies the JSON Schema validator, once; Validate calls it. A
+// form can call it in the background while a person fills the form in.
+func (f *Form) Prepare() { f.resolve() }
+
+func (f *Form) resolve() {
+	f.resolving.Do(func() {
+		if f.raw == nil {
+			f.resolved, f.resolveErr = (&jsonschema.Schema{Type: "object"}).Resolve(nil)
+			return
+		}
+		var s jsonschema.Schema
+		if err := json.Unmarshal(f.raw, &s); err != nil {
+			f.resolveErr = err
+			return
+		}
+		f.resolved, f.resolveErr = s.Resolve(nil)
+	})
 }
 
 // Renderable reports whether every field can be shown and answered.
@@ -134,7 +160,7 @@ func Parse(raw json.RawMessage) (*Form, error) {
 	form := &Form{}
 	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		// No schema: an empty form, answered by accept with {}.
-		form.resolved, form.resolveErr = (&jsonschema.Schema{Type: "object"}).Resolve(nil)
+		form.resolve()
 		return form, nil
 	}
 	var top map[string]json.RawMessage
@@ -175,15 +201,7 @@ func Parse(raw json.RawMessage) (*Form, error) {
 			form.Problems = append(form.Problems, Problem{Field: r, Reason: "is required but has no property"})
 		}
 	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(raw, &s); err != nil {
-		form.resolveErr = err
-	} else {
-		form.resolved, form.resolveErr = s.Resolve(nil)
-	}
-	if form.resolveErr != nil && form.Renderable() {
-		form.Problems = append(form.Problems, Problem{Reason: "the schema cannot be used for validation: " + form.resolveErr.Error()})
-	}
+	form.raw = append(json.RawMessage(nil), raw...)
 	return form, nil
 }
 

@@ -410,8 +410,9 @@ func (f *Form) Validate(content map[string]any) error {
 			return &FieldError{Field: fl.Name, Reason: "is required"}
 		}
 	}
-	if f.resolved == nil {
-		return nil
+	f.resolve()
+	if f.resolveErr != nil {
+		return fmt.Errorf("the requested schema cannot be used to check the answer, so nothing is sent: %v", f.resolveErr)
 	}
 	// Round-trip through JSON so the validator sees what the wire will carry.
 	b, err := json.Marshal(content)
