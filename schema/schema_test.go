@@ -559,3 +559,16 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A schema the validator cannot use is still shown (the person can read
+// it, decline or cancel), but nothing is sent for it.
+func TestValidatorCannotUseTheSchema(t *testing.T) {
+	form, err := Parse(json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","pattern":"(["}}}`))
+	if err != nil || !form.Renderable() {
+		t.Fatalf("Parse = %v, %v", form.Problems, err)
+	}
+	form.Prepare()
+	if _, err := form.Content(map[string]any{"code": "x"}); err == nil || !strings.Contains(err.Error(), "cannot be used to check the answer") {
+		t.Errorf("Content = %v, want the validator's refusal", err)
+	}
+}
