@@ -228,6 +228,15 @@ func (s *Session) request(ctx context.Context, fl *inflight, do func(context.Con
 		s.mu.Unlock()
 	}()
 	err := do(rctx)
+	if err != nil && brokenStream(err) && rctx.Err() == nil {
+		// The response stream ended before the result: send the request
+		// once more (the SDK gives it a new id), then give up.
+		s.warn("the response stream broke before the result; sending the request again with a new id",
+			"method", fl.method, "target", fl.target)
+		if err = do(rctx); err != nil && brokenStream(err) && rctx.Err() == nil {
+			return &StreamError{Server: s.server.Display(), Method: fl.method, Target: fl.target, Cause: err}
+		}
+	}
 	if err != nil && timer.expired() && ctx.Err() == nil {
 		return fmt.Errorf("no answer from server %q within %s (--timeout)", s.server.Display(), s.opts.Timeout)
 	}

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -76,7 +77,9 @@ type roundTripper struct {
 }
 
 func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(rt.header) > 0 {
+	name := req.Header.Get(nameHeader)
+	fixName := name != "" && needsBase64(name)
+	if len(rt.header) > 0 || fixName {
 		req = req.Clone(req.Context())
 		for k, vs := range rt.header {
 			req.Header.Del(k)
@@ -84,32 +87,202 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 				req.Header.Add(k, v)
 			}
 		}
-	}
-	if rt.obs == nil {
-		return rt.base.RoundTrip(req)
-	}
-	rt.obs(Event{Time: time.Now(), Dir: Send, HTTP: &HTTPHeaders{Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone()}})
-	if req.Body != nil && req.GetBody != nil {
-		if body, err := req.GetBody(); err == nil {
-			b, _ := io.ReadAll(body)
-			body.Close()
-			rt.emitBody(Send, b)
+		if fixName {
+			req.Header.Set(nameHeader, encodeBase64(name))
 		}
+	}
+	var body []byte
+	if req.Method == http.MethodPost && req.Body != nil && req.GetBody != nil {
+		if rc, err := req.GetBody(); err == nil {
+			body, _ = io.ReadAll(rc)
+			rc.Close()
+		}
+	}
+	if rt.obs != nil {
+		rt.obs(Event{Time: time.Now(), Dir: Send, HTTP: &HTTPHeaders{Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone()}})
+		rt.emitBody(Send, body)
 	}
 	resp, err := rt.base.RoundTrip(req)
 	if err != nil {
 		return resp, err
 	}
-	rt.obs(Event{Time: time.Now(), Dir: Recv, HTTP: &HTTPHeaders{Status: resp.StatusCode, Header: resp.Header.Clone()}})
+	if rt.obs != nil {
+		rt.obs(Event{Time: time.Now(), Dir: Recv, HTTP: &HTTPHeaders{Status: resp.StatusCode, Header: resp.Header.Clone()}})
+	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case "text/event-stream":
-		resp.Body = &sseTee{rc: resp.Body, obs: rt.obs}
+		if rt.obs != nil {
+			resp.Body = &sseTee{rc: resp.Body, obs: rt.obs}
+		}
+		if req.Method == http.MethodPost && modern(req.Header.Get(versionHeader)) {
+			resp.Body = &sseIDFilter{rc: resp.Body}
+		}
 	case "application/json":
-		resp.Body = &jsonTee{rc: resp.Body, obs: rt.obs}
+		if rt.obs != nil {
+			resp.Body = &jsonTee{rc: resp.Body, obs: rt.obs}
+		}
+		if req.Method == http.MethodPost && bodyIgnored(resp.StatusCode) {
+			deliverRPCError(resp, requestID(body))
+		}
 	}
 	return resp, nil
 }
+
+// Header names, as the go-sdk writes them.
+const (
+	versionHeader = "Mcp-Protocol-Version"
+	nameHeader    = "Mcp-Name"
+)
+
+// ModernVersion is the first protocol version without the initialize
+// handshake: per-request _meta, no sessions, no resumable streams.
+const ModernVersion = "2026-07-28"
+
+func modern(version string) bool { return version >= ModernVersion }
+
+// needsBase64 reports whether a header value must travel as
+// =?base64?…?= (streamable-http "Value Encoding"): anything but visible
+// ASCII, space and tab; leading or trailing whitespace; or a plain value
+// that already looks like the sentinel.
+func needsBase64(v string) bool {
+	if v == "" {
+		return false
+	}
+	if strings.ContainsAny(v[:1], " \t") || strings.ContainsAny(v[len(v)-1:], " \t") {
+		return true
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < 0x20 && c != '\t') || c > 0x7e {
+			return true
+		}
+	}
+	return strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?=")
+}
+
+func encodeBase64(v string) string {
+	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
+}
+
+// requestID is the id of the JSON-RPC request in body, or nil.
+func requestID(body []byte) json.RawMessage {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(body, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
+		return nil
+	}
+	return m.ID
+}
+
+// bodyIgnored reports the statuses whose bodies the go-sdk does not read
+// (it treats them as transient and reports only the status text).
+func bodyIgnored(status int) bool {
+	switch status {
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable,
+		http.StatusGatewayTimeout, http.StatusTooManyRequests:
+		return true
+	}
+	return false
+}
+
+// maxErrorBody bounds how much of an error response is read to look for a
+// JSON-RPC error.
+const maxErrorBody = 1 << 20
+
+// deliverRPCError lets the JSON-RPC error in an error response reach the
+// caller whatever the HTTP status: servers disagree on the status, and the
+// go-sdk would otherwise drop a 5xx or 429 body and say only "Internal
+// Server Error". When the body is a JSON-RPC error response to this very
+// request (same id), the response is handed on as 200 so that the error is
+// delivered as the request's answer. Anything else is left as it was.
+func deliverRPCError(resp *http.Response, id json.RawMessage) {
+	if id == nil {
+		return
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	rest := resp.Body
+	resp.Body = readCloser{io.MultiReader(bytes.NewReader(b), rest), rest}
+	if err != nil {
+		return
+	}
+	var m struct {
+		ID    json.RawMessage `json:"id"`
+		Error *struct {
+			Code int64 `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(b, &m) != nil || m.Error == nil || !bytes.Equal(bytes.TrimSpace(m.ID), bytes.TrimSpace(id)) {
+		return
+	}
+	resp.StatusCode = http.StatusOK
+	resp.Status = "200 OK"
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// sseIDFilter drops the id field of every event of a modern response
+// stream. Modern protocol versions have no resumable streams (no GET, no
+// Last-Event-ID): a server may still number its events, but if the go-sdk
+// saw an id it would try to resume a broken stream with a GET, which a
+// modern server refuses with 405, and that failure would end the whole
+// session. Without ids a broken stream fails only its own request, which
+// the client then sends again.
+type sseIDFilter struct {
+	rc      io.ReadCloser
+	line    []byte // the current line, not yet complete
+	out     []byte // filtered bytes not yet returned
+	readErr error
+}
+
+func (f *sseIDFilter) Read(p []byte) (int, error) {
+	for len(f.out) == 0 && f.readErr == nil {
+		buf := make([]byte, 32*1024)
+		n, err := f.rc.Read(buf)
+		f.feed(buf[:n])
+		if err != nil {
+			f.readErr = err
+			if len(f.line) > 0 && !isIDLine(f.line) {
+				f.out = append(f.out, f.line...)
+			}
+			f.line = nil
+		}
+	}
+	n := copy(p, f.out)
+	f.out = f.out[n:]
+	if len(f.out) == 0 && f.readErr != nil {
+		return n, f.readErr
+	}
+	return n, nil
+}
+
+func (f *sseIDFilter) feed(b []byte) {
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			f.line = append(f.line, b...)
+			return
+		}
+		f.line = append(f.line, b[:i+1]...)
+		if !isIDLine(f.line) {
+			f.out = append(f.out, f.line...)
+		}
+		f.line = f.line[:0]
+		b = b[i+1:]
+	}
+}
+
+// isIDLine reports whether an SSE line is the id field: "id", "id:" or
+// "id: value", with its line ending.
+func isIDLine(line []byte) bool {
+	l := bytes.TrimRight(line, "\r\n")
+	return bytes.Equal(l, []byte("id")) || bytes.HasPrefix(l, []byte("id:"))
+}
+
+func (f *sseIDFilter) Close() error { return f.rc.Close() }
 
 // emitBody reports a JSON body: one message, or each message of a batch.
 func (rt *roundTripper) emitBody(dir Direction, b []byte) {

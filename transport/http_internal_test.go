@@ -1,0 +1,89 @@
+package transport
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func TestSSEIDFilterDropsOnlyTheIDField(t *testing.T) {
+	in := "id: 1\r\nretry: 500\r\nevent: message\r\ndata: {\"id\":1}\r\n\r\n" +
+		": comment\nid\ndata: {\"x\":\"id: 2\"}\n\n" +
+		"idle: not the id field\ndata: last\n\nid: 3"
+	want := "retry: 500\r\nevent: message\r\ndata: {\"id\":1}\r\n\r\n" +
+		": comment\ndata: {\"x\":\"id: 2\"}\n\n" +
+		"idle: not the id field\ndata: last\n\n"
+	// One byte at a time: lines split across reads.
+	f := &sseIDFilter{rc: io.NopCloser(iotest.OneByteReader(strings.NewReader(in)))}
+	got, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatalf("ReadAll: %v", err)
+	}
+	if string(got) != want {
+		t.Errorf("filtered stream:\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestSSEIDFilterPassesReadErrorsOn(t *testing.T) {
+	f := &sseIDFilter{rc: io.NopCloser(io.MultiReader(strings.NewReader("data: a\n"), iotest.ErrReader(io.ErrUnexpectedEOF)))}
+	got, err := io.ReadAll(f)
+	if err != io.ErrUnexpectedEOF || string(got) != "data: a\n" {
+		t.Errorf("ReadAll = %q, %v; want %q, %v", got, err, "data: a\n", io.ErrUnexpectedEOF)
+	}
+}
+
+func TestNeedsBase64(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"", false},
+		{"us-west1", false},
+		{"us west 1", false},
+		{"file:///path/to/file%20name.txt", false},
+		{"a\tb", false},
+		{" padded", true},
+		{"padded ", true},
+		{"\tindented", true},
+		{"line1\nline2", true},
+		{"line1\r\nline2", true},
+		{"del\x7f", true},
+		{"Hello, 世界", true},
+		{"=?base64?literal?=", true},
+		{"=?base64?unterminated", false},
+	} {
+		if got := needsBase64(tc.in); got != tc.want {
+			t.Errorf("needsBase64(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestDeliverRPCErrorOnlyForTheSameRequest(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		id         string
+		wantStatus int
+	}{
+		{"matching id", `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"boom"}}`, "7", 200},
+		{"string id", `{"jsonrpc":"2.0","id":"a","error":{"code":-32603,"message":"boom"}}`, `"a"`, 200},
+		{"other id", `{"jsonrpc":"2.0","id":8,"error":{"code":-32603,"message":"boom"}}`, "7", 500},
+		{"null id", `{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"boom"}}`, "7", 500},
+		{"a result", `{"jsonrpc":"2.0","id":7,"result":{}}`, "7", 500},
+		{"not JSON", `<html>oops</html>`, "7", 500},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := &http.Response{StatusCode: 500, Status: "500 Internal Server Error", Body: io.NopCloser(strings.NewReader(tc.body))}
+			deliverRPCError(resp, []byte(tc.id))
+			if resp.StatusCode != tc.wantStatus {
+				t.Errorf("status = %d, want %d", resp.StatusCode, tc.wantStatus)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			if !bytes.Equal(b, []byte(tc.body)) {
+				t.Errorf("body = %q, want it unchanged", b)
+			}
+		})
+	}
+}
