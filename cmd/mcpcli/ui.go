@@ -27,6 +27,9 @@ func (a *app) answerer(cmd *cobra.Command) (client.Answerer, error) {
 	if a.flags.answers != "" {
 		return a.scriptAnswerer(cmd)
 	}
+	if f := a.formAnswerer(); f != nil {
+		return a.withURLScreens(f), nil
+	}
 	p := render.NewPrompter(a.deps.In, a.deps.Err)
 	p.URL = a.urlConsent().Line
 	if a.deps.InTTY {
