@@ -246,6 +246,15 @@ func (g *Gate) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Fd is the descriptor behind the gate, for code that asks a stderr
+// writer for its terminal's size; ^uintptr(0) when there is none.
+func (g *Gate) Fd() uintptr {
+	if f, ok := g.w.(interface{ Fd() uintptr }); ok {
+		return f.Fd()
+	}
+	return ^uintptr(0)
+}
+
 // Hold keeps writes back until the returned release is called.
 func (g *Gate) Hold() (release func()) {
 	g.mu.Lock()

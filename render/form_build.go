@@ -251,7 +251,7 @@ func (s *Slot) Shown() string {
 		return ""
 	}
 	if s.Field.Secret {
-		return strings.Repeat("•", min(len([]rune(s.Field.Show(v))), 12))
+		return mask(s.Field.Show(v))
 	}
 	return Line(s.Field.Show(v))
 }

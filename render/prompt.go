@@ -60,6 +60,11 @@ var errGaveUp = errors.New("too many invalid answers")
 
 // ReadLine writes prompt and reads one line, without its newline.
 func (p *Prompter) ReadLine(ctx context.Context, prompt string) (string, error) {
+	return p.readLine(ctx, prompt, false)
+}
+
+// readLine is ReadLine; a secret line is echoed (on piped input) as dots.
+func (p *Prompter) readLine(ctx context.Context, prompt string, secret bool) (string, error) {
 	fmt.Fprint(p.Out, prompt)
 	type result struct {
 		s   string
@@ -88,7 +93,11 @@ func (p *Prompter) ReadLine(ctx context.Context, prompt string) (string, error) 
 		p.lines++
 		s := strings.TrimRight(r.s, "\r\n")
 		if p.Echo {
-			fmt.Fprintln(p.Out, Line(s))
+			if secret && s != "" {
+				fmt.Fprintln(p.Out, mask(s))
+			} else {
+				fmt.Fprintln(p.Out, Line(s))
+			}
 		}
 		return s, nil
 	}
@@ -165,7 +174,7 @@ func (p *Prompter) Answer(ctx context.Context, r client.Round) (map[string]*mcp.
 }
 
 func (p *Prompter) status(r client.Round, i int, res *mcp.ElicitResult) {
-	fmt.Fprintf(p.Out, "→ %s (sent to %s with the retried request)\n", res.Action, Line(r.Server.Display()))
+	fmt.Fprintln(p.Out, statusLine(r, i, res))
 }
 
 func plural(n int) string {
@@ -300,12 +309,18 @@ func (p *Prompter) askField(ctx context.Context, f *schema.Field, values map[str
 		}
 	}
 	current, has := values[f.Name]
+	show := func(v any) string {
+		if f.Secret {
+			return mask(f.Show(v))
+		}
+		return Line(f.Show(v))
+	}
 	hint := ""
 	switch {
 	case has && current != nil:
-		hint = fmt.Sprintf(" [now: %s]", Line(f.Show(current)))
+		hint = fmt.Sprintf(" [now: %s]", show(current))
 	case f.Default != nil:
-		hint = fmt.Sprintf(" [default: %s]", Line(f.Show(f.Default)))
+		hint = fmt.Sprintf(" [default: %s]", show(f.Default))
 	case !f.Required:
 		hint = " [empty: leave unset]"
 	}
@@ -321,7 +336,7 @@ func (p *Prompter) askField(ctx context.Context, f *schema.Field, values map[str
 			}
 			p.lines++
 		} else {
-			line, err = p.ReadLine(ctx, fmt.Sprintf(">%s: ", hint))
+			line, err = p.readLine(ctx, fmt.Sprintf(">%s: ", hint), f.Secret)
 			if err != nil {
 				return err
 			}
@@ -333,7 +348,7 @@ func (p *Prompter) askField(ctx context.Context, f *schema.Field, values map[str
 			} else if attempt+1 >= p.maxAttempts() {
 				return errGaveUp
 			} else {
-				fmt.Fprintf(p.Out, "  ! %s %s\n", Line(f.Label()), cerr)
+				fmt.Fprintf(p.Out, "  ! %s %s\n", Line(f.Label()), Line(cerr.Error()))
 				continue
 			}
 		}
@@ -375,7 +390,7 @@ func (p *Prompter) review(form *schema.Form, values map[string]any, verr error) 
 		if ok && v != nil {
 			shown = Line(f.Show(v))
 			if f.Secret {
-				shown = strings.Repeat("•", min(len([]rune(shown)), 12))
+				shown = mask(shown)
 			}
 		}
 		fmt.Fprintf(p.Out, "  %2d. %-*s  %s\n", i+1, width, Line(f.Label()), shown)
@@ -428,3 +443,6 @@ func (p *Prompter) plainURL(ctx context.Context, a client.Ask) (*mcp.ElicitResul
 	}
 	return &mcp.ElicitResult{Action: c}, nil
 }
+
+// mask stands for a secret: as many dots as it has characters, up to 12.
+func mask(s string) string { return strings.Repeat("•", min(len([]rune(s)), 12)) }
