@@ -89,6 +89,8 @@ func keyMap() *huh.KeyMap {
 	km.Quit = key.NewBinding(key.WithDisabled())
 	km.Text.Editor = key.NewBinding(key.WithDisabled())
 	km.Input.AcceptSuggestion = key.NewBinding(key.WithDisabled())
+	// Space flips a yes/no too, as it ticks a box in a multi-select.
+	km.Confirm.Toggle = key.NewBinding(key.WithKeys("h", "l", "right", "left", "space"), key.WithHelp("←/→", "toggle"))
 	return km
 }
 
@@ -114,7 +116,7 @@ func newSlot(f *schema.Field) *Slot {
 	case f.Kind == schema.Boolean && f.Default != nil:
 		s.kind = slotConfirm
 		s.on, _ = f.Default.(bool)
-		s.Input = huh.NewConfirm().Title(s.title).Affirmative("Yes").Negative("No").Value(&s.on)
+		s.Input = huh.NewConfirm().Title(s.title).Affirmative("Yes").Negative("No").Value(&s.on).WithButtonAlignment(lipgloss.Left)
 	case f.Kind == schema.Boolean, f.Kind == schema.Select, f.Kind == schema.MultiSelect:
 		s.kind = slotList
 		s.list = newListField(s)

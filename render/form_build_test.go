@@ -103,6 +103,7 @@ func TestBuildFormKinds(t *testing.T) {
 		{"boolean default kept", `{"type":"boolean","default":true}`, false, nil, true, ""},
 		{"boolean default, n", `{"type":"boolean","default":true}`, false, []string{"n"}, false, ""},
 		{"boolean default, toggled", `{"type":"boolean","default":false}`, true, []string{"left"}, true, ""},
+		{"boolean default, space toggles", `{"type":"boolean","default":false}`, false, []string{"space"}, true, ""},
 		{"optional boolean stays unset", `{"type":"boolean"}`, false, nil, nil, ""},
 		{"optional boolean yes", `{"type":"boolean"}`, false, []string{"down"}, true, ""},
 		{"optional boolean no", `{"type":"boolean"}`, false, []string{"down", "down"}, false, ""},

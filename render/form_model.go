@@ -382,8 +382,15 @@ func (m *askModel) firstProblem() int {
 
 func (m *askModel) reviewButtons() []string { return []string{btnAccept, btnDecline, btnCancel} }
 
-// reviewRows is how many field rows fit on the review screen.
-func (m *askModel) reviewRows() int { return max(m.bodyHeight()-4, 1) }
+// reviewRows is how many field rows fit on the review screen: all of
+// them if they can, beside the heading, a blank line and the buttons;
+// else a window, with a line saying which.
+func (m *askModel) reviewRows() int {
+	if n := len(m.fields.Slots); n <= m.bodyHeight()-3 {
+		return max(n, 1)
+	}
+	return max(m.bodyHeight()-4, 1)
+}
 
 func (m *askModel) scrollReview() {
 	if m.fields == nil || m.screen != screenReview {
@@ -750,11 +757,12 @@ func (m *askModel) reviewView() string {
 		body = append(body, truncate(mark+label+"  "+value, w))
 	}
 	if n > rows {
-		body = append(body, styleDim.Render(fmt.Sprintf("  %d–%d of %d fields", m.top+1, min(m.top+rows, n), n)))
+		body = append(body, styleDim.Render(fmt.Sprintf("  %d–%d of %d fields · ↑/↓ for the rest", m.top+1, min(m.top+rows, n), n)))
 	}
-	body = append(body, "")
 	if m.note != "" {
 		body = append(body, styleError.Render(truncate(m.note, w)))
+	} else {
+		body = append(body, "")
 	}
 	var bs []string
 	for k, b := range m.reviewButtons() {

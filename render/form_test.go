@@ -1,6 +1,7 @@
 package render
 
 import (
+	tea "charm.land/bubbletea/v2"
 	"context"
 	"fmt"
 
@@ -481,5 +482,25 @@ func TestFormTinyTerminal(t *testing.T) {
 	u.Press(kCtrlX)
 	if res := u.Result()["profile"]; res.Action != client.Decline {
 		t.Errorf("answer %+v, want decline", res)
+	}
+}
+
+// A resize lays the form out again and keeps the focused field on screen.
+func TestFormResize(t *testing.T) {
+	m := newAskModel(roundOf([3]string{"profile", "Tell me about yourself.", demoserver.ProfileSchema}), 0)
+	m.Init()
+	m.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}) // the review
+	m.Update(tea.KeyPressMsg{Code: 'g', Text: "g"})
+	for range 9 { // down to the theme, field 10
+		m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	for _, size := range [][2]int{{80, 24}, {132, 50}, {40, 12}, {200, 10}, {80, 24}} {
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		s := ansi.Strip(m.View().Content)
+		checkFits(t, s, size[0], size[1])
+		if !strings.Contains(s, "field 10/14") || !strings.Contains(s, "Theme") {
+			t.Errorf("at %dx%d the focused field is not on screen:\n%s", size[0], size[1], s)
+		}
 	}
 }
