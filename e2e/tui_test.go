@@ -123,7 +123,9 @@ func (tm *term) tmux(args ...string) string {
 func (tm *term) screen() string { return tm.tmux("capture-pane", "-p", "-S", "-50", "-t", "main") }
 
 // styled is the pane with its attributes as escape sequences (-e).
-func (tm *term) styled() string { return tm.tmux("capture-pane", "-p", "-e", "-S", "-50", "-t", "main") }
+func (tm *term) styled() string {
+	return tm.tmux("capture-pane", "-p", "-e", "-S", "-50", "-t", "main")
+}
 
 // rawLog is every byte the program wrote to the terminal.
 func (tm *term) rawLog() string {
