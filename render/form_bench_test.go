@@ -143,3 +143,19 @@ func BenchmarkFilterSelect10k(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkKeystrokeLongMessage: one key in a form whose server message
+// is 20,000 characters (the header shows its first lines).
+func BenchmarkKeystrokeLongMessage(b *testing.B) {
+	r := benchRound(`{"type":"object","properties":{"name":{"type":"string"}}}`)
+	r.Asks[0].Params.Message = strings.Repeat("A long message, said again and again. ", 600)
+	m := newBenchModel(r)
+	keys := []tea.KeyPressMsg{{Code: 'a', Text: "a"}, {Code: tea.KeyBackspace}}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		m.Update(keys[i%2])
+		m.View()
+		i++
+	}
+}

@@ -69,6 +69,9 @@ type askModel struct {
 	cancelRest bool
 	quitting   bool
 
+	msgLines []string // the message, wrapped to msgWidth
+	msgWidth int
+
 	onView func(string)
 }
 
@@ -152,8 +155,13 @@ func (m *askModel) messageLines() []string {
 	if a.Params == nil || a.Params.Message == "" {
 		return nil
 	}
-	msg := clip(Sanitize(a.Params.Message), maxMessage)
-	return strings.Split(lipgloss.Wrap(msg, m.innerWidth(), ",.-; "), "\n")
+	// Every frame asks for the header, and wrapping a long message is not
+	// free: keep it per width.
+	if w := m.innerWidth(); m.msgWidth != w {
+		msg := clip(Sanitize(a.Params.Message), maxMessage)
+		m.msgLines, m.msgWidth = strings.Split(lipgloss.Wrap(msg, w, ",.-; "), "\n"), w
+	}
+	return m.msgLines
 }
 
 func (m *askModel) maxMessageLines() int { return min(max((m.height-8)/4, 1), 6) }
