@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -493,7 +494,14 @@ func (m *askModel) edit(i int) (tea.Model, tea.Cmd) {
 func (m *askModel) accept() (tea.Model, tea.Cmd) {
 	content, err := m.fields.Content()
 	if err != nil {
-		m.note = "Not sent: " + Line(err.Error()) + ". Fix it (enter on the field), or decline or cancel."
+		why := err.Error()
+		var fe *schema.FieldError
+		if errors.As(err, &fe) {
+			if s := m.fields.Slot(fe.Field); s != nil {
+				why = s.Field.Label() + " " + fe.Reason
+			}
+		}
+		m.note = "Not sent: " + Line(why) + ". Fix it (enter on the field), or decline or cancel."
 		m.cursor = m.firstProblem()
 		m.scrollReview()
 		return m, nil

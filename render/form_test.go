@@ -182,7 +182,7 @@ func TestFormInvalidContentIsNeverSent(t *testing.T) {
 		t.Errorf("the cursor is not on the bad field:\n%s", s)
 	}
 	u.Press(kCtrlS) // accept is refused
-	u.WaitFor("Not sent: email must be an email address")
+	u.WaitFor("Not sent: Email must be an email address")
 	u.Press(kEnter) // edit the field under the cursor
 	u.WaitFor("field 1/2")
 	for range len("not-an-email") {
