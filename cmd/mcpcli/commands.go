@@ -20,94 +20,12 @@ func (a *app) withSession(cmd *cobra.Command, fn func(ctx context.Context, s *se
 		return err
 	}
 	defer s.Close()
-	return s.explain(fn(cmd.Context(), s))
-}
-
-func (a *app) newDiscoverCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "discover",
-		Short: "Show who the server is and what it supports",
-		Long: `discover connects (server/discover, or the initialize handshake for servers
-older than 2026-07-28) and shows the server's name and version, the protocol
-spoken, its supported versions, its capabilities and its instructions.`,
-		Example: `  mcpcli discover -- mcpcli demo-server
-  mcpcli discover --url http://127.0.0.1:8080/mcp -o json`,
-		Args: a.noArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withSession(cmd, func(ctx context.Context, s *session) error {
-				ir := s.InitializeResult()
-				srv := s.Server()
-				info := discoverInfo{
-					Name: srv.Name, Title: srv.Title, Version: srv.Version,
-					ProtocolVersion: srv.Protocol, Protocol: "legacy (initialize handshake)",
-					SupportedVersions: s.discover.versions(),
-				}
-				if srv.Modern() {
-					info.Protocol = "modern (server/discover, stateless requests)"
-				}
-				if ir != nil {
-					info.Capabilities = ir.Capabilities
-					info.Instructions = ir.Instructions
-				}
-				if a.flags.output == "json" {
-					return render.WriteJSON(a.deps.Out, info)
-				}
-				w := a.deps.Out
-				fmt.Fprintf(w, "Server:       %s", render.Line(info.Name))
-				if info.Version != "" {
-					fmt.Fprintf(w, " %s", render.Line(info.Version))
-				}
-				if info.Title != "" {
-					fmt.Fprintf(w, " (%s)", render.Line(info.Title))
-				}
-				fmt.Fprintln(w)
-				fmt.Fprintf(w, "Protocol:     %s, %s\n", render.Line(info.ProtocolVersion), info.Protocol)
-				if len(info.SupportedVersions) > 0 {
-					fmt.Fprintf(w, "Supports:     %s\n", render.Line(strings.Join(info.SupportedVersions, ", ")))
-				}
-				fmt.Fprintf(w, "Capabilities: %s\n", capabilityList(info.Capabilities))
-				if info.Instructions != "" {
-					fmt.Fprintf(w, "Instructions:\n")
-					for _, l := range strings.Split(render.Sanitize(info.Instructions), "\n") {
-						fmt.Fprintf(w, "  %s\n", l)
-					}
-				}
-				return nil
-			})
-		},
+	err = fn(cmd.Context(), s)
+	if cmd.Context().Err() == nil {
+		s.wire.drain()
 	}
-}
-
-type discoverInfo struct {
-	Name              string                  `json:"name"`
-	Title             string                  `json:"title,omitempty"`
-	Version           string                  `json:"version,omitempty"`
-	ProtocolVersion   string                  `json:"protocolVersion"`
-	Protocol          string                  `json:"protocol"`
-	SupportedVersions []string                `json:"supportedVersions,omitempty"`
-	Capabilities      *mcp.ServerCapabilities `json:"capabilities,omitempty"`
-	Instructions      string                  `json:"instructions,omitempty"`
-}
-
-func capabilityList(c *mcp.ServerCapabilities) string {
-	if c == nil {
-		return "none"
-	}
-	var out []string
-	add := func(ok bool, name string) {
-		if ok {
-			out = append(out, name)
-		}
-	}
-	add(c.Tools != nil, "tools")
-	add(c.Prompts != nil, "prompts")
-	add(c.Resources != nil, "resources")
-	add(c.Logging != nil, "logging")
-	add(c.Completions != nil, "completions")
-	if len(out) == 0 {
-		return "none"
-	}
-	return strings.Join(out, ", ")
+	a.endProgress()
+	return s.explain(err)
 }
 
 func (a *app) newToolsCmd() *cobra.Command {
@@ -124,7 +42,7 @@ func (a *app) newToolsCmd() *cobra.Command {
 					return err
 				}
 				if a.flags.output == "json" {
-					return render.WriteJSON(a.deps.Out, map[string]any{"tools": tools})
+					return render.WriteJSON(a.deps.Out, map[string]any{"tools": s.wire.verbatim(tools)})
 				}
 				if len(tools) == 0 {
 					fmt.Fprintln(a.deps.Out, "(the server has no tools)")
@@ -150,6 +68,10 @@ func listTools(ctx context.Context, s *session) ([]*mcp.Tool, error) {
 	for t, err := range s.SDK().Tools(ctx, nil) {
 		if err != nil {
 			return nil, fmt.Errorf("listing tools: %w", err)
+		}
+		if err := misplacedHeader(t.InputSchema); err != nil {
+			s.warn("excluding tool from tools/list", "tool", t.Name, "error", err)
+			continue
 		}
 		tools = append(tools, t)
 	}

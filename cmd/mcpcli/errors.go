@@ -94,6 +94,14 @@ func explain(err error) string {
 	if errors.As(err, &ee) {
 		return ee.Error()
 	}
+	var hr *httpRefusal
+	if errors.As(err, &hr) {
+		return hr.Error()
+	}
+	var ve *versionError
+	if errors.As(err, &ve) {
+		return ve.Error()
+	}
 	var ce *connectError
 	var ne *net.OpError
 	if errors.As(err, &ne) {

@@ -7,11 +7,14 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -43,6 +46,9 @@ type app struct {
 	deps  *Deps
 	flags globalFlags
 	root  *cobra.Command
+
+	progOnce sync.Once
+	prog     *render.Progress // see progressView
 }
 
 // Run runs mcpcli with args and returns the exit code.
@@ -227,12 +233,16 @@ type session struct {
 	target   *target
 	closers  []func() error
 	discover *discoverNotes
+	wire     *wireWatch
+	ctx      context.Context // the run's; done when interrupted
+	warn     func(msg string, args ...any)
 }
 
 // Close ends the session and releases what it held.
 func (s *session) Close() error {
 	var first error
 	if s.Session != nil {
+		s.awaitCancelNotice()
 		if err := s.Session.Close(); err != nil {
 			first = err
 		}
@@ -247,8 +257,11 @@ func (s *session) Close() error {
 
 // explain adds what is known about the server process to an error.
 func (s *session) explain(err error) error {
-	if err == nil || s.target.stdio == nil {
+	if err == nil {
 		return err
+	}
+	if s.target.http != nil {
+		return s.wire.explainHTTP(err, s.target.via)
 	}
 	return s.target.stdio.Explain(err)
 }
@@ -264,11 +277,11 @@ func (a *app) connect(cmd *cobra.Command) (*session, error) {
 
 func (a *app) connectTarget(cmd *cobra.Command, t *target) (*session, error) {
 	ctx := cmd.Context()
-	s := &session{target: t, discover: &discoverNotes{}}
+	s := &session{target: t, discover: &discoverNotes{}, wire: newWireWatch(), ctx: ctx}
 	modes, _ := client.ParseModes(a.flags.elicitation)
 	schemas := client.NewSchemaIndex()
 	var obs []transport.Observer
-	obs = append(obs, func(ev transport.Event) {
+	obs = append(obs, s.wire.observe, func(ev transport.Event) {
 		if ev.Dir == transport.Recv && len(ev.Msg) > 0 {
 			schemas.Observe(ev.Msg)
 			s.discover.observe(ev.Msg)
@@ -294,20 +307,25 @@ func (a *app) connectTarget(cmd *cobra.Command, t *target) (*session, error) {
 		s.Close()
 		return nil, err
 	}
+	logger := newWarnLogger(clearingWriter{a.deps.Err, a.clearProgress})
+	s.warn = logger.Warn
 	opts := client.Options{
 		ClientVersion: version,
 		Modes:         modes,
-		Answerer:      answerer,
+		Answerer:      a.clearingAnswerer(answerer),
 		MaxRounds:     a.flags.maxRounds,
 		Timeout:       a.flags.timeout,
 		LogLevel:      a.flags.logLevel,
 		Schemas:       schemas,
-		Logger:        newWarnLogger(a.deps.Err),
-		OnLog:         a.showLog,
-		OnProgress:    a.showProgress,
-	}
-	if a.flags.verbose {
-		opts.OnStep = a.showStep
+		Logger:        logger,
+		OnLog:         func(p *mcp.LoggingMessageParams) { a.showLog(p); s.wire.shown() },
+		OnProgress:    func(p *mcp.ProgressNotificationParams) { a.showProgress(p); s.wire.shown() },
+		OnStep: func(st client.Step) {
+			if st.Kind != client.StepSend {
+				s.wire.drain()
+			}
+			a.onStep(st)
+		},
 	}
 	cctx := ctx
 	if a.flags.timeout > 0 {

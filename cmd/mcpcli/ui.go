@@ -102,28 +102,23 @@ func (a *app) showLog(p *mcp.LoggingMessageParams) {
 	}
 	outMu.Lock()
 	defer outMu.Unlock()
+	a.clearProgress()
 	fmt.Fprintf(a.deps.Err, "[server %s%s] %s\n", render.Line(string(p.Level)), logger, render.Line(data))
 }
 
-// showProgress prints notifications/progress on stderr.
+// showProgress shows notifications/progress on stderr: a live bar on a
+// terminal, plain lines otherwise.
 func (a *app) showProgress(p *mcp.ProgressNotificationParams) {
 	outMu.Lock()
 	defer outMu.Unlock()
-	msg := ""
-	if p.Message != "" {
-		msg = " " + render.Line(p.Message)
-	}
-	if p.Total > 0 {
-		fmt.Fprintf(a.deps.Err, "progress: %3.0f%% (%g/%g)%s\n", 100*p.Progress/p.Total, p.Progress, p.Total, msg)
-	} else {
-		fmt.Fprintf(a.deps.Err, "progress: %g%s\n", p.Progress, msg)
-	}
+	a.progressView().Update(p)
 }
 
 // showStep makes each round trip visible on stderr (--verbose, demo).
 func (a *app) showStep(st client.Step) {
 	outMu.Lock()
 	defer outMu.Unlock()
+	a.clearProgress()
 	fmt.Fprintln(a.deps.Err, describeStep(st))
 }
 

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/mcpcli/mcpcli/render"
+)
+
+func (a *app) newDiscoverCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "discover",
+		Short: "Show who the server is and what it supports",
+		Long: `discover connects and shows the server's name and version, the protocol
+version spoken, whether the server is modern (2026-07-28 and later:
+server/discover, every request stands alone) or legacy (the initialize
+handshake, and over HTTP a session), the versions it supports, its
+capabilities and its instructions.
+
+mcpcli asks for 2026-07-28 first. A server that answers -32022 with other
+versions gets a retry with one both sides speak; a server that does not
+know server/discover gets the initialize handshake.`,
+		Example: `  mcpcli discover -- mcpcli demo-server
+  mcpcli discover --url http://127.0.0.1:8080/mcp -o json`,
+		Args: a.noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withSession(cmd, func(ctx context.Context, s *session) error {
+				info := describeServer(s)
+				if a.flags.output == "json" {
+					return render.WriteJSON(a.deps.Out, info)
+				}
+				info.write(a.deps.Out)
+				return nil
+			})
+		},
+	}
+}
+
+// discoverInfo is what discover shows, and its -o json form.
+type discoverInfo struct {
+	Name              string                  `json:"name"`
+	Title             string                  `json:"title,omitempty"`
+	Version           string                  `json:"version,omitempty"`
+	ProtocolVersion   string                  `json:"protocolVersion"`
+	Era               string                  `json:"era"` // "modern" or "legacy"
+	HTTPSession       bool                    `json:"httpSession,omitempty"`
+	SupportedVersions []string                `json:"supportedVersions,omitempty"`
+	Capabilities      *mcp.ServerCapabilities `json:"capabilities"`
+	Instructions      string                  `json:"instructions,omitempty"`
+}
+
+func describeServer(s *session) discoverInfo {
+	srv := s.Server()
+	info := discoverInfo{
+		Name: srv.Name, Title: srv.Title, Version: srv.Version,
+		ProtocolVersion: srv.Protocol, Era: "legacy",
+		SupportedVersions: s.discover.versions(),
+		HTTPSession:       s.SDK().ID() != "",
+	}
+	if srv.Modern() {
+		info.Era = "modern"
+	}
+	if len(info.SupportedVersions) == 0 {
+		info.SupportedVersions = s.wire.offeredVersions()
+	}
+	if ir := s.InitializeResult(); ir != nil {
+		info.Capabilities = ir.Capabilities
+		info.Instructions = ir.Instructions
+	}
+	if info.Capabilities == nil {
+		info.Capabilities = &mcp.ServerCapabilities{}
+	}
+	return info
+}
+
+func (info discoverInfo) write(w io.Writer) {
+	fmt.Fprintf(w, "Server:       %s", render.Line(info.Name))
+	if info.Version != "" {
+		fmt.Fprintf(w, " %s", render.Line(info.Version))
+	}
+	if info.Title != "" {
+		fmt.Fprintf(w, " (%s)", render.Line(info.Title))
+	}
+	fmt.Fprintln(w)
+	era := "legacy (initialize handshake"
+	if info.HTTPSession {
+		era += ", HTTP session"
+	}
+	era += ")"
+	if info.Era == "modern" {
+		era = "modern (server/discover; every request stands alone)"
+	}
+	fmt.Fprintf(w, "Protocol:     %s, %s\n", render.Line(info.ProtocolVersion), era)
+	if len(info.SupportedVersions) > 0 {
+		fmt.Fprintf(w, "Supports:     %s\n", render.Line(strings.Join(info.SupportedVersions, ", ")))
+	}
+	fmt.Fprintf(w, "Capabilities: %s\n", capabilityList(info.Capabilities))
+	if ext := keys(info.Capabilities.Extensions); len(ext) > 0 {
+		fmt.Fprintf(w, "Extensions:   %s\n", render.Line(strings.Join(ext, ", ")))
+	}
+	if exp := keys(info.Capabilities.Experimental); len(exp) > 0 {
+		fmt.Fprintf(w, "Experimental: %s\n", render.Line(strings.Join(exp, ", ")))
+	}
+	if info.Instructions != "" {
+		fmt.Fprintf(w, "Instructions:\n")
+		for _, l := range strings.Split(render.Sanitize(info.Instructions), "\n") {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+}
+
+// capabilityList is "tools (list changes), resources (subscribe), logging".
+func capabilityList(c *mcp.ServerCapabilities) string {
+	if c == nil {
+		return "none"
+	}
+	var out []string
+	add := func(present bool, name string, details ...string) {
+		if !present {
+			return
+		}
+		var ds []string
+		for i := 0; i+1 < len(details); i += 2 {
+			if details[i] != "" {
+				ds = append(ds, details[i+1])
+			}
+		}
+		if len(ds) > 0 {
+			name += " (" + strings.Join(ds, ", ") + ")"
+		}
+		out = append(out, name)
+	}
+	yes := func(b bool) string {
+		if b {
+			return "y"
+		}
+		return ""
+	}
+	add(c.Tools != nil, "tools", yes(c.Tools != nil && c.Tools.ListChanged), "list changes")
+	add(c.Prompts != nil, "prompts", yes(c.Prompts != nil && c.Prompts.ListChanged), "list changes")
+	add(c.Resources != nil, "resources",
+		yes(c.Resources != nil && c.Resources.Subscribe), "subscribe",
+		yes(c.Resources != nil && c.Resources.ListChanged), "list changes")
+	add(c.Logging != nil, "logging")
+	add(c.Completions != nil, "completions")
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}
+
+func keys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

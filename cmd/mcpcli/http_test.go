@@ -1,0 +1,393 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/internal/wiretest"
+)
+
+// cli runs mcpcli in process, with no terminal and nothing on stdin.
+func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	deps := &Deps{
+		Streams:    Streams{In: strings.NewReader(""), Out: &out, Err: &errb},
+		Getenv:     func(string) string { return "" },
+		Executable: os.Executable,
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	code = Run(ctx, args, deps)
+	return code, out.String(), errb.String()
+}
+
+// serve serves srv over Streamable HTTP: stateless (modern), or with
+// sessions (what a 2025-11-25 server needs).
+func serve(t *testing.T, srv *mcp.Server, stateless bool) string {
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: stateless}))
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+// weatherServer logs and reports progress from its one tool.
+func weatherServer(opts *mcp.ServerOptions) *mcp.Server {
+	if opts == nil {
+		opts = &mcp.ServerOptions{}
+	}
+	opts.Instructions = "Ask for a region first.\nThen ask for the forecast."
+	srv := mcp.NewServer(&mcp.Implementation{Name: "weather", Title: "Weather Service", Version: "2.1"}, opts)
+	srv.AddTool(&mcp.Tool{Name: "forecast", InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string"}}}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "debug", Logger: "radar", Data: "raw radar frames"})
+			req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "radar", Data: "fetching radar"})
+			if token := req.Params.GetProgressToken(); token != nil {
+				req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: 1, Total: 2, Message: "radar"})
+				req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: 2, Total: 2, Message: "models"})
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sunny"}}}, nil
+		})
+	return srv
+}
+
+func TestDiscover(t *testing.T) {
+	modern := serve(t, weatherServer(nil), true)
+	legacy := serve(t, weatherServer(&mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}}), false)
+	wt := wiretest.New(t, map[string]wiretest.Handler{
+		"server/discover": wiretest.Discover([]string{"2026-07-28", "2025-11-25"},
+			`{"tools":{"listChanged":true},"resources":{"subscribe":true},"extensions":{"io.modelcontextprotocol/ui":{}}}`),
+	})
+	for _, tc := range []struct {
+		name, url string
+		text      []string
+		json      discoverInfo
+	}{
+		{
+			name: "modern", url: modern,
+			text: []string{
+				"Server:       weather 2.1 (Weather Service)",
+				"Protocol:     2026-07-28, modern (server/discover; every request stands alone)",
+				"Capabilities: tools (list changes), logging",
+				"Instructions:\n  Ask for a region first.\n  Then ask for the forecast.",
+			},
+			json: discoverInfo{Name: "weather", Title: "Weather Service", Version: "2.1", ProtocolVersion: "2026-07-28", Era: "modern"},
+		},
+		{
+			name: "legacy with a session", url: legacy,
+			text: []string{
+				"Server:       weather 2.1 (Weather Service)",
+				"Protocol:     2025-11-25, legacy (initialize handshake, HTTP session)",
+				"Supports:     2025-11-25\n",
+				"Capabilities: tools (list changes), logging",
+			},
+			json: discoverInfo{Name: "weather", Title: "Weather Service", Version: "2.1", ProtocolVersion: "2025-11-25", Era: "legacy", HTTPSession: true},
+		},
+		{
+			name: "extensions", url: wt.URL,
+			text: []string{
+				"Server:       wiretest 1.0\n",
+				"Supports:     2026-07-28, 2025-11-25\n",
+				"Capabilities: tools (list changes), resources (subscribe)\n",
+				"Extensions:   io.modelcontextprotocol/ui\n",
+			},
+			json: discoverInfo{Name: "wiretest", Version: "1.0", ProtocolVersion: "2026-07-28", Era: "modern", SupportedVersions: []string{"2026-07-28", "2025-11-25"}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := cli(t, "discover", "--url", tc.url)
+			if code != 0 {
+				t.Fatalf("discover exited %d: %s", code, errs)
+			}
+			for _, want := range tc.text {
+				if !strings.Contains(out, want) {
+					t.Errorf("discover does not show %q:\n%s", want, out)
+				}
+			}
+			code, out, errs = cli(t, "discover", "--url", tc.url, "-o", "json")
+			if code != 0 {
+				t.Fatalf("discover -o json exited %d: %s", code, errs)
+			}
+			var got discoverInfo
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("discover -o json is not JSON: %v\n%s", err, out)
+			}
+			if got.Capabilities == nil || got.Capabilities.Tools == nil {
+				t.Errorf("discover -o json capabilities = %+v, want tools", got.Capabilities)
+			}
+			got.Capabilities, got.Instructions = nil, ""
+			if tc.json.SupportedVersions == nil {
+				got.SupportedVersions = nil
+			}
+			if d := cmp.Diff(tc.json, got); d != "" {
+				t.Errorf("discover -o json (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestLogLevelShowsTheServersLogLines(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		url  string
+	}{
+		{"modern, level in _meta", serve(t, weatherServer(nil), true)},
+		{"legacy, logging/setLevel", serve(t, weatherServer(&mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}}), false)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := cli(t, "call", "forecast", "--url", tc.url, "--log-level", "info")
+			if code != 0 {
+				t.Fatalf("call exited %d: %s", code, errs)
+			}
+			if !strings.Contains(out, "sunny") {
+				t.Errorf("stdout = %q", out)
+			}
+			if !strings.Contains(errs, "[server info radar] fetching radar\n") {
+				t.Errorf("stderr has no info log line:\n%s", errs)
+			}
+			if strings.Contains(errs, "raw radar frames") {
+				t.Errorf("stderr shows a debug line at --log-level info:\n%s", errs)
+			}
+			// Without --log-level, no logs.
+			_, _, errs = cli(t, "call", "forecast", "--url", tc.url)
+			if strings.Contains(errs, "[server") {
+				t.Errorf("stderr shows log lines without --log-level:\n%s", errs)
+			}
+		})
+	}
+}
+
+func TestProgressIsPlainLinesWithoutATerminal(t *testing.T) {
+	url := serve(t, weatherServer(nil), true)
+	code, out, errs := cli(t, "call", "forecast", "--url", url)
+	if code != 0 {
+		t.Fatalf("call exited %d: %s", code, errs)
+	}
+	want := "progress:  50% (1/2) radar\nprogress: 100% (2/2) models\n"
+	if !strings.Contains(errs, want) {
+		t.Errorf("stderr does not show %q:\n%s", want, errs)
+	}
+	if strings.Contains(errs, "\x1b") || strings.Contains(out, "progress") {
+		t.Errorf("progress leaked escapes or reached stdout:\nstdout %q\nstderr %q", out, errs)
+	}
+}
+
+func TestHTTPFailuresAreExplained(t *testing.T) {
+	call := func(status, code int, message string) wiretest.Handler {
+		return func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			wiretest.Error(w, r, status, code, message, "")
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		handlers map[string]wiretest.Handler
+		args     []string
+		want     []string
+	}{
+		{
+			name: "401",
+			handlers: map[string]wiretest.Handler{"server/discover": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+				w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="https://example.com/.well-known/oauth-protected-resource"`)
+				w.WriteHeader(http.StatusUnauthorized)
+			}, "initialize": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+				w.WriteHeader(http.StatusUnauthorized)
+			}},
+			args: []string{"tools"},
+			want: []string{"requires authorization (HTTP 401 Unauthorized)", `it asks for: Bearer resource_metadata=`, `--header "Authorization: Bearer TOKEN"`},
+		},
+		{
+			name: "403 on a call",
+			handlers: map[string]wiretest.Handler{"tools/call": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+				w.WriteHeader(http.StatusForbidden)
+			}, "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
+			args: []string{"call", "t"},
+			want: []string{"refused the request (HTTP 403 Forbidden)"},
+		},
+		{
+			name: "no version in common",
+			handlers: map[string]wiretest.Handler{
+				"server/discover": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+					wiretest.Error(w, r, 400, -32022, "Unsupported protocol version", `{"supported":["2099-01-01"],"requested":"2026-07-28"}`)
+				},
+				"initialize": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+					wiretest.Error(w, r, 400, -32600, "initialize is not a method of 2099-01-01", "")
+				},
+			},
+			args: []string{"discover"},
+			want: []string{"supports only protocol version 2099-01-01", "mcpcli speaks 2026-07-28, 2025-11-25", "-32022"},
+		},
+		{
+			name:     "-32020",
+			handlers: map[string]wiretest.Handler{"tools/call": call(400, -32020, "Mcp-Name header value 'a' does not match body value 'b'"), "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
+			args:     []string{"call", "t"},
+			want:     []string{"HTTP headers did not match the request body (-32020 header mismatch)", "does not match body value"},
+		},
+		{
+			name:     "-32021",
+			handlers: map[string]wiretest.Handler{"tools/call": call(400, -32021, "sampling is required"), "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
+			args:     []string{"call", "t"},
+			want:     []string{"needs a client capability mcpcli did not declare (-32021", "sampling is required"},
+		},
+		{
+			name:     "-32022 on a call",
+			handlers: map[string]wiretest.Handler{"tools/call": call(400, -32022, "Unsupported protocol version"), "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
+			args:     []string{"call", "t"},
+			want:     []string{"supports none of mcpcli's protocol versions (-32022"},
+		},
+		{
+			name:     "-32602 under a 500",
+			handlers: map[string]wiretest.Handler{"tools/call": call(500, -32602, "region must be a string"), "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
+			args:     []string{"call", "t"},
+			want:     []string{"refused the request's parameters (-32602 invalid params): region must be a string"},
+		},
+		{
+			name: "a stream that breaks twice",
+			handlers: map[string]wiretest.Handler{"tools/call": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+				wiretest.Stream(w, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`)
+				wiretest.Break()
+			}, "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
+			args: []string{"call", "t"},
+			want: []string{"warning: the response stream broke before the result; sending the request again with a new id",
+				`closed the response stream for tools/call "t" before sending the result, twice`},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := wiretest.New(t, tc.handlers)
+			code, _, errs := cli(t, append(tc.args, "--url", srv.URL)...)
+			if code != 1 {
+				t.Errorf("exit status %d, want 1", code)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(errs, want) {
+					t.Errorf("stderr does not say %q:\n%s", want, errs)
+				}
+			}
+		})
+	}
+}
+
+func TestToolsWithInvalidHeaderAnnotationsAreLeftOut(t *testing.T) {
+	srv := wiretest.New(t, map[string]wiretest.Handler{
+		"tools/list": wiretest.Tools(`[
+			{"name":"valid_tool","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"opts":{"type":"object","properties":{"zone":{"type":"string","x-mcp-header":"Zone"}}}}}},
+			{"name":"invalid_number","inputSchema":{"type":"object","properties":{"score":{"type":"number","x-mcp-header":"Score"}}}},
+			{"name":"invalid_in_items","inputSchema":{"type":"object","properties":{"list":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","x-mcp-header":"Id"}}}}}}},
+			{"name":"invalid_in_anyof","inputSchema":{"type":"object","anyOf":[{"properties":{"a":{"type":"string","x-mcp-header":"A"}}}]}},
+			{"name":"invalid_in_defs","inputSchema":{"type":"object","$defs":{"r":{"type":"string","x-mcp-header":"R"}},"properties":{"r":{"$ref":"#/$defs/r"}}}}
+		]`),
+		"tools/call": wiretest.Text("called"),
+	})
+	code, out, errs := cli(t, "tools", "--url", srv.URL)
+	if code != 0 {
+		t.Fatalf("tools exited %d: %s", code, errs)
+	}
+	if strings.TrimSpace(out) != "valid_tool [opts=object] [region=string]" {
+		t.Errorf("tools listed:\n%s", out)
+	}
+	for _, want := range []string{
+		`excluding tool from tools/list tool=invalid_number error=property "score": x-mcp-header can only be applied to primitive types`,
+		`tool=invalid_in_items error=x-mcp-header at properties.list.items.properties.id is not on a property reached through "properties" alone`,
+		`tool=invalid_in_anyof error=x-mcp-header at anyOf.0.properties.a`,
+		`tool=invalid_in_defs error=x-mcp-header at $defs.r`,
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, errs)
+		}
+	}
+	if code, _, errs := cli(t, "call", "invalid_in_items", "--url", srv.URL); code != 1 || !strings.Contains(errs, `has no tool "invalid_in_items"`) {
+		t.Errorf("calling a left-out tool: exit %d, stderr:\n%s", code, errs)
+	}
+	if code, out, errs := cli(t, "call", "valid_tool", "region=eu", "--url", srv.URL); code != 0 || !strings.Contains(out, "called") {
+		t.Errorf("calling the valid tool: exit %d, stdout %q, stderr:\n%s", code, out, errs)
+	}
+	if got := srv.Calls("tools/call")[0].Header.Get("Mcp-Param-Region"); got != "eu" {
+		t.Errorf("Mcp-Param-Region = %q, want eu", got)
+	}
+}
+
+func TestToolsJSONKeepsTheServersSchemaVerbatim(t *testing.T) {
+	schema := `{"type":"object","$schema":"https://json-schema.org/draft/2020-12/schema","properties":{"zeta":{"type":"integer","maximum":9007199254740993},"alpha":{"$ref":"#/$defs/a"}},"$defs":{"a":{"$anchor":"A","type":"string"}},"allOf":[{"anyOf":[{"required":["zeta"]},{"required":["alpha"]}]}],"if":{"required":["zeta"]},"then":{"required":["alpha"]},"else":{},"additionalProperties":false}`
+	srv := wiretest.New(t, map[string]wiretest.Handler{
+		"tools/list": wiretest.Tools(`[{"name":"rich","inputSchema":` + schema + `}]`),
+	})
+	code, out, errs := cli(t, "tools", "-o", "json", "--url", srv.URL)
+	if code != 0 {
+		t.Fatalf("tools -o json exited %d: %s", code, errs)
+	}
+	var got struct {
+		Tools []struct {
+			InputSchema json.RawMessage `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Tools) != 1 {
+		t.Fatalf("tools -o json = %v\n%s", err, out)
+	}
+	var compact bytes.Buffer
+	json.Compact(&compact, got.Tools[0].InputSchema)
+	if compact.String() != schema {
+		t.Errorf("inputSchema is not the server's own:\n got %s\nwant %s", compact.String(), schema)
+	}
+}
+
+// An answers file is used for a legacy server's own elicitation/create too.
+func TestLegacyHTTPServerElicitationThroughTheAnswersFile(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "old", Version: "1"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
+	srv.AddTool(&mcp.Tool{Name: "greet", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Your name?",
+			RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)})
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Hello, " + res.Content["name"].(string)}}}, nil
+	})
+	url := serve(t, srv, false)
+	answers := filepath.Join(t.TempDir(), "a.json")
+	os.WriteFile(answers, []byte(`{"elicitation": {"action": "accept", "content": {"name": "Grace"}}}`), 0o600)
+	code, out, errs := cli(t, "call", "greet", "--answers", answers, "--url", url)
+	if code != 0 || strings.TrimSpace(out) != "Hello, Grace" {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out, errs)
+	}
+}
+
+// On a terminal progress is one live line, taken away before anything
+// else is written and when the result comes.
+func TestProgressIsALiveLineOnATerminal(t *testing.T) {
+	url := serve(t, weatherServer(nil), true)
+	var out, errb bytes.Buffer
+	deps := &Deps{
+		Streams:    Streams{In: strings.NewReader(""), Out: &out, Err: &errb, ErrTTY: true},
+		Getenv:     func(k string) string { return map[string]string{"NO_COLOR": "1"}[k] },
+		Executable: os.Executable,
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if code := Run(ctx, []string{"call", "forecast", "--url", url}, deps); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	const clear = "\r\x1b[2K"
+	errs := errb.String()
+	for _, want := range []string{
+		clear + "############------------  50% 1/2  radar",
+		clear + "######################## 100% 2/2  models",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr does not draw %q:\n%q", want, errs)
+		}
+	}
+	if !strings.HasSuffix(errs, "models"+clear) {
+		t.Errorf("the live line is still on screen after the result:\n%q", errs)
+	}
+	if strings.Contains(errs, "progress:") {
+		t.Errorf("plain progress lines on a terminal:\n%q", errs)
+	}
+}
