@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// With MCPCLI_FAKE_LOG set, the test binary is a stand-in for mcpcli: it
+// records its arguments (and the answers file's content) and prints
+// $MCPCLI_FAKE_LIST for tools/prompts/resources -o json.
+func init() {
+	log := os.Getenv("MCPCLI_FAKE_LOG")
+	if log == "" {
+		return
+	}
+	args := os.Args[1:]
+	rec := map[string]any{"args": args}
+	for i, a := range args {
+		if a == "--answers" && i+1 < len(args) {
+			b, _ := os.ReadFile(args[i+1])
+			rec["answers"] = json.RawMessage(b)
+		}
+	}
+	b, _ := json.Marshal(rec)
+	f, _ := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	f.Write(append(b, '\n'))
+	f.Close()
+	switch args[0] {
+	case "tools", "prompts", "resources":
+		fmt.Print(os.Getenv("MCPCLI_FAKE_LIST"))
+	}
+	os.Exit(0)
+}
+
+type invocation struct {
+	Args    []string        `json:"args"`
+	Answers json.RawMessage `json:"answers"`
+}
+
+// play runs the adapter for a scenario against the stand-in mcpcli and
+// returns what mcpcli was asked to do.
+func play(t *testing.T, scenario, context, list string) (int, []invocation, string) {
+	t.Helper()
+	log := t.TempDir() + "/log.jsonl"
+	env := map[string]string{
+		"MCP_CONFORMANCE_SCENARIO":         scenario,
+		"MCP_CONFORMANCE_PROTOCOL_VERSION": "2026-07-28",
+		"MCP_CONFORMANCE_CONTEXT":          context,
+	}
+	t.Setenv("MCPCLI_FAKE_LOG", log)
+	t.Setenv("MCPCLI_FAKE_LIST", list)
+	var stderr bytes.Buffer
+	code := run(t.Context(), []string{"-mcpcli", os.Args[0], "http://localhost:1234/mcp"}, func(k string) string { return env[k] }, &stderr)
+	os.Unsetenv("MCPCLI_FAKE_LOG")
+	var calls []invocation
+	b, _ := os.ReadFile(log)
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if line == "" {
+			continue
+		}
+		var inv invocation
+		if err := json.Unmarshal([]byte(line), &inv); err != nil {
+			t.Fatalf("bad log line %q: %v", line, err)
+		}
+		calls = append(calls, inv)
+	}
+	return code, calls, stderr.String()
+}
+
+// Each command is what a person would type, against the URL as given, with
+// an answers file and a timeout.
+func TestCustomHeadersScenarioCallsWhatTheContextSays(t *testing.T) {
+	ctx := `{"toolCalls":[{"name":"test_custom_headers","arguments":{"region":"us-west1","priority":42,"non_ascii_val":"Hello, 世界","verbose":null}},{"name":"second","arguments":{}}]}`
+	code, calls, stderr := play(t, "http-custom-headers", ctx, `{"tools":[]}`)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got [][]string
+	for _, c := range calls {
+		n := len(c.Args)
+		if n < 6 || c.Args[n-6] != "--url" || c.Args[n-5] != "http://localhost:1234/mcp" || c.Args[n-4] != "--answers" || c.Args[n-2] != "--timeout" {
+			t.Errorf("mcpcli %q does not end with --url URL --answers FILE --timeout D", c.Args)
+			continue
+		}
+		got = append(got, c.Args[:n-6])
+	}
+	want := [][]string{
+		{"tools", "-o", "json"},
+		{"call", "test_custom_headers", "-o", "json", "--args", `{"region":"us-west1","priority":42,"non_ascii_val":"Hello, 世界","verbose":null}`},
+		{"call", "second", "-o", "json", "--args", `{}`},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("mcpcli commands (-want +got):\n%s", d)
+	}
+}
+
+func TestSchemaPreservationEchoesTheListedSchemaVerbatim(t *testing.T) {
+	schema := `{"type":"object","$schema":"https://json-schema.org/draft/2020-12/schema","allOf":[{"anyOf":[{"required":["a"]}]}],"additionalProperties":false}`
+	list := `{"tools":[{"name":"json_schema_echo","inputSchema":{"type":"object"}},{"name":"json_schema_2020_12_tool","inputSchema":` + schema + `}]}`
+	code, calls, stderr := play(t, "json-schema-2020-12-preservation", "", list)
+	if code != 0 || len(calls) != 2 {
+		t.Fatalf("exit %d, %d commands: %s", code, len(calls), stderr)
+	}
+	args := calls[1].Args
+	if args[0] != "call" || args[1] != "json_schema_echo" || args[4] != "--args" || args[5] != `{"schema": `+schema+`}` {
+		t.Errorf("echo call = %q", args)
+	}
+}
+
+func TestMRTRScenarioAnswersTheConfirmation(t *testing.T) {
+	code, calls, stderr := play(t, "sep-2322-client-request-state", "", "")
+	if code != 0 || len(calls) != 4 {
+		t.Fatalf("exit %d, %d commands: %s", code, len(calls), stderr)
+	}
+	for _, c := range calls {
+		if !strings.Contains(string(c.Answers), `"confirm":{"action":"accept","content":{"confirmed":true}}`) {
+			t.Errorf("mcpcli %q answers with %s", c.Args, c.Answers)
+		}
+	}
+}
+
+func TestUnknownScenario(t *testing.T) {
+	code, calls, stderr := play(t, "no-such-scenario", "", "")
+	if code != 2 || len(calls) != 0 || !strings.Contains(stderr, `no play for scenario "no-such-scenario"`) {
+		t.Errorf("exit %d, %d commands, stderr %q", code, len(calls), stderr)
+	}
+}
