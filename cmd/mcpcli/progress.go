@@ -31,18 +31,10 @@ func (a *app) progressView() *render.Progress {
 
 // clearProgress takes the live progress line off the screen before
 // something else is written to stderr, and when a request ends.
-func (a *app) clearProgress() {
-	if a.prog != nil {
-		a.prog.Clear()
-	}
-}
+func (a *app) clearProgress() { a.progressView().Clear() }
 
 // endProgress clears the progress line of a request that has its answer.
-func (a *app) endProgress() {
-	if a.prog != nil {
-		a.prog.Done()
-	}
-}
+func (a *app) endProgress() { a.progressView().Done() }
 
 func (a *app) getenv(k string) string {
 	if a.deps.Getenv == nil {
