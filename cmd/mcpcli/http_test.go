@@ -391,3 +391,35 @@ func TestProgressIsALiveLineOnATerminal(t *testing.T) {
 		t.Errorf("plain progress lines on a terminal:\n%q", errs)
 	}
 }
+
+// Ctrl+C (the run's context) during an HTTP request: the response stream
+// closes, which a modern server takes as the cancellation, and mcpcli
+// exits 130 at once.
+func TestInterruptDuringAnHTTPRequest(t *testing.T) {
+	started, closed := make(chan struct{}), make(chan struct{})
+	srv := wiretest.New(t, map[string]wiretest.Handler{
+		"tools/list": wiretest.Tools(`[{"name":"wait","inputSchema":{"type":"object"}}]`),
+		"tools/call": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			wiretest.Stream(w, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}}`)
+			close(started)
+			<-r.Context.Done()
+			close(closed)
+		},
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-started
+		cancel()
+	}()
+	var out, errb bytes.Buffer
+	deps := &Deps{Streams: Streams{In: strings.NewReader(""), Out: &out, Err: &errb}, Getenv: func(string) string { return "" }, Executable: os.Executable}
+	if code := Run(ctx, []string{"call", "wait", "--url", srv.URL}, deps); code != exitAbandoned {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitAbandoned, errb.String())
+	}
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the response stream stayed open")
+	}
+}
