@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/pkg/browser"
+
+	"github.com/mcpcli/mcpcli/internal/shellwords"
 )
 
 // OpenFunc opens a URL in the person's browser. It is a dependency passed
@@ -59,7 +61,7 @@ func (b *Browser) Open(ctx context.Context, url string) error {
 
 // BrowserCommand is the command line $BROWSER gives for url.
 func BrowserCommand(browserVar, url string) ([]string, error) {
-	words, err := splitWords(browserVar)
+	words, err := shellwords.Split(browserVar)
 	if err != nil {
 		return nil, fmt.Errorf("$BROWSER %q: %v", browserVar, err)
 	}
@@ -124,56 +126,4 @@ func systemOpen(url string) error {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
-}
-
-// splitWords splits a command line as a POSIX shell splits words: single
-// quotes keep everything, double quotes keep all but \" and \\, a
-// backslash outside quotes escapes the next character. No expansion.
-func splitWords(s string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	inWord := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-			continue
-		case c == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, errors.New("unterminated single quote")
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-		case c == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
-					i++
-				}
-				cur.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil, errors.New("unterminated double quote")
-			}
-		case c == '\\':
-			if i+1 >= len(s) {
-				return nil, errors.New("trailing backslash")
-			}
-			i++
-			cur.WriteByte(s[i])
-		default:
-			cur.WriteByte(c)
-		}
-		inWord = true
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -180,7 +182,10 @@ func (a *app) resolveTarget(cmd *cobra.Command) (*target, error) {
 	f := a.flags
 	var argv []string
 	if f.stdio != "" {
-		words, err := splitWords(f.stdio)
+		words, err := shellwords.Split(f.stdio)
+		if err == nil && len(words) == 0 {
+			err = errors.New("the command is empty")
+		}
 		if err != nil {
 			return nil, usageErrorf(cmd, "--stdio %q: %v", f.stdio, err)
 		}

@@ -1,15 +1,16 @@
-package main
+// Package shellwords splits a command line into words the way a POSIX shell
+// does, without expanding anything: for --stdio "CMD ARGS" and $BROWSER.
+package shellwords
 
 import (
 	"errors"
 	"strings"
 )
 
-// splitWords splits a command line the way a POSIX shell splits words:
-// single quotes keep everything, double quotes keep all but \" and \\,
-// a backslash outside quotes escapes the next character. It does no
-// expansion of any kind.
-func splitWords(s string) ([]string, error) {
+// Split splits s into words: single quotes keep everything, double quotes
+// keep all but \" and \\, a backslash outside quotes escapes the next
+// character. An empty s gives no words and no error.
+func Split(s string) ([]string, error) {
 	var words []string
 	var cur strings.Builder
 	inWord := false
@@ -22,6 +23,7 @@ func splitWords(s string) ([]string, error) {
 				cur.Reset()
 				inWord = false
 			}
+			continue
 		case c == '\'':
 			j := strings.IndexByte(s[i+1:], '\'')
 			if j < 0 {
@@ -29,7 +31,6 @@ func splitWords(s string) ([]string, error) {
 			}
 			cur.WriteString(s[i+1 : i+1+j])
 			i += j + 1
-			inWord = true
 		case c == '"':
 			i++
 			for ; i < len(s) && s[i] != '"'; i++ {
@@ -41,23 +42,19 @@ func splitWords(s string) ([]string, error) {
 			if i >= len(s) {
 				return nil, errors.New("unterminated double quote")
 			}
-			inWord = true
 		case c == '\\':
-			if i+1 < len(s) {
-				i++
-				cur.WriteByte(s[i])
+			if i+1 >= len(s) {
+				return nil, errors.New("trailing backslash")
 			}
-			inWord = true
+			i++
+			cur.WriteByte(s[i])
 		default:
 			cur.WriteByte(c)
-			inWord = true
 		}
+		inWord = true
 	}
 	if inWord {
 		words = append(words, cur.String())
-	}
-	if len(words) == 0 {
-		return nil, errors.New("the command is empty")
 	}
 	return words, nil
 }
