@@ -236,7 +236,7 @@ func (m model) body() []string {
 		add(indent(refusedStyle.Render("✗ Refused: ") + hanging(lipgloss.Wrap(m.an.Refused+".", w-11, ""))))
 	}
 	if m.screen != refusedScreen {
-		add(indent(faintStyle.Render("Your browser talks to that site directly: mcpcli never sees what you type there.")))
+		add(indent(faintStyle.Render(lipgloss.Wrap("Your browser talks to that site directly: mcpcli never sees what you type there.", w, ""))))
 	}
 	return lines
 }
@@ -307,12 +307,13 @@ func (m model) waitView() string {
 	case chDecline, chCancel, chOpen, chShow: // the caller says what follows
 		return strings.TrimSuffix(b.String(), "\n")
 	}
-	b.WriteString(WaitHelp)
+	help := WaitHelp
 	if m.opened {
-		b.WriteString(" · o open again")
+		help += " · o open again"
 	} else {
-		b.WriteString(" · o open in browser · s show the URL")
+		help += " · o open in browser · s show the URL"
 	}
+	b.WriteString(lipgloss.Wrap(help, max(m.width-1, 20), ""))
 	if m.hint != "" {
 		b.WriteString("\n")
 		b.WriteString(warnStyle.Render(m.hint))

@@ -2,6 +2,7 @@ package urlmode
 
 import (
 	"bytes"
+	"charm.land/lipgloss/v2"
 	"context"
 	"os"
 	"strings"
@@ -160,8 +161,14 @@ func TestModelRefusedScreen(t *testing.T) {
 func TestModelWaitScreen(t *testing.T) {
 	m := newModel(urlRound(1, connectURL), 0, Analyze(connectURL)).waiting("Opened in your browser.", true)
 	v := view(m)
-	if !strings.Contains(v, WaitHelp+" · o open again") || !strings.Contains(v, "Opened in your browser.") {
+	flat := strings.Join(strings.Fields(v), " ")
+	if !strings.Contains(flat, WaitHelp+" · o open again") || !strings.Contains(v, "Opened in your browser.") {
 		t.Errorf("wait view:\n%s", v)
+	}
+	for _, line := range strings.Split(v, "\n") {
+		if w := lipgloss.Width(line); w >= 80 {
+			t.Errorf("wait view line is %d columns, wider than the 80-column terminal: %q", w, line)
+		}
 	}
 	if m.View().AltScreen {
 		t.Error("the wait line should be on the main screen")
