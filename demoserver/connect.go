@@ -22,7 +22,7 @@ type connectState struct {
 
 // connectWait is how long a retry waits for the browser step before asking
 // again: the spec lets the server block until the interaction completes.
-const connectWait = 5 * time.Second
+const connectWait = 3 * time.Second
 
 func (d *Demo) connectAccount(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	bind := binding("tools/call", req.Params.Name, req.Params.Arguments)

@@ -129,15 +129,18 @@ Flows:
 			for i, f := range flows {
 				fmt.Fprintf(w, "\n[%d/%d] %s\n      %s\n", i+1, len(flows), f.Title, f.Explain)
 				err := a.runFlow(cmd.Context(), s, f)
+				var te toolError
+				if errors.As(err, &te) {
+					// The tool answered, with an error result: the flow
+					// reached its end, and the result says how.
+					err = nil
+				}
 				if err != nil {
 					err = s.explain(err)
 					if errors.Is(err, client.ErrAbandoned) || cmd.Context().Err() != nil {
 						return err
 					}
-					var te toolError
-					if !errors.As(err, &te) {
-						fmt.Fprintf(w, "mcpcli: %s\n", render.Line(explain(err)))
-					}
+					fmt.Fprintf(w, "mcpcli: %s\n", render.Line(explain(err)))
 					failed = append(failed, f.Target)
 				}
 			}
