@@ -4,6 +4,7 @@ package render
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -79,21 +80,18 @@ func isPlain(s string, keepNewlines bool) bool {
 	return true
 }
 
-// isInvisibleFormat reports characters that reorder or hide text.
+// isInvisibleFormat reports characters that reorder or hide text: every
+// Unicode format character (Cf: bidi controls, zero-width spaces and
+// joiners, soft hyphens, tag characters...) and the Hangul fillers, which
+// draw as blanks. A zero-width joiner is dropped too, though emoji
+// sequences use it: terminals and the form's renderer disagree on its
+// width, which shifts the layout. urlmode counts the same characters.
 func isInvisibleFormat(r rune) bool {
-	switch {
-	case r >= 0x202A && r <= 0x202E: // LRE RLE PDF LRO RLO
-		return true
-	case r >= 0x2066 && r <= 0x2069: // LRI RLI FSI PDI
-		return true
-	case r == 0x200E || r == 0x200F || r == 0x061C: // LRM RLM ALM
-		return true
-	case r == 0x200B || r == 0xFEFF || r == 0x2060: // zero width space, BOM, word joiner
-		return true
-	case r >= 0xFFF9 && r <= 0xFFFB: // interlinear annotation
+	switch r {
+	case 0x115F, 0x1160, 0x3164, 0xFFA0: // Hangul fillers
 		return true
 	}
-	return false
+	return r >= 0xAD && unicode.Is(unicode.Cf, r)
 }
 
 // skipEscape returns how many bytes after an ESC belong to its sequence.
