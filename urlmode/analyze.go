@@ -295,7 +295,7 @@ func (a *Analysis) warn(raw, rawHost string, u *url.URL) {
 	} else if !isASCII(rawHost) {
 		// Mapped to plain ASCII (fullwidth letters, ...): what is shown is
 		// what opens, but the server wrote it otherwise.
-		add(NonASCII, "The host was written with unusual characters (%s); it opens as %s.", render.Line(rawHost), a.Host)
+		add(NonASCII, "The host was written with unusual characters (%s); it opens as %s.", render.Line(showInvisible(rawHost)), a.Host)
 	}
 	if u.User != nil {
 		name := render.Line(u.User.Username())
@@ -327,7 +327,13 @@ func (a *Analysis) warn(raw, rawHost string, u *url.URL) {
 	if utf8.RuneCountInString(raw) > LongURL {
 		a.Warnings = append(a.Warnings, longWarning(raw))
 	}
-	if why := alteredBecause(raw); why != "" {
+	// Invisible characters in the host are dropped by IDNA mapping, and
+	// the host's own warning names them: count only the rest of the URL.
+	rest := raw
+	if i := strings.Index(raw, rawHost); rawHost != "" && i >= 0 {
+		rest = raw[:i] + raw[i+len(rawHost):]
+	}
+	if why := alteredBecause(rest); why != "" {
 		add(Altered, "What the server sent differs from what is shown: %s. The browser gets exactly the URL shown here.", why)
 	}
 }
@@ -344,7 +350,7 @@ func alteredBecause(raw string) string {
 	var invisible, spaces int
 	for _, r := range raw {
 		switch {
-		case unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' || r == '\u115f' || r == '\u1160' || r == '\u3164' || r == '\uffa0':
+		case isInvisible(r):
 			invisible++
 		case unicode.IsSpace(r):
 			spaces++
@@ -358,6 +364,25 @@ func alteredBecause(raw string) string {
 		why = append(why, fmt.Sprintf("%d space%s, now shown as %%20", spaces, plural(spaces)))
 	}
 	return strings.Join(why, "; ")
+}
+
+// isInvisible reports characters that show as nothing, or as a blank.
+func isInvisible(r rune) bool {
+	return unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' || r == '\u115f' || r == '\u1160' || r == '\u3164' || r == '\uffa0'
+}
+
+// showInvisible writes each invisible character as <U+XXXX>, so that a
+// host written with one does not read, once sanitized, like the plain name.
+func showInvisible(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if isInvisible(r) {
+			fmt.Fprintf(&b, "<U+%04X>", r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // hasControl reports C0 and C1 controls and DEL.

@@ -67,6 +67,9 @@ func TestAnalyze(t *testing.T) {
 		{raw: "https://example.com/\u202egnp.exe", target: "https://example.com/%E2%80%AEgnp.exe", host: "example.com", domain: "example.com", kinds: []Kind{Altered}},
 		{raw: "https://example.com/a\u200bb", target: "https://example.com/a%E2%80%8Bb", host: "example.com", domain: "example.com", kinds: []Kind{Altered}},
 		{raw: "https://example.com/a b", target: "https://example.com/a%20b", host: "example.com", domain: "example.com", kinds: []Kind{Altered}},
+		// An invisible character in the host is dropped by IDNA mapping, not
+		// percent-encoded: one warning, about the host.
+		{raw: "https://exa\u200bmple.com/", target: "https://example.com/", host: "example.com", domain: "example.com", kinds: []Kind{NonASCII}},
 		{raw: "https://example.com/?q=\"><b>", target: "https://example.com/?q=%22%3E%3Cb%3E", host: "example.com", domain: "example.com"},
 	}
 	for _, tt := range tests {
@@ -144,6 +147,11 @@ func TestAnalyzeWarningsName(t *testing.T) {
 		{"http://example.com/", PlainHTTP, []string{"not encrypted"}},
 		{"https://example.com/" + strings.Repeat("x", 4980), Long, []string{"5,000 characters"}},
 		{"https://example.com/\u202egnp.exe", Altered, []string{"invisible", "percent-encoded"}},
+		// The host as written must show what is unusual in it, not read
+		// "example.com" once sanitized.
+		{"https://exa\u200bmple.com/", NonASCII, []string{"exa<U+200B>mple.com", "opens as example.com"}},
+		{"https://ex\u00adample.com/x\u200by", NonASCII, []string{"ex<U+00AD>ample.com"}},
+		{"https://ex\u00adample.com/x\u200by", Altered, []string{"1 invisible character"}},
 	}
 	for _, tt := range tests {
 		a := Analyze(tt.raw)
