@@ -128,7 +128,7 @@ func (m model) key(k string) (tea.Model, tea.Cmd) {
 	switch m.screen {
 	case refusedScreen:
 		switch k {
-		case "enter", "d", "esc", "space", "c":
+		case "enter", "d", "ctrl+x", "esc", "space", "c":
 			return m.quit(chDecline)
 		}
 		m.hint = "Press Enter: mcpcli answers decline."
@@ -136,7 +136,7 @@ func (m model) key(k string) (tea.Model, tea.Cmd) {
 		switch k {
 		case "enter":
 			return m.quit(chAccept)
-		case "d":
+		case "d", "ctrl+x":
 			return m.quit(chDecline)
 		case "esc", "c":
 			return m.quit(chCancel)
@@ -156,7 +156,7 @@ func (m model) key(k string) (tea.Model, tea.Cmd) {
 			return m.quit(chOpen)
 		case "s":
 			return m.quit(chShow)
-		case "d":
+		case "d", "ctrl+x":
 			return m.quit(chDecline)
 		case "esc", "c":
 			return m.quit(chCancel)

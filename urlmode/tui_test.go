@@ -31,6 +31,8 @@ func key(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	case "ctrl+c":
 		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "ctrl+x":
+		return tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl}
 	}
 	r := []rune(s)[0]
 	return tea.KeyPressMsg{Code: r, Text: s}
@@ -92,6 +94,9 @@ func TestModelConsentScreen(t *testing.T) {
 		{[]string{"d"}, chDecline},
 		{[]string{"esc"}, chCancel},
 		{[]string{"ctrl+c"}, chCancel},
+		// Ctrl+X declines anywhere in the forms; a URL ask in the same
+		// round must not ignore it.
+		{[]string{"ctrl+x"}, chDecline},
 		{[]string{"x", "enter", "o"}, chOpen},
 	} {
 		got, quit := press(t, m, tt.keys...)
@@ -155,6 +160,9 @@ func TestModelRefusedScreen(t *testing.T) {
 		if got, quit := press(t, m, "enter"); !quit || got.choice != chDecline {
 			t.Errorf("%q: enter gave %v, want decline", raw, got.choice)
 		}
+		if got, quit := press(t, m, "ctrl+x"); !quit || got.choice != chDecline {
+			t.Errorf("%q: ctrl+x gave %v, want decline", raw, got.choice)
+		}
 	}
 }
 
@@ -176,7 +184,7 @@ func TestModelWaitScreen(t *testing.T) {
 	for _, tt := range []struct {
 		k    string
 		want choice
-	}{{"enter", chAccept}, {"d", chDecline}, {"esc", chCancel}, {"o", chOpen}, {"s", chShow}, {"ctrl+c", chCancel}} {
+	}{{"enter", chAccept}, {"d", chDecline}, {"esc", chCancel}, {"o", chOpen}, {"s", chShow}, {"ctrl+c", chCancel}, {"ctrl+x", chDecline}} {
 		got, quit := press(t, m, tt.k)
 		if !quit || got.choice != tt.want {
 			t.Errorf("wait screen %q: %v quit %v, want %v", tt.k, got.choice, quit, tt.want)
