@@ -32,6 +32,11 @@ type Slot struct {
 	on   bool       // booleans with a default (a Confirm)
 	list *listField // selects, multi-selects, booleans without a default
 
+	// shownDefault is the server's default as put in a text input
+	// (sanitized, clipped); while text still equals it, the value is the
+	// default itself, as the server wrote it.
+	shownDefault *string
+
 	title string // sanitized label, "*" when required
 	desc  string // sanitized description with warnings, unwrapped
 }
@@ -129,6 +134,8 @@ func newSlot(f *schema.Field) *Slot {
 			} else {
 				s.text = clip(Line(f.Show(f.Default)), maxDescription)
 			}
+			shown := s.text
+			s.shownDefault = &shown
 		}
 		if f.Long() && !f.Secret {
 			t := huh.NewText().Title(s.title).Lines(3).ExternalEditor(false).Value(&s.text)
@@ -174,6 +181,9 @@ func placeholder(f *schema.Field) string {
 
 // checkText is the validation huh runs before leaving a text input.
 func (s *Slot) checkText(in string) error {
+	if s.untouched(in) {
+		return nil // the default was checked when the schema was parsed
+	}
 	v, err := s.Field.ParseInput(in)
 	if err != nil {
 		return err
@@ -182,6 +192,11 @@ func (s *Slot) checkText(in string) error {
 		return errRequired
 	}
 	return nil
+}
+
+// untouched reports whether in is the server's default as the input shows it.
+func (s *Slot) untouched(in string) bool {
+	return s.shownDefault != nil && in == *s.shownDefault
 }
 
 // Value is the slot's typed value, nil when unset, or why it is not
@@ -193,6 +208,9 @@ func (s *Slot) Value() (any, error) {
 		return s.on, nil
 	case slotList:
 		return s.list.value()
+	}
+	if s.untouched(s.text) {
+		return f.Default, nil
 	}
 	v, err := f.ParseInput(s.text)
 	if err != nil {

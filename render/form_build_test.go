@@ -301,3 +301,44 @@ func TestStatusLine(t *testing.T) {
 		}
 	}
 }
+
+// An untouched default is sent as the server wrote it, as the line prompter
+// sends it: the text put in the input is sanitized and clipped for the
+// screen, and must not stand in for the value (a 5,000-character default
+// went out cut to 4,000 with a "…", a tab as four spaces, and a default that
+// fit maxLength was refused once its tab became spaces).
+func TestUntouchedDefaultIsSentAsWritten(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	raw := `{"type":"object","properties":{
+		"long":{"type":"string","maxLength":10000,"default":"` + long + `"},
+		"tab":{"type":"string","maxLength":3,"default":"a\tb"},
+		"esc":{"type":"string","default":"\u001b[31mred"},
+		"edited":{"type":"string","default":"a\tb"}}}`
+	b := build(t, raw)
+	feed(b.Slot("edited"), "c")
+	for _, s := range b.Slots {
+		if err := s.checkText(s.text); err != nil {
+			t.Errorf("%s: the default is refused in the form: %v", s.Field.Name, err)
+		}
+	}
+	got, err := b.Content()
+	if err != nil {
+		t.Fatalf("Content: %v", err)
+	}
+	want := map[string]any{"long": long, "tab": "a\tb", "esc": "\x1b[31mred", "edited": "a    bc"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("content (-want +got):\n%s", diff)
+	}
+
+	var out bytes.Buffer
+	p := NewPrompter(strings.NewReader("a\n\n\n\n\ny\n"), &out)
+	r := client.Round{Server: client.Server{Name: "s"}, Asks: []client.Ask{{Key: "k", Params: &mcp.ElicitParams{Message: "hi"}, Schema: json.RawMessage(raw)}}}
+	res, err := p.Answer(context.Background(), r)
+	if err != nil {
+		t.Fatalf("prompter: %v", err)
+	}
+	want["edited"] = "a\tb"
+	if diff := cmp.Diff(want, res["k"].Content); diff != "" {
+		t.Errorf("prompter content (-want +got):\n%s", diff)
+	}
+}
