@@ -273,7 +273,20 @@ func (s *Slot) Shown() string {
 	if s.Field.Secret {
 		return mask(s.Field.Show(v))
 	}
-	return Line(s.Field.Show(v))
+	return showValue(s.Field, v)
+}
+
+// breaks shows the line breaks of a text value, which are sent, as ↵.
+var breaks = strings.NewReplacer("\r\n", "↵", "\n", "↵", "\r", "↵")
+
+// showValue is a value on one line, sanitized: titles for choices, and ↵
+// for a line break in text (shown as a space, "one\ntwo" reads "one two").
+func showValue(f *schema.Field, v any) string {
+	shown := f.Show(v)
+	if _, text := v.(string); text && f.Kind == schema.String {
+		shown = breaks.Replace(shown)
+	}
+	return Line(shown)
 }
 
 // setDescription gives the huh field its description, wrapped to width

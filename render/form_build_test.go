@@ -342,3 +342,22 @@ func TestUntouchedDefaultIsSentAsWritten(t *testing.T) {
 		t.Errorf("prompter content (-want +got):\n%s", diff)
 	}
 }
+
+// The review shows a line break in a value, which is sent, as ↵: shown as a
+// space, "one\ntwo" read as "one two".
+func TestReviewShowsLineBreaks(t *testing.T) {
+	raw := `{"type":"object","properties":{"bio":{"type":"string","maxLength":2000,"default":"one\ntwo"}}}`
+	b := build(t, raw)
+	if got := b.Slot("bio").Shown(); got != "one↵two" {
+		t.Errorf("form review shows %q, want %q", got, "one↵two")
+	}
+	var out bytes.Buffer
+	p := NewPrompter(strings.NewReader("a\n\ny\n"), &out)
+	r := client.Round{Server: client.Server{Name: "s"}, Asks: []client.Ask{{Key: "k", Params: &mcp.ElicitParams{Message: "hi"}, Schema: json.RawMessage(raw)}}}
+	if _, err := p.Answer(context.Background(), r); err != nil {
+		t.Fatalf("prompter: %v", err)
+	}
+	if !strings.Contains(out.String(), "bio  one↵two") || !strings.Contains(out.String(), "[default: one↵two]") {
+		t.Errorf("line prompter does not show the line break:\n%s", out.String())
+	}
+}

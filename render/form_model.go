@@ -711,7 +711,7 @@ func (m *askModel) hint(i int) string {
 		h += " · optional"
 	}
 	if f.Default != nil && !f.Secret {
-		h += " · default " + Line(f.Show(f.Default))
+		h += " · default " + showValue(f, f.Default)
 	}
 	return styleDim.Render(truncate(h, w))
 }

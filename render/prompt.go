@@ -313,7 +313,7 @@ func (p *Prompter) askField(ctx context.Context, f *schema.Field, values map[str
 		if f.Secret {
 			return mask(f.Show(v))
 		}
-		return Line(f.Show(v))
+		return showValue(f, v)
 	}
 	hint := ""
 	switch {
@@ -388,7 +388,7 @@ func (p *Prompter) review(form *schema.Form, values map[string]any, verr error) 
 		v, ok := values[f.Name]
 		shown := "(not set: left out)"
 		if ok && v != nil {
-			shown = Line(f.Show(v))
+			shown = showValue(f, v)
 			if f.Secret {
 				shown = mask(shown)
 			}
