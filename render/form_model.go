@@ -395,10 +395,29 @@ func (m *askModel) reviewButtons() []string { return []string{btnAccept, btnDecl
 // them if they can, beside the heading, a blank line and the buttons;
 // else a window, with a line saying which.
 func (m *askModel) reviewRows() int {
-	if n := len(m.fields.Slots); n <= m.bodyHeight()-3 {
+	extra := len(m.noteLines()) - 1
+	if n := len(m.fields.Slots); n <= m.bodyHeight()-3-extra {
 		return max(n, 1)
 	}
-	return max(m.bodyHeight()-4, 1)
+	return max(m.bodyHeight()-4-extra, 1)
+}
+
+// maxNoteLines bounds the review's note, so that rows and buttons stay.
+const maxNoteLines = 4
+
+// noteLines is the review's note wrapped to the screen (one blank line
+// when there is none): a refusal cut at the edge would hide its reason.
+func (m *askModel) noteLines() []string {
+	if m.note == "" {
+		return []string{""}
+	}
+	w := m.innerWidth()
+	lines := strings.Split(lipgloss.Wrap(m.note, w, " /:,"), "\n")
+	if len(lines) > maxNoteLines {
+		lines = lines[:maxNoteLines]
+		lines[maxNoteLines-1] = truncate(lines[maxNoteLines-1]+" …", w)
+	}
+	return lines
 }
 
 func (m *askModel) scrollReview() {
@@ -775,10 +794,8 @@ func (m *askModel) reviewView() string {
 	if n > rows {
 		body = append(body, styleDim.Render(fmt.Sprintf("  %d–%d of %d fields · ↑/↓ for the rest", m.top+1, min(m.top+rows, n), n)))
 	}
-	if m.note != "" {
-		body = append(body, styleError.Render(truncate(m.note, w)))
-	} else {
-		body = append(body, "")
+	for _, l := range m.noteLines() {
+		body = append(body, styleError.Render(l))
 	}
 	var bs []string
 	for k, b := range m.reviewButtons() {

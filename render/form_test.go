@@ -504,3 +504,26 @@ func TestFormResize(t *testing.T) {
 		}
 	}
 }
+
+// The validator's refusal is the only place the person learns why a value
+// that passed the field checks is not sent (pattern, const...): it is
+// wrapped, not cut at the screen's edge.
+func TestFormReviewShowsTheWholeRefusal(t *testing.T) {
+	schema := `{"type":"object","properties":{
+		"code":{"type":"string","title":"Code","pattern":"^[a-z]+$"}},"required":["code"]}`
+	u := startTUI(t, roundOf([3]string{"e", "Code?", schema}), nil)
+	u.WaitFor("Code *")
+	u.Type("ABC")
+	u.Press(kEnter)
+	u.WaitFor("Review")
+	u.Press(kCtrlS)
+	s := u.WaitFor("Not sent:")
+	flat := strings.Join(strings.Fields(s), " ")
+	for _, want := range []string{`"ABC" does not match`, "^[a-z]+$", "decline or cancel.", "Accept: send"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the review lacks %q:\n%s", want, s)
+		}
+	}
+	u.Press(kEsc)
+	u.Result()
+}
