@@ -11,18 +11,25 @@ import (
 // Who names the asking server for a person, sanitized, with how it is
 // reached when that adds something.
 func Who(s client.Server) string {
-	name := Line(s.Display())
+	name := serverName(s)
 	if s.Via != "" && s.Via != s.Display() {
 		return fmt.Sprintf("%s (%s)", name, Line(s.Via))
 	}
 	return name
 }
 
+// maxServerName is how much of a server's own name is shown on a line
+// that must also say "(1 of 3)", or which command the server runs as.
+const maxServerName = 40
+
+// serverName is the server's name, sanitized and clipped.
+func serverName(s client.Server) string { return clip(Line(s.Display()), maxServerName) }
+
 // AskTitle is the one-line heading of an ask: who asks, and "2 of 3" when a
 // round holds several.
 func AskTitle(r client.Round, i int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s asks", Line(r.Server.Display()))
+	fmt.Fprintf(&b, "%s asks", serverName(r.Server))
 	if len(r.Asks) > 1 {
 		fmt.Fprintf(&b, " (%d of %d)", i+1, len(r.Asks))
 	}
