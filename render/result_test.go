@@ -1,0 +1,47 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// encoding/json escapes C0 controls but writes 8-bit C1 controls (U+009B
+// is CSI to a terminal that honours C1), DEL, bidi overrides and other
+// invisible format characters as they are. -o json goes to stdout, which
+// may be a terminal: they are written as \u escapes, which decode to the
+// same JSON.
+func TestWriteJSONEscapesWhatATerminalWouldObey(t *testing.T) {
+	in := map[string]any{"k\u009b": "\u009b31mRED \u009d0;T\u009c \u202eLIVE\u202c z\u200bw \x7f tag\U000E0041 é😀"}
+	var out bytes.Buffer
+	if err := WriteJSON(&out, in); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"\u009b", "\u009d", "\u009c", "\u202e", "\u202c", "\u200b", "\x7f", "\U000E0041"} {
+		if strings.Contains(out.String(), bad) {
+			t.Errorf("-o json carries %q raw:\n%s", bad, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), `\u009b31mRED`) || !strings.Contains(out.String(), `\udb40\udc41`) || !strings.Contains(out.String(), "é😀") {
+		t.Errorf("-o json:\n%s", out.String())
+	}
+	var back map[string]any
+	if err := json.Unmarshal(out.Bytes(), &back); err != nil {
+		t.Fatalf("-o json is not JSON: %v\n%s", err, out.String())
+	}
+	if diff := cmp.Diff(in, back); diff != "" {
+		t.Errorf("-o json decodes differently (-want +got):\n%s", diff)
+	}
+
+	// Shown for people, structuredContent keeps the escape in sight rather
+	// than dropping it with the text after it ("\u009b31mRED" read "RED").
+	var text bytes.Buffer
+	ToolResult(&text, &mcp.CallToolResult{StructuredContent: in})
+	if !strings.Contains(text.String(), `\u009b31mRED`) {
+		t.Errorf("structuredContent shown as:\n%s", text.String())
+	}
+}
