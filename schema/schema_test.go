@@ -318,6 +318,10 @@ func TestParseInput(t *testing.T) {
 		{colors, "three", "3", ""},    // a title
 		{colors, "Blue", nil, "Red"},  // the reason lists the choices
 		{colors, "0", nil, "not one"}, // numbers start at 1
+		// What the person reads is the title: typing a title picks that
+		// option, even when another option's hidden value is the same text.
+		{`{"type":"string","oneOf":[{"const":"a","title":"b"},{"const":"b","title":"a"}]}`, "a", "b", ""},
+		{`{"type":"array","items":{"anyOf":[{"const":"keep","title":"delete"},{"const":"delete","title":"keep"}]}}`, "keep", []string{"delete"}, ""},
 		{`{"type":"array","items":{"anyOf":[{"const":"go","title":"Go"},{"const":"mcp","title":"MCP"}]},"maxItems":1}`, "Go, mcp", nil, "at most 1"},
 		{`{"type":"array","items":{"enum":["en","fr","ja"]}}`, "en, ja", []string{"en", "ja"}, ""},
 		{`{"type":"array","items":{"enum":["en","fr","ja"]}}`, "3,1", []string{"ja", "en"}, ""},

@@ -293,7 +293,15 @@ func (f *Field) ParseInput(in string) (any, error) {
 	return v, nil
 }
 
+// pick finds the option meant by what a person typed. Titles are what the
+// person reads, so an exact title comes first, before another option's
+// value spelled the same; then values, any case; then list numbers.
 func (f *Field) pick(in string) (*Option, error) {
+	for i := range f.Options {
+		if f.Options[i].Title != "" && f.Options[i].Title == in {
+			return &f.Options[i], nil
+		}
+	}
 	if o := f.Option(in); o != nil {
 		return o, nil
 	}
