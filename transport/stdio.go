@@ -40,6 +40,12 @@ func (c Command) String() string { return strings.Join(c.Argv, " ") }
 type Stdio struct {
 	Cmd      Command
 	Observer Observer
+	// DiscoverWait is how long the server has to answer the server/discover
+	// probe before mcpcli takes it for a legacy server and falls back to
+	// the initialize handshake. Zero means DefaultDiscoverWait.
+	DiscoverWait time.Duration
+	// Warn, when set, is told when that fallback happens.
+	Warn func(string)
 
 	mu   sync.Mutex
 	proc *Process
@@ -62,7 +68,11 @@ func (s *Stdio) Connect(ctx context.Context) (mcp.Connection, error) {
 	s.proc = p
 	s.mu.Unlock()
 	r, w := ObserveIO(p.stdout, p, s.Observer)
-	return (&mcp.IOTransport{Reader: io.NopCloser(r), Writer: w}).Connect(ctx)
+	conn, err := (&mcp.IOTransport{Reader: io.NopCloser(r), Writer: w}).Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return withDiscoverProbe(conn, s.DiscoverWait, s.Warn), nil
 }
 
 // ObserveIO shows obs every newline-delimited message read from r (Recv)

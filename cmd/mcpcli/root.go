@@ -341,6 +341,11 @@ func (a *app) connectTarget(cmd *cobra.Command, t *target) (*session, error) {
 	var cs *client.Session
 	if t.stdio != nil {
 		t.stdio.Observer = observer
+		t.stdio.Warn = func(msg string) { logger.Warn(msg) }
+		if a.flags.timeout > 0 && a.flags.timeout/2 < transport.DefaultDiscoverWait {
+			// Leave the initialize handshake half of --timeout.
+			t.stdio.DiscoverWait = a.flags.timeout / 2
+		}
 		s.closers = append(s.closers, func() error {
 			if p := t.stdio.Process(); p != nil {
 				return p.Close()

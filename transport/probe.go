@@ -1,0 +1,149 @@
+package transport
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultDiscoverWait is how long a stdio server has to answer the
+// server/discover probe before it is taken for a legacy server.
+const DefaultDiscoverWait = 5 * time.Second
+
+// probeConn answers, on the server's behalf, a server/discover request the
+// server leaves unanswered for wait. The stdio spec (Backward Compatibility)
+// says a server that "does not respond within a reasonable timeout" is legacy:
+// some 2025-11-25 servers ignore any request that comes before initialize.
+// The answer is a JSON-RPC error, on which the go-sdk falls back to the
+// initialize handshake on the same process. It never reaches a trace: the
+// observers see only the bytes the server wrote.
+type probeConn struct {
+	mcp.Connection
+	wait time.Duration
+	warn func(string)
+
+	startOnce sync.Once
+	in        chan readResult
+	fake      chan jsonrpc.Message
+	done      chan struct{}
+	closeOnce sync.Once
+
+	mu      sync.Mutex
+	pending map[jsonrpc.ID]*time.Timer
+	readErr error // the underlying connection's last error, once reached
+}
+
+type readResult struct {
+	msg jsonrpc.Message
+	err error
+}
+
+func withDiscoverProbe(c mcp.Connection, wait time.Duration, warn func(string)) *probeConn {
+	if wait <= 0 {
+		wait = DefaultDiscoverWait
+	}
+	return &probeConn{
+		Connection: c, wait: wait, warn: warn,
+		in: make(chan readResult), fake: make(chan jsonrpc.Message, 1), done: make(chan struct{}),
+		pending: map[jsonrpc.ID]*time.Timer{},
+	}
+}
+
+func (c *probeConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "server/discover" && req.IsCall() {
+		id := req.ID
+		c.mu.Lock()
+		c.pending[id] = time.AfterFunc(c.wait, func() { c.expire(id) })
+		c.mu.Unlock()
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// expire answers the probe id for the server, if it still has not.
+func (c *probeConn) expire(id jsonrpc.ID) {
+	c.mu.Lock()
+	_, ok := c.pending[id]
+	delete(c.pending, id)
+	c.mu.Unlock()
+	if !ok {
+		return
+	}
+	if c.warn != nil {
+		c.warn(fmt.Sprintf("the server did not answer server/discover within %s; trying the 2025-11-25 initialize handshake (older servers ignore requests that come before it)", c.wait))
+	}
+	resp := &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
+		Code:    jsonrpc.CodeMethodNotFound,
+		Message: fmt.Sprintf("no answer to server/discover within %s", c.wait),
+	}}
+	select {
+	case c.fake <- resp:
+	case <-c.done:
+	}
+}
+
+func (c *probeConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	c.startOnce.Do(func() { go c.pump() })
+	c.mu.Lock()
+	err := c.readErr
+	c.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.done:
+		return nil, mcp.ErrConnectionClosed
+	case m := <-c.fake:
+		return m, nil
+	case r := <-c.in:
+		if r.err != nil {
+			c.mu.Lock()
+			c.readErr = r.err
+			c.mu.Unlock()
+			return nil, r.err
+		}
+		if resp, ok := r.msg.(*jsonrpc.Response); ok {
+			c.mu.Lock()
+			if t, ok := c.pending[resp.ID]; ok {
+				t.Stop()
+				delete(c.pending, resp.ID)
+			}
+			c.mu.Unlock()
+		}
+		return r.msg, nil
+	}
+}
+
+// pump reads the underlying connection, so that Read can also wait for a
+// probe to expire.
+func (c *probeConn) pump() {
+	for {
+		m, err := c.Connection.Read(context.Background())
+		select {
+		case c.in <- readResult{m, err}:
+		case <-c.done:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (c *probeConn) Close() error {
+	c.closeOnce.Do(func() {
+		close(c.done)
+		c.mu.Lock()
+		for id, t := range c.pending {
+			t.Stop()
+			delete(c.pending, id)
+		}
+		c.mu.Unlock()
+	})
+	return c.Connection.Close()
+}

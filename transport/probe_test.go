@@ -1,0 +1,127 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// deafTransport is a server side that never sees server/discover, as a
+// 2025-11-25 server that ignores every request before initialize.
+type deafTransport struct{ mcp.Transport }
+
+func (t deafTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return deafConn{c}, nil
+}
+
+type deafConn struct{ mcp.Connection }
+
+func (c deafConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		m, err := c.Connection.Read(ctx)
+		if req, ok := m.(*jsonrpc.Request); ok && err == nil && req.Method == "server/discover" {
+			continue
+		}
+		return m, err
+	}
+}
+
+// probedTransport is the client side wrapped as Stdio wraps it.
+type probedTransport struct {
+	mcp.Transport
+	wait time.Duration
+	warn func(string)
+}
+
+func (t probedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return withDiscoverProbe(c, t.wait, t.warn), nil
+}
+
+func TestSilentLegacyServerGetsTheInitializeHandshake(t *testing.T) {
+	ct, st := mcp.NewInMemoryTransports()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "deaf-legacy", Version: "1"},
+		&mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
+	srv.AddTool(&mcp.Tool{Name: "ping", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "pong"}}}, nil
+		})
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, deafTransport{st}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+
+	var mu sync.Mutex
+	var warned []string
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	// Without the probe's answer Connect waits for ever; the deadline only
+	// turns that hang into a failure.
+	cctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	cs, err := c.Connect(cctx, probedTransport{ct, time.Millisecond, func(s string) {
+		mu.Lock()
+		warned = append(warned, s)
+		mu.Unlock()
+	}}, nil)
+	if err != nil {
+		t.Fatalf("Connect to a server that ignores server/discover: %v", err)
+	}
+	defer cs.Close()
+	if got := cs.InitializeResult().ProtocolVersion; got != "2025-11-25" {
+		t.Errorf("negotiated %q, want the initialize handshake's 2025-11-25", got)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ping"})
+	if err != nil {
+		t.Fatalf("CallTool after the fallback: %v", err)
+	}
+	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || tc.Text != "pong" {
+		t.Errorf("CallTool = %v, want pong", res.Content)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(warned) != 1 || !strings.Contains(warned[0], "server/discover") {
+		t.Errorf("warnings = %q, want one naming server/discover", warned)
+	}
+}
+
+func TestAnsweredProbeIsLeftAlone(t *testing.T) {
+	ct, st := mcp.NewInMemoryTransports()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "modern", Version: "1"}, nil)
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	warned := false
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	// The probe's timer is long: the server answers first, and the timer
+	// must be stopped, not fire later into the session.
+	p := probedTransport{ct, time.Hour, func(string) { warned = true }}
+	cs, err := c.Connect(ctx, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if got := cs.InitializeResult().ProtocolVersion; got < "2026-07-28" {
+		t.Errorf("negotiated %q with a modern server, want 2026-07-28 or later", got)
+	}
+	if warned {
+		t.Error("warned about a fallback with a server that answered server/discover")
+	}
+}
