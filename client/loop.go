@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -15,6 +16,7 @@ type interim struct {
 	needsInput bool
 	requests   mcp.InputRequestMap
 	state      string
+	resultType string // as the server sent it; "" when absent
 }
 
 // send issues the request once, with the answers and state of the previous
@@ -33,7 +35,9 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 		if err != nil {
 			return interim{}, err
 		}
-		return interim{res.NeedsInput(), res.InputRequests, res.RequestState}, nil
+		c := *res // resultType, without the content
+		c.Content, c.StructuredContent, c.Meta = nil, nil, nil
+		return interim{res.NeedsInput(), res.InputRequests, res.RequestState, resultTypeOf(&c)}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -50,7 +54,9 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 		if err != nil {
 			return interim{}, err
 		}
-		return interim{res.NeedsInput(), res.InputRequests, res.RequestState}, nil
+		c := *res
+		c.Messages, c.Meta = nil, nil
+		return interim{res.NeedsInput(), res.InputRequests, res.RequestState, resultTypeOf(&c)}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -67,7 +73,9 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*mcp.ReadResour
 		if err != nil {
 			return interim{}, err
 		}
-		return interim{res.NeedsInput(), res.InputRequests, res.RequestState}, nil
+		c := *res
+		c.Contents, c.Meta = nil, nil
+		return interim{res.NeedsInput(), res.InputRequests, res.RequestState, resultTypeOf(&c)}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -100,6 +108,15 @@ func (s *Session) loop(ctx context.Context, method, target string, do send) erro
 		}
 		if err != nil {
 			return err
+		}
+		switch got.resultType {
+		case "", "complete", "input_required":
+		default:
+			// basic/index, ResultType: a value the client does not
+			// recognize MUST be considered invalid.
+			return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
+				"answered %s %q with resultType %q, which mcpcli does not know (it knows complete and input_required); the spec makes such a result invalid",
+				method, target, got.resultType)}
 		}
 		if !got.needsInput {
 			s.step(Step{Kind: StepComplete, Method: method, Target: target, Round: rounds})
@@ -151,6 +168,20 @@ func (s *Session) loop(ctx context.Context, method, target string, do send) erro
 		}
 		state = got.state
 	}
+}
+
+// resultTypeOf reads the resultType a result arrived with, which the go-sdk
+// keeps unexported: only its JSON form carries it.
+func resultTypeOf(res any) string {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return ""
+	}
+	var rt struct {
+		ResultType string `json:"resultType"`
+	}
+	_ = json.Unmarshal(b, &rt)
+	return rt.ResultType
 }
 
 // asks turns a round's input requests into elicitations, refusing what

@@ -1,0 +1,91 @@
+package client_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/client"
+)
+
+// rawServer answers server/discover, then every other request with the
+// result JSON that result returns for its method, byte for byte: the go-sdk
+// server cannot send a resultType it does not know.
+func rawServer(t *testing.T, result func(method string) string) mcp.Transport {
+	t.Helper()
+	cr, sw := io.Pipe() // server writes, client reads
+	sr, cw := io.Pipe() // client writes, server reads
+	go func() {
+		defer sw.Close()
+		sc := bufio.NewScanner(sr)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(sc.Bytes(), &m) != nil || m.ID == nil {
+				continue
+			}
+			res := result(m.Method)
+			if m.Method == "server/discover" {
+				res = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"prompts":{},"resources":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"raw","version":"1"}}}`
+			}
+			fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", m.ID, res)
+		}
+	}()
+	t.Cleanup(func() { sr.Close(); cw.Close() })
+	return &mcp.IOTransport{Reader: cr, Writer: cw}
+}
+
+func TestUnknownResultTypeIsInvalid(t *testing.T) {
+	results := map[string]string{
+		"tools/call":     `{"resultType":"task","content":[{"type":"text","text":"?"}]}`,
+		"prompts/get":    `{"resultType":"task","messages":[]}`,
+		"resources/read": `{"resultType":"task","contents":[]}`,
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := client.Connect(ctx, rawServer(t, func(m string) string { return results[m] }), "raw", client.Options{Modes: client.Modes{Form: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for method, call := range map[string]func() error{
+		"tools/call":     func() error { _, err := s.CallTool(ctx, "t", nil); return err },
+		"prompts/get":    func() error { _, err := s.GetPrompt(ctx, "p", nil); return err },
+		"resources/read": func() error { _, err := s.ReadResource(ctx, "x://r"); return err },
+	} {
+		err := call()
+		var pe *client.ProtocolError
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), `resultType "task"`) {
+			t.Errorf("%s with resultType task: error = %v, want a ProtocolError naming the resultType", method, err)
+		}
+	}
+}
+
+func TestAbsentOrCompleteResultTypeIsComplete(t *testing.T) {
+	for _, res := range []string{
+		`{"content":[{"type":"text","text":"old"}]}`,
+		`{"resultType":"complete","content":[{"type":"text","text":"new"}]}`,
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		s, err := client.Connect(ctx, rawServer(t, func(string) string { return res }), "raw", client.Options{Modes: client.Modes{Form: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.CallTool(ctx, "t", nil); err != nil {
+			t.Errorf("CallTool with result %s: %v, want it complete", res, err)
+		}
+		s.Close()
+		cancel()
+	}
+}
