@@ -47,8 +47,10 @@ type Stdio struct {
 	// Warn, when set, is told when that fallback happens.
 	Warn func(string)
 
-	mu   sync.Mutex
-	proc *Process
+	mu      sync.Mutex
+	proc    *Process
+	conn    *probeConn
+	badLine string // the first line on stdout that cannot be a message
 }
 
 // Process returns the started process, or nil before Connect.
@@ -67,12 +69,53 @@ func (s *Stdio) Connect(ctx context.Context) (mcp.Connection, error) {
 	s.mu.Lock()
 	s.proc = p
 	s.mu.Unlock()
-	r, w := ObserveIO(p.stdout, p, s.Observer)
+	// Every line goes past a check that remembers the first one that cannot
+	// be a JSON-RPC message (a log line, a banner, a stack trace), to say
+	// so if the session then breaks on it.
+	out := &teeReader{r: p.stdout, tee: lineTee{emit: s.checkLine}}
+	r, w := ObserveIO(out, p, s.Observer)
 	conn, err := (&mcp.IOTransport{Reader: io.NopCloser(r), Writer: w}).Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return withDiscoverProbe(conn, s.DiscoverWait, s.Warn), nil
+	pc := withDiscoverProbe(conn, s.DiscoverWait, s.Warn)
+	s.mu.Lock()
+	s.conn = pc
+	s.mu.Unlock()
+	return pc, nil
+}
+
+func (s *Stdio) checkLine(line []byte) {
+	if line[0] == '{' || line[0] == '[' {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.badLine == "" {
+		const max = 120
+		if len(line) > max {
+			s.badLine = string(line[:max]) + "…"
+		} else {
+			s.badLine = string(line)
+		}
+	}
+}
+
+// readFailure is why reading the server's stdout failed, when it was not
+// simply closed.
+func (s *Stdio) readFailure() (err error, badLine string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn == nil {
+		return nil, ""
+	}
+	s.conn.mu.Lock()
+	err = s.conn.readErr
+	s.conn.mu.Unlock()
+	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, os.ErrClosed) || errors.Is(err, io.ErrClosedPipe) {
+		return nil, ""
+	}
+	return err, s.badLine
 }
 
 // ObserveIO shows obs every newline-delimited message read from r (Recv)
@@ -93,6 +136,11 @@ func (s *Stdio) Explain(err error) error {
 	if p == nil || err == nil || errors.As(err, &rpcErr) {
 		return err // the server answered: it is alive
 	}
+	if rerr, line := s.readFailure(); rerr != nil {
+		// The server wrote something mcpcli could not read as a message;
+		// whatever happened to the process after is a consequence.
+		return &StdoutError{Cmd: s.Cmd.String(), Line: line, ReadErr: rerr, Stderr: p.StderrTail(), Cause: err}
+	}
 	select {
 	case <-p.done:
 	case <-time.After(300 * time.Millisecond):
@@ -104,6 +152,26 @@ func (s *Stdio) Explain(err error) error {
 	}
 	return &ExitError{Cmd: s.Cmd.String(), State: p.state, WaitErr: p.waitErr, Stderr: p.StderrTail(), Cause: err}
 }
+
+// StdoutError says a server wrote on stdout something that is not a
+// JSON-RPC message, which ends the session.
+type StdoutError struct {
+	Cmd     string
+	Line    string // the first line that cannot be a message, if one was seen
+	ReadErr error  // why reading failed
+	Stderr  []string
+	Cause   error
+}
+
+func (e *StdoutError) Error() string {
+	what := e.ReadErr.Error()
+	if e.Line != "" {
+		what = fmt.Sprintf("%q", e.Line)
+	}
+	return fmt.Sprintf("server (stdio: %s) wrote something on stdout that is not a JSON-RPC message (%s); a stdio server must write only MCP messages to stdout, and its logs to stderr", e.Cmd, what)
+}
+
+func (e *StdoutError) Unwrap() error { return e.Cause }
 
 // ExitError says a server process ended while mcpcli still needed it.
 type ExitError struct {

@@ -70,10 +70,17 @@ func (a *app) report(ctx context.Context, cmd *cobra.Command, err error) int {
 		return exitError
 	}
 	fmt.Fprintf(w, "mcpcli: %s\n", render.Line(explain(err)))
+	var stderr []string
 	var ee *transport.ExitError
-	if errors.As(err, &ee) && len(ee.Stderr) > 0 {
-		fmt.Fprintf(w, "  last %d line%s of the server's stderr:\n", len(ee.Stderr), plural(len(ee.Stderr)))
-		for _, l := range ee.Stderr {
+	var se *transport.StdoutError
+	if errors.As(err, &ee) {
+		stderr = ee.Stderr
+	} else if errors.As(err, &se) {
+		stderr = se.Stderr
+	}
+	if len(stderr) > 0 {
+		fmt.Fprintf(w, "  last %d line%s of the server's stderr:\n", len(stderr), plural(len(stderr)))
+		for _, l := range stderr {
 			fmt.Fprintf(w, "  | %s\n", render.Line(l))
 		}
 	}
@@ -93,6 +100,10 @@ func explain(err error) string {
 	var ee *transport.ExitError
 	if errors.As(err, &ee) {
 		return ee.Error()
+	}
+	var se *transport.StdoutError
+	if errors.As(err, &se) {
+		return se.Error()
 	}
 	var hr *httpRefusal
 	if errors.As(err, &hr) {

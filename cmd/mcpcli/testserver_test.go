@@ -14,7 +14,7 @@ import (
 // servers that misbehave on purpose, or speak an older protocol.
 func testServerMain() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content")
+		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content|banner|env")
 		os.Exit(2)
 	}
 	mode := os.Args[1]
@@ -24,6 +24,10 @@ func testServerMain() {
 		fmt.Fprintln(os.Stderr, "loading config from /etc/weather.toml")
 		fmt.Fprintln(os.Stderr, "fatal: database is locked")
 		os.Exit(3)
+	}
+	if mode == "banner" {
+		// A log line on stdout, where only messages may go.
+		fmt.Println("Weather server v2 listening on stdio")
 	}
 	opts := &mcp.ServerOptions{}
 	if mode == "legacy" {
@@ -75,6 +79,10 @@ func testServerMain() {
 			})
 		srv.AddTool(&mcp.Tool{Name: "fail", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the disk is full"}}}, nil
+		})
+	case "banner":
+		srv.AddTool(&mcp.Tool{Name: "forecast", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sunny"}}}, nil
 		})
 	case "env":
 		srv.AddTool(&mcp.Tool{Name: "whoami", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
