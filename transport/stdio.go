@@ -74,7 +74,7 @@ func (s *Stdio) Connect(ctx context.Context) (mcp.Connection, error) {
 	// so if the session then breaks on it.
 	out := &teeReader{r: p.stdout, tee: lineTee{emit: s.checkLine}}
 	r, w := ObserveIO(out, p, s.Observer)
-	conn, err := (&mcp.IOTransport{Reader: io.NopCloser(r), Writer: w}).Connect(ctx)
+	conn, err := (&mcp.IOTransport{Reader: io.NopCloser(r), Writer: w, MaxLineLength: MaxMessageSize}).Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +84,10 @@ func (s *Stdio) Connect(ctx context.Context) (mcp.Connection, error) {
 	s.mu.Unlock()
 	return pc, nil
 }
+
+// MaxMessageSize bounds one message from a stdio server. The go-sdk's own
+// default (16 MiB) is less than a resource a server may well return.
+const MaxMessageSize = 256 << 20
 
 func (s *Stdio) checkLine(line []byte) {
 	if line[0] == '{' || line[0] == '[' {
@@ -164,6 +168,9 @@ type StdoutError struct {
 }
 
 func (e *StdoutError) Error() string {
+	if strings.Contains(e.ReadErr.Error(), "maximum line length") {
+		return fmt.Sprintf("server (stdio: %s) sent a message larger than %d MiB, more than mcpcli reads", e.Cmd, MaxMessageSize>>20)
+	}
 	what := e.ReadErr.Error()
 	if e.Line != "" {
 		what = fmt.Sprintf("%q", e.Line)

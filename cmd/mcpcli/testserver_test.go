@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -14,7 +15,7 @@ import (
 // servers that misbehave on purpose, or speak an older protocol.
 func testServerMain() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content|banner|env")
+		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content|banner|big|env")
 		os.Exit(2)
 	}
 	mode := os.Args[1]
@@ -83,6 +84,11 @@ func testServerMain() {
 	case "banner":
 		srv.AddTool(&mcp.Tool{Name: "forecast", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sunny"}}}, nil
+		})
+	case "big":
+		srv.AddTool(&mcp.Tool{Name: "dump", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			// More than the go-sdk's default 16 MiB line limit.
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", 17<<20)}}}, nil
 		})
 	case "env":
 		srv.AddTool(&mcp.Tool{Name: "whoami", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
