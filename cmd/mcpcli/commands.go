@@ -64,11 +64,18 @@ func (a *app) newToolsCmd() *cobra.Command {
 }
 
 func listTools(ctx context.Context, s *session) ([]*mcp.Tool, error) {
-	var tools []*mcp.Tool
-	for t, err := range s.SDK().Tools(ctx, nil) {
+	all, err := listPages(ctx, s, "tools", func(ctx context.Context, cursor string) ([]*mcp.Tool, string, error) {
+		res, err := s.SDK().ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 		if err != nil {
-			return nil, fmt.Errorf("listing tools: %w", err)
+			return nil, "", err
 		}
+		return res.Tools, res.NextCursor, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var tools []*mcp.Tool
+	for _, t := range all {
 		if err := misplacedHeader(t.InputSchema); err != nil {
 			s.warn("excluding tool from tools/list", "tool", t.Name, "error", err)
 			continue
@@ -76,6 +83,31 @@ func listTools(ctx context.Context, s *session) ([]*mcp.Tool, error) {
 		tools = append(tools, t)
 	}
 	return tools, nil
+}
+
+// listPages lists every page of what ("tools", "prompts", "resources"). A
+// server whose nextCursor comes back to one it already gave would be listed
+// for ever (the go-sdk's iterators follow it blindly): stop and say so.
+func listPages[T any](ctx context.Context, s *session, what string, page func(ctx context.Context, cursor string) ([]T, string, error)) ([]T, error) {
+	var all []T
+	seen := map[string]bool{}
+	cursor := ""
+	for n := 1; ; n++ {
+		items, next, err := page(ctx, cursor)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", what, err)
+		}
+		all = append(all, items...)
+		if next == "" {
+			return all, nil
+		}
+		if seen[next] {
+			return nil, fmt.Errorf("server %q sent nextCursor %q again on page %d of %s/list: its pages go round in a circle, a bug in the server",
+				s.Server().Display(), next, n, what)
+		}
+		seen[next] = true
+		cursor = next
+	}
 }
 
 // argSummary is "name=string [count=integer]" from an input schema.
@@ -109,12 +141,15 @@ func (a *app) newPromptsCmd() *cobra.Command {
 		Args:    a.noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withSession(cmd, func(ctx context.Context, s *session) error {
-				var prompts []*mcp.Prompt
-				for p, err := range s.SDK().Prompts(ctx, nil) {
+				prompts, err := listPages(ctx, s, "prompts", func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
+					res, err := s.SDK().ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
 					if err != nil {
-						return fmt.Errorf("listing prompts: %w", err)
+						return nil, "", err
 					}
-					prompts = append(prompts, p)
+					return res.Prompts, res.NextCursor, nil
+				})
+				if err != nil {
+					return err
 				}
 				if a.flags.output == "json" {
 					return render.WriteJSON(a.deps.Out, map[string]any{"prompts": prompts})
@@ -150,12 +185,15 @@ func (a *app) newResourcesCmd() *cobra.Command {
 		Args:    a.noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withSession(cmd, func(ctx context.Context, s *session) error {
-				var res []*mcp.Resource
-				for r, err := range s.SDK().Resources(ctx, nil) {
+				res, err := listPages(ctx, s, "resources", func(ctx context.Context, cursor string) ([]*mcp.Resource, string, error) {
+					res, err := s.SDK().ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 					if err != nil {
-						return fmt.Errorf("listing resources: %w", err)
+						return nil, "", err
 					}
-					res = append(res, r)
+					return res.Resources, res.NextCursor, nil
+				})
+				if err != nil {
+					return err
 				}
 				if a.flags.output == "json" {
 					return render.WriteJSON(a.deps.Out, map[string]any{"resources": res})

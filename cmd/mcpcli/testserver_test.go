@@ -15,7 +15,7 @@ import (
 // servers that misbehave on purpose, or speak an older protocol.
 func testServerMain() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content|banner|big|env")
+		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content|banner|big|cursor-loop|env")
 		os.Exit(2)
 	}
 	mode := os.Args[1]
@@ -25,6 +25,10 @@ func testServerMain() {
 		fmt.Fprintln(os.Stderr, "loading config from /etc/weather.toml")
 		fmt.Fprintln(os.Stderr, "fatal: database is locked")
 		os.Exit(3)
+	}
+	if mode == "cursor-loop" {
+		cursorLoop()
+		return
 	}
 	if mode == "banner" {
 		// A log line on stdout, where only messages may go.
@@ -101,5 +105,35 @@ func testServerMain() {
 	}
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		os.Exit(0)
+	}
+}
+
+// cursorLoop is a hand-written server whose every list page points to the
+// same next page: the go-sdk's server cannot be made to do that.
+func cursorLoop() {
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(sc.Bytes(), &m) != nil || m.ID == nil {
+			continue
+		}
+		var res string
+		switch m.Method {
+		case "server/discover":
+			res = `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"prompts":{},"resources":{}}}`
+		case "tools/list":
+			res = `{"tools":[{"name":"t","inputSchema":{"type":"object"}}],"nextCursor":"again"}`
+		case "prompts/list":
+			res = `{"prompts":[{"name":"p"}],"nextCursor":"again"}`
+		case "resources/list":
+			res = `{"resources":[{"uri":"x://r","name":"r"}],"nextCursor":"again"}`
+		default:
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no"}}`+"\n", m.ID)
+			continue
+		}
+		fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", m.ID, res)
 	}
 }
