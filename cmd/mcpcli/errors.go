@@ -109,6 +109,10 @@ func explain(err error) string {
 	if errors.As(err, &hr) {
 		return hr.Error()
 	}
+	var hs *httpStatusError
+	if errors.As(err, &hs) {
+		return hs.Error()
+	}
 	var ve *versionError
 	if errors.As(err, &ve) {
 		return ve.Error()

@@ -251,6 +251,39 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 			want:     []string{"refused the request's parameters (-32602 invalid params): region must be a string"},
 		},
 		{
+			name: "a URL with the wrong path",
+			handlers: map[string]wiretest.Handler{
+				"server/discover": func(w http.ResponseWriter, r *wiretest.Request, n int) { w.WriteHeader(http.StatusNotFound) },
+				"initialize":      func(w http.ResponseWriter, r *wiretest.Request, n int) { w.WriteHeader(http.StatusNotFound) },
+			},
+			args: []string{"tools"},
+			want: []string{"answered HTTP 404 Not Found: nothing there answers the request; check the URL's path"},
+		},
+		{
+			name: "a web page",
+			handlers: map[string]wiretest.Handler{
+				"server/discover": htmlPage, "initialize": htmlPage,
+			},
+			args: []string{"tools"},
+			want: []string{"answered HTTP 200 OK with Content-Type text/html, not application/json or text/event-stream: that URL is not an MCP endpoint"},
+		},
+		{
+			name: "a 500 with no JSON-RPC error",
+			handlers: map[string]wiretest.Handler{"tools/call": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+				http.Error(w, "panic: nil map", http.StatusInternalServerError)
+			}, "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
+			args: []string{"call", "t"},
+			want: []string{"answered HTTP 500 Internal Server Error with no JSON-RPC error saying why"},
+		},
+		{
+			name: "a 202 to a request",
+			handlers: map[string]wiretest.Handler{"tools/call": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+				w.WriteHeader(http.StatusAccepted)
+			}, "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
+			args: []string{"call", "t"},
+			want: []string{"answered HTTP 202 Accepted to a request, with no body"},
+		},
+		{
 			name: "a stream that breaks twice",
 			handlers: map[string]wiretest.Handler{"tools/call": func(w http.ResponseWriter, r *wiretest.Request, n int) {
 				wiretest.Stream(w, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`)
@@ -274,6 +307,11 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 			}
 		})
 	}
+}
+
+func htmlPage(w http.ResponseWriter, r *wiretest.Request, n int) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write([]byte("<html><body>Welcome</body></html>"))
 }
 
 func TestToolsWithInvalidHeaderAnnotationsAreLeftOut(t *testing.T) {

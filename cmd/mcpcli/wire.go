@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/transport"
@@ -30,6 +32,9 @@ type wireWatch struct {
 	offered    []string // data.supported of the last -32022
 	status     int      // the last HTTP response status
 	authHeader string   // the last WWW-Authenticate
+	sentCall   bool     // the last message POSTed was a request, not a notification
+	callStatus int      // the HTTP status of the last response to a request
+	callType   string   // and its Content-Type
 
 	schemas map[string]json.RawMessage // raw inputSchema by tool name
 
@@ -47,6 +52,9 @@ func (w *wireWatch) observe(ev transport.Event) {
 		w.status = ev.HTTP.Status
 		if a := ev.HTTP.Header.Get("WWW-Authenticate"); a != "" {
 			w.authHeader = a
+		}
+		if w.sentCall {
+			w.callStatus, w.callType = ev.HTTP.Status, ev.HTTP.Header.Get("Content-Type")
 		}
 		w.mu.Unlock()
 		return
@@ -73,11 +81,15 @@ func (w *wireWatch) observe(ev transport.Event) {
 	id := string(bytes.TrimSpace(m.ID))
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if ev.Dir == transport.Send && id == "" {
+		w.sentCall = false
+	}
 	switch {
 	case ev.Dir == transport.Send && m.Method == "notifications/cancelled":
 		w.cancelOnce.Do(func() { close(w.cancelSent) })
 	case ev.Dir == transport.Send && m.Method != "" && id != "":
 		w.pending[id] = true
+		w.sentCall = true
 	case ev.Dir == transport.Recv && (m.Method == "notifications/message" || m.Method == "notifications/progress"):
 		w.notesSeen.Add(1)
 	case ev.Dir == transport.Recv && m.Method == "" && id != "":
@@ -154,8 +166,46 @@ func (w *wireWatch) explainHTTP(err error, via string) error {
 	if offered != nil && !mutual(offered) {
 		return &versionError{via: via, offered: offered, cause: err}
 	}
-	return err
+	var je *jsonrpc.Error
+	if errors.As(err, &je) && je.Code != codeRejectedByTransport {
+		return err // the server answered in JSON-RPC: explain words it
+	}
+	w.mu.Lock()
+	status, ctype := w.callStatus, w.callType
+	w.mu.Unlock()
+	mt, _, _ := mime.ParseMediaType(ctype)
+	var why string
+	switch {
+	case status == http.StatusNotFound:
+		why = ": nothing there answers the request; check the URL's path (servers often serve MCP at /mcp)"
+	case status >= 500:
+		why = " with no JSON-RPC error saying why; the server's own logs may tell"
+	case status >= 400:
+		why = " with no JSON-RPC error saying why; check the URL and any --header"
+	case status == http.StatusAccepted:
+		why = " to a request, with no body: a request needs a JSON or event-stream answer, so this is a bug in the server"
+	case status >= 200 && status < 300 && mt != "" && mt != "application/json" && mt != "text/event-stream":
+		return &httpStatusError{via: via, status: status, why: fmt.Sprintf(
+			" with Content-Type %s, not application/json or text/event-stream: that URL is not an MCP endpoint; check it", mt), cause: err}
+	default:
+		return err
+	}
+	return &httpStatusError{via: via, status: status, why: why, cause: err}
 }
+
+// httpStatusError is an HTTP answer that carries no JSON-RPC message.
+type httpStatusError struct {
+	via    string
+	status int
+	why    string
+	cause  error
+}
+
+func (e *httpStatusError) Error() string {
+	return fmt.Sprintf("server %s answered HTTP %d %s%s", e.via, e.status, http.StatusText(e.status), e.why)
+}
+
+func (e *httpStatusError) Unwrap() error { return e.cause }
 
 // mutual reports whether mcpcli speaks any of the offered versions.
 func mutual(offered []string) bool {
