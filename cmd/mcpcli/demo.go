@@ -140,6 +140,11 @@ Flows:
 					if errors.Is(err, client.ErrAbandoned) || cmd.Context().Err() != nil {
 						return err
 					}
+					var exited *transport.ExitError
+					if errors.Is(err, render.ErrNoInput) || errors.As(err, &exited) {
+						// Every flow after this one would fail the same way.
+						return err
+					}
 					fmt.Fprintf(w, "mcpcli: %s\n", render.Line(explain(err)))
 					failed = append(failed, f.Target)
 				}
