@@ -62,7 +62,23 @@ func Run(ctx context.Context, args []string, deps *Deps) int {
 	a.root.SetOut(deps.Out)
 	a.root.SetErr(deps.Err)
 	cmd, err := a.root.ExecuteContextC(ctx)
+	var name string
+	if err != nil && cmd == a.root {
+		if _, serr := fmt.Sscanf(err.Error(), "unknown command %q", &name); serr == nil {
+			err = a.unknownCommand(name)
+		}
+	}
 	return a.report(ctx, cmd, err)
+}
+
+// unknownCommand words cobra's error for a mistyped command on one line,
+// with its suggestion.
+func (a *app) unknownCommand(name string) error {
+	msg := fmt.Sprintf("unknown command %q", name)
+	if sug := a.root.SuggestionsFor(name); len(sug) > 0 {
+		msg += fmt.Sprintf("; did you mean %s?", strings.Join(sug, " or "))
+	}
+	return usageErrorf(a.root, "%s", msg)
 }
 
 func (a *app) newRoot() *cobra.Command {
