@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -107,6 +108,12 @@ func (s *Session) loop(ctx context.Context, method, target string, do send) erro
 			return ErrAbandoned
 		}
 		if err != nil {
+			if i := strings.Index(err.Error(), "unsupported InputRequest method"); i >= 0 {
+				// The go-sdk cannot decode the interim result at all.
+				return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
+					"answered %s %q with an input request mcpcli cannot read (%s); input requests are elicitation/create, sampling/createMessage or roots/list, so this is a bug in the server",
+					method, target, err.Error()[i:])}
+			}
 			return err
 		}
 		switch got.resultType {

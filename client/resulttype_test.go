@@ -89,3 +89,20 @@ func TestAbsentOrCompleteResultTypeIsComplete(t *testing.T) {
 		cancel()
 	}
 }
+
+func TestUnknownInputRequestMethodIsAServerBug(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := client.Connect(ctx, rawServer(t, func(string) string {
+		return `{"resultType":"input_required","inputRequests":{"z":{"method":"tasks/get","params":{}}}}`
+	}), "raw", client.Options{Modes: client.Modes{Form: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = s.CallTool(ctx, "t", nil)
+	var pe *client.ProtocolError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), `"tasks/get"`) || !strings.Contains(err.Error(), "bug in the server") {
+		t.Errorf("CallTool error = %v, want a ProtocolError naming tasks/get as a server bug", err)
+	}
+}
