@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -47,15 +48,20 @@ func (t *Tracer) Observe(ev Event) {
 		h.Header = Redact(h.Header)
 		line.HTTP = &h
 	}
-	b, err := json.Marshal(line)
-	if err != nil {
+	// Not json.Marshal: it rewrites <, > and & (and U+2028, U+2029) in the
+	// message as \u escapes, so the trace would no longer show the
+	// server's strings as they were sent. Only insignificant whitespace is
+	// dropped, to keep one message per line.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(line); err != nil {
 		return
 	}
-	b = append(b, '\n')
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.err == nil {
-		_, t.err = t.w.Write(b)
+		_, t.err = t.w.Write(b.Bytes())
 	}
 }
 

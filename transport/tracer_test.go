@@ -86,3 +86,13 @@ func TestParseHeader(t *testing.T) {
 		}
 	}
 }
+
+func TestTracerKeepsTheMessagesCharacters(t *testing.T) {
+	var buf bytes.Buffer
+	msg := `{"result":{"requestState":"<a&b> \u00e9 \u2028 é` + "\u2028" + ` \"q\" \\ \/"}}`
+	NewTracer(&buf).Observe(Event{Time: time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC), Dir: Recv, Msg: []byte(msg)})
+	want := `{"time":"2026-11-30T10:00:00Z","dir":"recv","msg":` + msg + "}\n"
+	if got := buf.String(); got != want {
+		t.Errorf("trace line =\n  %q\nwant the message as it came\n  %q", got, want)
+	}
+}
