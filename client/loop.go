@@ -102,10 +102,16 @@ func (s *Session) loop(ctx context.Context, method, target string, do send) erro
 			return err
 		})
 		s.mu.Lock()
-		abandoned := fl.abandoned
+		abandoned, answerErr := fl.abandoned, fl.answerErr
 		s.mu.Unlock()
 		if abandoned {
 			return ErrAbandoned
+		}
+		if err != nil && answerErr != nil {
+			// A legacy server asked, mcpcli could not answer, and the
+			// server failed the request for it: the cause is mcpcli's,
+			// not whatever the server made of the error it got.
+			return answerErr
 		}
 		if err != nil {
 			if i := strings.Index(err.Error(), "unsupported InputRequest method"); i >= 0 {

@@ -369,6 +369,23 @@ func TestLegacyServerElicitsThroughTheSameAnswerer(t *testing.T) {
 	}
 }
 
+func TestLegacyAnswerFailureIsReportedAsMcpclisOwn(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "old-server", Version: "0.9"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
+	srv.AddTool(&mcp.Tool{Name: "legacy", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if _, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "name?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`)}); err != nil {
+			return nil, fmt.Errorf("server-side wrapping: %w", err)
+		}
+		return &mcp.CallToolResult{}, nil
+	})
+	noAnswer := errors.New(`answers have nothing for "elicitation"`)
+	ans := &scripted{answer: func(client.Round) (map[string]*mcp.ElicitResult, error) { return nil, noAnswer }}
+	s, _ := connect(t, srv, client.Options{Answerer: ans})
+	_, err := s.CallTool(context.Background(), "legacy", nil)
+	if err == nil || err.Error() != noAnswer.Error() {
+		t.Errorf("CallTool(legacy) error = %v, want the answerer's own %q, not the server's account of it", err, noAnswer)
+	}
+}
+
 func TestSchemaKeepsServerOrder(t *testing.T) {
 	srv := newServer()
 	srv.AddTool(&mcp.Tool{Name: "t", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -111,6 +111,7 @@ type inflight struct {
 	timer          *pausableTimer
 	legacyRounds   int
 	abandoned      bool
+	answerErr      error // why mcpcli could not answer a legacy elicitation
 }
 
 // Connect starts a session over t. via says how the server is reached
@@ -266,11 +267,13 @@ func (s *Session) answerLegacy(ctx context.Context, req *mcp.ElicitRequest) (*mc
 	defer fl.timer.resume()
 	answers, err := s.opts.Answerer.Answer(ctx, round)
 	if err != nil {
+		s.mu.Lock()
 		if errors.Is(err, ErrAbandoned) {
-			s.mu.Lock()
 			fl.abandoned = true
-			s.mu.Unlock()
+		} else if fl.answerErr == nil {
+			fl.answerErr = err
 		}
+		s.mu.Unlock()
 		return nil, err
 	}
 	res := answers[ask.Key]
