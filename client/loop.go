@@ -107,10 +107,11 @@ func (s *Session) loop(ctx context.Context, method, target string, do send) erro
 		if abandoned {
 			return ErrAbandoned
 		}
-		if err != nil && answerErr != nil {
-			// A legacy server asked, mcpcli could not answer, and the
-			// server failed the request for it: the cause is mcpcli's,
-			// not whatever the server made of the error it got.
+		if answerErr != nil {
+			// A legacy server asked and mcpcli could not answer. Whatever
+			// the server made of the error it got instead (a failure of
+			// its own, or a result built without the answer), the run
+			// did not go as asked, and the cause is mcpcli's to report.
 			return answerErr
 		}
 		if err != nil {

@@ -377,12 +377,19 @@ func TestLegacyAnswerFailureIsReportedAsMcpclisOwn(t *testing.T) {
 		}
 		return &mcp.CallToolResult{}, nil
 	})
+	srv.AddTool(&mcp.Tool{Name: "shrug", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// A server that carries on without the answer.
+		req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "name?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`)})
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done anyway"}}}, nil
+	})
 	noAnswer := errors.New(`answers have nothing for "elicitation"`)
 	ans := &scripted{answer: func(client.Round) (map[string]*mcp.ElicitResult, error) { return nil, noAnswer }}
 	s, _ := connect(t, srv, client.Options{Answerer: ans})
-	_, err := s.CallTool(context.Background(), "legacy", nil)
-	if err == nil || err.Error() != noAnswer.Error() {
-		t.Errorf("CallTool(legacy) error = %v, want the answerer's own %q, not the server's account of it", err, noAnswer)
+	for _, tool := range []string{"legacy", "shrug"} {
+		_, err := s.CallTool(context.Background(), tool, nil)
+		if err == nil || err.Error() != noAnswer.Error() {
+			t.Errorf("CallTool(%s) error = %v, want the answerer's own %q, not the server's account of it", tool, err, noAnswer)
+		}
 	}
 }
 

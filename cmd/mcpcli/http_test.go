@@ -395,6 +395,14 @@ func TestLegacyHTTPServerElicitationThroughTheAnswersFile(t *testing.T) {
 	if code != 0 || strings.TrimSpace(out) != "Hello, Grace" {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out, errs)
 	}
+
+	// Answers without the key: that is the error, not the 202 the server
+	// gave to mcpcli's error response, nor the server's account of it.
+	os.WriteFile(answers, []byte(`{"other": {"action": "decline"}}`), 0o600)
+	code, _, errs = cli(t, "call", "greet", "--answers", answers, "--url", url)
+	if want := `mcpcli: answers have nothing for "elicitation" (round 1)`; code != 1 || !strings.HasPrefix(errs, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and %q", code, errs, want)
+	}
 }
 
 // On a terminal progress is one live line, taken away before anything

@@ -81,15 +81,16 @@ func (w *wireWatch) observe(ev transport.Event) {
 	id := string(bytes.TrimSpace(m.ID))
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if ev.Dir == transport.Send && id == "" {
-		w.sentCall = false
+	if ev.Dir == transport.Send {
+		// A request, not a notification nor a response to the server's
+		// own request (which a legacy server answers with 202).
+		w.sentCall = m.Method != "" && id != ""
 	}
 	switch {
 	case ev.Dir == transport.Send && m.Method == "notifications/cancelled":
 		w.cancelOnce.Do(func() { close(w.cancelSent) })
 	case ev.Dir == transport.Send && m.Method != "" && id != "":
 		w.pending[id] = true
-		w.sentCall = true
 	case ev.Dir == transport.Recv && (m.Method == "notifications/message" || m.Method == "notifications/progress"):
 		w.notesSeen.Add(1)
 	case ev.Dir == transport.Recv && m.Method == "" && id != "":
