@@ -15,7 +15,7 @@ import (
 const DefaultDiscoverWait = 5 * time.Second
 
 // probeConn answers, on the server's behalf, a server/discover request the
-// server leaves unanswered for wait. The stdio spec (Backward Compatibility)
+// server has read and then left unanswered for wait. The stdio spec (Backward Compatibility)
 // says a server that "does not respond within a reasonable timeout" is legacy:
 // some 2025-11-25 servers ignore any request that comes before initialize.
 // The answer is a JSON-RPC error, on which the go-sdk falls back to the
@@ -25,6 +25,10 @@ type probeConn struct {
 	mcp.Connection
 	wait time.Duration
 	warn func(string)
+	// unread, when set, says how much of what was written the server has
+	// not read yet: a server that has not even read the probe is still
+	// starting (npx, uvx and the like can take a while), not ignoring it.
+	unread func() (int, bool)
 
 	startOnce sync.Once
 	in        chan readResult
@@ -67,6 +71,13 @@ func (c *probeConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 func (c *probeConn) expire(id jsonrpc.ID) {
 	c.mu.Lock()
 	_, ok := c.pending[id]
+	if ok && c.unread != nil {
+		if n, known := c.unread(); known && n > 0 {
+			c.pending[id] = time.AfterFunc(c.wait, func() { c.expire(id) })
+			c.mu.Unlock()
+			return
+		}
+	}
 	delete(c.pending, id)
 	c.mu.Unlock()
 	if !ok {

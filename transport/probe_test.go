@@ -125,3 +125,57 @@ func TestAnsweredProbeIsLeftAlone(t *testing.T) {
 		t.Error("warned about a fallback with a server that answered server/discover")
 	}
 }
+
+func TestProbeWaitsForAServerThatHasNotReadIt(t *testing.T) {
+	ct, st := mcp.NewInMemoryTransports()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "slow-start", Version: "1"}, nil)
+	ctx := context.Background()
+	// The server starts only after the probe's timer has fired three
+	// times; until then nothing has read the probe, as with a server that
+	// npx is still downloading.
+	var calls int
+	started := make(chan *mcp.ServerSession, 1)
+	unread := func() (int, bool) {
+		calls++
+		if calls == 3 {
+			go func() {
+				ss, err := srv.Connect(ctx, st, nil)
+				if err != nil {
+					t.Error(err)
+				}
+				started <- ss
+			}()
+		}
+		return 1, true
+	}
+	warned := false
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	cs, err := c.Connect(cctx, unreadTransport{probedTransport{ct, time.Millisecond, func(string) { warned = true }}, unread}, nil)
+	if err != nil {
+		t.Fatalf("Connect to a server slow to start: %v", err)
+	}
+	defer cs.Close()
+	defer func() { (<-started).Close() }()
+	if got := cs.InitializeResult().ProtocolVersion; got < "2026-07-28" {
+		t.Errorf("negotiated %q, want the modern version: a server that has not read the probe is not legacy", got)
+	}
+	if warned {
+		t.Error("fell back to initialize while the server had not read server/discover")
+	}
+}
+
+type unreadTransport struct {
+	probedTransport
+	unread func() (int, bool)
+}
+
+func (t unreadTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.probedTransport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.(*probeConn).unread = t.unread
+	return c, nil
+}

@@ -112,3 +112,21 @@ func TestEnvAndDir(t *testing.T) {
 		t.Errorf("server saw %q, want %q", got, want)
 	}
 }
+
+func TestUnreadCountsWhatTheServerHasNotRead(t *testing.T) {
+	p, err := Start(Command{Argv: []string{"sh", "-c", "exec sleep 300"}, Grace: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := p.Write([]byte("{\"id\":1}\n")); err != nil {
+		t.Fatal(err)
+	}
+	n, ok := p.Unread()
+	if !ok {
+		t.Skip("this system cannot tell how much of a pipe is unread")
+	}
+	if n != 9 {
+		t.Errorf("Unread() = %d, want the 9 bytes a server that never reads left in its stdin", n)
+	}
+}

@@ -79,6 +79,7 @@ func (s *Stdio) Connect(ctx context.Context) (mcp.Connection, error) {
 		return nil, err
 	}
 	pc := withDiscoverProbe(conn, s.DiscoverWait, s.Warn)
+	pc.unread = p.Unread
 	s.mu.Lock()
 	s.conn = pc
 	s.mu.Unlock()
@@ -217,7 +218,7 @@ func describeExit(st *os.ProcessState, waitErr error) string {
 // close stdin, wait, SIGTERM the process group, wait, SIGKILL the group.
 type Process struct {
 	cmd    *exec.Cmd
-	stdin  io.WriteCloser
+	stdin  *os.File
 	stdout io.ReadCloser
 	stderr *tail
 	grace  time.Duration
@@ -240,17 +241,23 @@ func Start(c Command) (*Process, error) {
 	cmd.Dir = c.Dir
 	cmd.Env = append(os.Environ(), c.Env...)
 	cmd.SysProcAttr = sysProcAttr()
-	stdin, err := cmd.StdinPipe()
+	// The pipe is mcpcli's own, not exec's StdinPipe, so that it can tell
+	// whether the server has read what was written (see Unread).
+	stdinR, stdin, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
+	cmd.Stdin = stdinR
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
 	}
 	t := newTail(StderrLines, c.Stderr)
 	cmd.Stderr = t
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	stdinR.Close() // the server's end
+	if err != nil {
+		stdin.Close()
 		var ee *exec.Error
 		if errors.As(err, &ee) {
 			return nil, fmt.Errorf("cannot start server %q: %v; check the command and your PATH", c.Argv[0], ee.Err)
@@ -272,6 +279,10 @@ func Start(c Command) (*Process, error) {
 	}()
 	return p, nil
 }
+
+// Unread is how many bytes written to the server's stdin it has not read
+// yet; ok is false where that cannot be known.
+func (p *Process) Unread() (n int, ok bool) { return unread(p.stdin) }
 
 // Write writes to the server's stdin.
 func (p *Process) Write(b []byte) (int, error) { return p.stdin.Write(b) }

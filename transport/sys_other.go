@@ -2,8 +2,14 @@
 
 package transport
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
+
+// unread is not known here.
+func unread(*os.File) (int, bool) { return 0, false }
