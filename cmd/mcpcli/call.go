@@ -278,6 +278,14 @@ func (a *app) newPromptCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "prompt NAME [KEY=VALUE ...]",
 		Short: "Get a prompt, answering what the server asks along the way",
+		Long: `prompt gets the prompt NAME and prints its messages. Prompt arguments are
+always strings: KEY=VALUE pairs are sent exactly as typed ('mcpcli prompts'
+lists each prompt's arguments, required ones without brackets).
+
+When the server answers input_required, mcpcli asks you (or reads --answers)
+and retries, round after round, until the messages arrive.
+
+Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 		Example: `  mcpcli prompt release_notes version=2.0 -- mcpcli demo-server
   mcpcli prompt code_review file=main.go -o json --url http://127.0.0.1:8080/mcp`,
 		Args: cobra.ArbitraryArgs,
@@ -313,6 +321,14 @@ func (a *app) newReadCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "read URI",
 		Short: "Read a resource, answering what the server asks along the way",
+		Long: `read reads the resource at URI, given exactly as 'mcpcli resources' lists it
+(quote it for the shell), and prints its contents: text as it is, binary
+contents as a one-line summary; -o json gives everything.
+
+When the server answers input_required, mcpcli asks you (or reads --answers)
+and retries, round after round, until the contents arrive.
+
+Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 		Example: `  mcpcli read demo://reports/q3 -- mcpcli demo-server
   mcpcli read file:///notes.txt -o json --url http://127.0.0.1:8080/mcp`,
 		Args: cobra.ArbitraryArgs,

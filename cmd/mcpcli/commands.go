@@ -32,6 +32,12 @@ func (a *app) newToolsCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "tools",
 		Short: "List the server's tools and their arguments",
+		Long: `tools lists each tool with its arguments as KEY=TYPE, the optional ones in
+brackets, and its description: what 'mcpcli call TOOL KEY=VALUE ...' takes.
+-o json prints every tool with its inputSchema exactly as the server sent it.
+
+Over HTTP, tools whose x-mcp-header annotations are invalid are left out,
+with a warning that names the tool and the reason.`,
 		Example: `  mcpcli tools -- mcpcli demo-server
   mcpcli tools --url http://127.0.0.1:8080/mcp -o json`,
 		Args: a.noArgs,
@@ -135,8 +141,10 @@ func argSummary(schema any) string {
 
 func (a *app) newPromptsCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:     "prompts",
-		Short:   "List the server's prompts and their arguments",
+		Use:   "prompts",
+		Short: "List the server's prompts and their arguments",
+		Long: `prompts lists each prompt with its arguments, the optional ones in brackets,
+and its description: what 'mcpcli prompt NAME KEY=VALUE ...' takes.`,
 		Example: `  mcpcli prompts -- mcpcli demo-server`,
 		Args:    a.noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -179,8 +187,10 @@ func (a *app) newPromptsCmd() *cobra.Command {
 
 func (a *app) newResourcesCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:     "resources",
-		Short:   "List the server's resources",
+		Use:   "resources",
+		Short: "List the server's resources",
+		Long: `resources lists each resource's URI, name and MIME type: the URI is what
+'mcpcli read URI' takes.`,
 		Example: `  mcpcli resources -- mcpcli demo-server`,
 		Args:    a.noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
