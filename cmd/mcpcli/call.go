@@ -59,6 +59,9 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 						tool = t
 					}
 				}
+				if tool == nil && s.wire.listed(name) {
+					return fmt.Errorf("server %q lists tool %q, but its x-mcp-header annotations are invalid (see the warning), so mcpcli leaves it out; the server's inputSchema must be fixed", s.Server().Display(), name)
+				}
 				if tool == nil {
 					return fmt.Errorf("server %q has no tool %q; run 'mcpcli tools' to list them", s.Server().Display(), name)
 				}

@@ -342,8 +342,14 @@ func TestToolsWithInvalidHeaderAnnotationsAreLeftOut(t *testing.T) {
 			t.Errorf("stderr does not say %q:\n%s", want, errs)
 		}
 	}
-	if code, _, errs := cli(t, "call", "invalid_in_items", "--url", srv.URL); code != 1 || !strings.Contains(errs, `has no tool "invalid_in_items"`) {
+	if code, _, errs := cli(t, "call", "invalid_in_items", "--url", srv.URL); code != 1 || !strings.Contains(errs, `lists tool "invalid_in_items", but its x-mcp-header annotations are invalid (see the warning), so mcpcli leaves it out`) {
 		t.Errorf("calling a left-out tool: exit %d, stderr:\n%s", code, errs)
+	}
+	if code, _, errs := cli(t, "call", "invalid_number", "--url", srv.URL); code != 1 || !strings.Contains(errs, `lists tool "invalid_number", but its x-mcp-header annotations are invalid`) {
+		t.Errorf("calling a tool the go-sdk left out: exit %d, stderr:\n%s", code, errs)
+	}
+	if code, _, errs := cli(t, "call", "nonesuch", "--url", srv.URL); code != 1 || !strings.Contains(errs, `has no tool "nonesuch"`) {
+		t.Errorf("calling a tool the server does not have: exit %d, stderr:\n%s", code, errs)
 	}
 	if code, out, errs := cli(t, "call", "valid_tool", "region=eu", "--url", srv.URL); code != 0 || !strings.Contains(out, "called") {
 		t.Errorf("calling the valid tool: exit %d, stdout %q, stderr:\n%s", code, out, errs)

@@ -110,3 +110,12 @@ func (w *wireWatch) observeTools(msg []byte) {
 		}
 	}
 }
+
+// listed reports whether a tools/list result on the wire had a tool called
+// name, whether or not it was kept.
+func (w *wireWatch) listed(name string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, ok := w.schemas[name]
+	return ok
+}
