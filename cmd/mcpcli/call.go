@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
+	"math/big"
 	"os"
 	"sort"
 	"strconv"
@@ -189,6 +192,19 @@ func propType(p any) string {
 	return ""
 }
 
+// nullable reports whether a property's type list allows null.
+func nullable(p any) bool {
+	m, _ := p.(map[string]any)
+	if t, ok := m["type"].([]any); ok {
+		for _, e := range t {
+			if e == "null" {
+				return true
+			}
+		}
+	}
+	return m["type"] == "null"
+}
+
 // coerceArgs applies KEY=VALUE pairs over base, typed by the tool's schema.
 func coerceArgs(cmd *cobra.Command, a *app, tool *mcp.Tool, base map[string]any, args []string) (map[string]any, error) {
 	pairs, err := splitPairs(cmd, args)
@@ -207,6 +223,10 @@ func coerceArgs(cmd *cobra.Command, a *app, tool *mcp.Tool, base map[string]any,
 		prop, known := props[p.key]
 		if !known && closed {
 			return nil, usageErrorf(cmd, "tool %q has no argument %q; its arguments are: %s", tool.Name, p.key, strings.Join(sortedKeys(props), ", "))
+		}
+		if p.value == "null" && nullable(prop) {
+			out[p.key] = nil
+			continue
 		}
 		v, err := coerce(propType(prop), p.value)
 		if err != nil {
@@ -241,13 +261,19 @@ func coerce(typ, value string) (any, error) {
 	switch typ {
 	case "integer":
 		n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			// JSON has no limit on integers; the server may have none.
+			b, _ := new(big.Int).SetString(strings.TrimSpace(value), 10)
+			return json.Number(b.String()), nil
+		}
 		if err != nil {
 			return nil, fmt.Errorf("the tool wants a whole number")
 		}
 		return n, nil
 	case "number":
 		f, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-		if err != nil {
+		if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(f) || math.IsInf(f, 0) {
+			// JSON has no NaN or infinity (nor numbers past float64).
 			return nil, fmt.Errorf("the tool wants a number")
 		}
 		return f, nil

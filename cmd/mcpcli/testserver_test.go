@@ -70,7 +70,7 @@ func testServerMain() {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("Hello, %v!", res.Content["name"])}}}, nil
 		})
 	case "content":
-		srv.AddTool(&mcp.Tool{Name: "mixed", InputSchema: json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer"},"ratio":{"type":"number"},"on":{"type":"boolean"},"tags":{"type":"array"},"opts":{"type":"object"},"name":{"type":"string"}},"additionalProperties":false}`)},
+		srv.AddTool(&mcp.Tool{Name: "mixed", InputSchema: json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer"},"ratio":{"type":"number"},"on":{"type":"boolean"},"tags":{"type":"array"},"opts":{"type":"object"},"name":{"type":"string"},"until":{"type":["integer","null"]}},"additionalProperties":false}`)},
 			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return &mcp.CallToolResult{
 					Content: []mcp.Content{
