@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -128,5 +129,30 @@ func TestUnreadCountsWhatTheServerHasNotRead(t *testing.T) {
 	}
 	if n != 9 {
 		t.Errorf("Unread() = %d, want the 9 bytes a server that never reads left in its stdin", n)
+	}
+}
+
+func TestExplainLeavesOurOwnShutdownAlone(t *testing.T) {
+	s := &Stdio{Cmd: Command{Argv: []string{"sh", "-c", "cat >/dev/null"}}}
+	if _, err := s.Connect(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	s.Process().Close() // mcpcli ends the session; the server exits 0
+	cause := errors.New("decoding the server's message: too deeply nested")
+	if got := s.Explain(cause); got != cause {
+		t.Errorf("Explain after mcpcli's own shutdown = %v, want the cause itself", got)
+	}
+}
+
+func TestExplainNamesAServerThatDied(t *testing.T) {
+	s := &Stdio{Cmd: Command{Argv: []string{"sh", "-c", "echo oops >&2; exit 3"}}}
+	if _, err := s.Connect(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	<-s.Process().Done()
+	s.Process().Close()
+	var ee *ExitError
+	if got := s.Explain(errors.New("EOF")); !errors.As(got, &ee) || ee.State.ExitCode() != 3 {
+		t.Errorf("Explain after the server died = %v, want an ExitError with status 3", got)
 	}
 }

@@ -155,6 +155,11 @@ func (s *Stdio) Explain(err error) error {
 	if p.signaled.Load() {
 		return err // mcpcli stopped it
 	}
+	if p.closing.Load() && p.state != nil && p.state.Success() {
+		// It left cleanly when mcpcli closed its stdin: mcpcli was ending
+		// the session (after a failure of its own), not the server.
+		return err
+	}
 	return &ExitError{Cmd: s.Cmd.String(), State: p.state, WaitErr: p.waitErr, Stderr: p.StderrTail(), Cause: err}
 }
 
@@ -230,6 +235,7 @@ type Process struct {
 	closeOnce sync.Once
 	closeErr  error
 	signaled  atomicBool // mcpcli sent it SIGTERM or SIGKILL
+	closing   atomicBool // mcpcli closed its stdin
 }
 
 // Start starts c.
@@ -300,6 +306,7 @@ func (p *Process) StderrTail() []string { return p.stderr.Lines() }
 // group behind.
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
+		p.closing.Store(true)
 		p.stdin.Close()
 		pgid := p.cmd.Process.Pid
 		if !p.wait(p.grace) {
