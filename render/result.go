@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/internal/jsonesc"
 )
 
 // WriteJSON writes v as indented JSON and a newline: the -o json output.
@@ -19,38 +18,9 @@ func WriteJSON(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
-	b = append(escapeJSON(b), '\n')
+	b = append(jsonesc.Escape(b), '\n')
 	_, err = w.Write(b)
 	return err
-}
-
-// escapeJSON rewrites, in encoded JSON, the characters encoding/json leaves
-// raw that a terminal may obey or hide: DEL, 8-bit C1 controls (U+009B is
-// CSI), and format characters (bidi overrides, zero-width, tags). They can
-// only be inside strings, where \uXXXX means the same.
-func escapeJSON(b []byte) []byte {
-	var out []byte
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0xad && unicode.Is(unicode.Cf, r)) {
-			if out == nil {
-				out = append(make([]byte, 0, len(b)+32), b[:i]...)
-			}
-			if r > 0xffff {
-				r1, r2 := utf16.EncodeRune(r)
-				out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
-			} else {
-				out = fmt.Appendf(out, `\u%04x`, r)
-			}
-		} else if out != nil {
-			out = append(out, b[i:i+size]...)
-		}
-		i += size
-	}
-	if out == nil {
-		return b
-	}
-	return out
 }
 
 // ToolResult writes a tool result for a person: each content block
@@ -63,7 +33,7 @@ func ToolResult(w io.Writer, res *mcp.CallToolResult) {
 	if res.StructuredContent != nil && !structuredEchoesText(res) {
 		b, err := json.MarshalIndent(res.StructuredContent, "", "  ")
 		if err == nil {
-			b = escapeJSON(b)
+			b = jsonesc.Escape(b)
 			if len(res.Content) > 0 {
 				fmt.Fprintln(w, "structuredContent:")
 			}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpcli/mcpcli/internal/jsonesc"
 )
 
 // redactedHeaders are the headers whose values never reach a trace file.
@@ -18,12 +20,19 @@ var redactedHeaders = []string{"Authorization", "Cookie", "Set-Cookie", "Proxy-A
 //	{"time":"…","dir":"send","msg":{…}}
 //	{"time":"…","dir":"recv","http":{"status":200,"headers":{…}}}
 type Tracer struct {
+	// EscapeControls writes C1 controls, DEL and invisible format
+	// characters (bidi overrides, zero-width) inside strings as \u escapes:
+	// the same JSON, but inert on a terminal (--trace -). Off, a trace
+	// keeps the server's bytes as sent.
+	EscapeControls bool
+
 	mu  sync.Mutex
 	w   io.Writer
 	err error
 }
 
-// NewTracer returns a Tracer writing to w.
+// NewTracer returns a Tracer writing to w. Set EscapeControls when w may
+// be a terminal.
 func NewTracer(w io.Writer) *Tracer { return &Tracer{w: w} }
 
 // Observe is the Tracer's Observer.
@@ -58,10 +67,14 @@ func (t *Tracer) Observe(ev Event) {
 	if err := enc.Encode(line); err != nil {
 		return
 	}
+	out := b.Bytes()
+	if t.EscapeControls {
+		out = jsonesc.Escape(out)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.err == nil {
-		_, t.err = t.w.Write(b.Bytes())
+		_, t.err = t.w.Write(out)
 	}
 }
 

@@ -96,3 +96,18 @@ func TestTracerKeepsTheMessagesCharacters(t *testing.T) {
 		t.Errorf("trace line =\n  %q\nwant the message as it came\n  %q", got, want)
 	}
 }
+
+func TestTracerEscapesControlsForTerminals(t *testing.T) {
+	msg := []byte("{\"result\":{\"text\":\"\u009b2J\u202eabc\"}}")
+	var file, term bytes.Buffer
+	NewTracer(&file).Observe(Event{Dir: Recv, Msg: msg})
+	tt := NewTracer(&term)
+	tt.EscapeControls = true
+	tt.Observe(Event{Dir: Recv, Msg: msg})
+	if !bytes.Contains(file.Bytes(), []byte("\u009b2J\u202e")) {
+		t.Errorf("file trace = %s, want the server's characters as sent", file.Bytes())
+	}
+	if !bytes.Contains(term.Bytes(), []byte(`\u009b2J\u202eabc`)) || bytes.Contains(term.Bytes(), []byte("\u009b")) {
+		t.Errorf("terminal trace = %s, want C1 and bidi as \\u escapes", term.Bytes())
+	}
+}

@@ -310,8 +310,9 @@ func (a *app) connectTarget(cmd *cobra.Command, t *target) (*session, error) {
 	})
 	if a.flags.trace != "" {
 		var w io.Writer
+		escape := false
 		if a.flags.trace == "-" {
-			w = a.deps.Err
+			w, escape = a.deps.Err, true
 		} else {
 			f, err := os.Create(a.flags.trace)
 			if err != nil {
@@ -320,7 +321,9 @@ func (a *app) connectTarget(cmd *cobra.Command, t *target) (*session, error) {
 			s.closers = append(s.closers, f.Close)
 			w = f
 		}
-		obs = append(obs, transport.NewTracer(w).Observe)
+		tr := transport.NewTracer(w)
+		tr.EscapeControls = escape
+		obs = append(obs, tr.Observe)
 	}
 	observer := transport.Observers(obs...)
 	answerer, err := a.answerer(cmd)
