@@ -91,7 +91,11 @@ func parseResult(raw json.RawMessage) (*mcp.ElicitResult, error) {
 		Content json.RawMessage `json:"content"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return nil, fmt.Errorf("unknown field %s; an answer has only \"action\" and \"content\"", field)
+		}
 		return nil, fmt.Errorf("want an object like {\"action\": \"accept\", \"content\": {...}}: %v", err)
 	}
 	if r.Action == nil {

@@ -28,6 +28,7 @@ func TestParseScriptErrors(t *testing.T) {
 		{`{"k": []}`, `key "k": the list is empty`},
 		{`{"k": [{"action": "accept"}, {"action": "nope"}]}`, `key "k", entry 2: action "nope"`},
 		{`{"k": {"action": "accept", "content": [1]}}`, `"content" must be an object`},
+		{`{"k": {"action": "accept", "contents": {"a": 1}}}`, `key "k": unknown field "contents"; an answer has only "action" and "content"`},
 	}
 	for _, tt := range tests {
 		_, err := client.ParseScript(strings.NewReader(tt.in), "f.json")
