@@ -274,7 +274,14 @@ func (p *Prompter) listFields(form *schema.Form) {
 			names[i] += "*"
 		}
 	}
-	fmt.Fprintf(p.Out, "   Fields: %s   (* required)\n", strings.Join(names, ", "))
+	note := ""
+	for _, f := range form.Fields {
+		if f.Required {
+			note = "   (* required)"
+			break
+		}
+	}
+	fmt.Fprintf(p.Out, "   Fields: %s%s\n", strings.Join(names, ", "), note)
 }
 
 const maxListed = 30

@@ -340,6 +340,9 @@ func parseField(name string, raw json.RawMessage, required bool) (*Field, []Prob
 	default:
 		return nil, []Problem{{name, fmt.Sprintf("has unknown type %q", typ)}}
 	}
+	if reason := impossible(f); reason != "" {
+		return nil, []Problem{{name, reason + ": no answer can fit"}}
+	}
 	f.Secret = looksSecret(f)
 	if len(p.Default) > 0 && string(p.Default) != "null" {
 		v, err := f.fromJSON(p.Default)
@@ -516,4 +519,26 @@ func SortedNames(m map[string]any) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// impossible says why no value can satisfy f's bounds, or returns "".
+func impossible(f *Field) string {
+	switch f.Kind {
+	case String:
+		if f.MinLength != nil && f.MaxLength != nil && *f.MinLength > *f.MaxLength {
+			return fmt.Sprintf("asks for at least %d and at most %d characters", *f.MinLength, *f.MaxLength)
+		}
+	case Number, Integer:
+		if f.Minimum != nil && f.Maximum != nil && *f.Minimum > *f.Maximum {
+			return fmt.Sprintf("asks for a number from %s up to %s", num(*f.Minimum), num(*f.Maximum))
+		}
+	case MultiSelect:
+		if f.MinItems != nil && f.MaxItems != nil && *f.MinItems > *f.MaxItems {
+			return fmt.Sprintf("asks to choose at least %d and at most %d", *f.MinItems, *f.MaxItems)
+		}
+		if f.MinItems != nil && *f.MinItems > len(f.Options) {
+			return fmt.Sprintf("asks to choose at least %d of %d choices", *f.MinItems, len(f.Options))
+		}
+	}
+	return ""
 }

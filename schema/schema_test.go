@@ -155,6 +155,10 @@ func TestParseUnrenderable(t *testing.T) {
 		{"empty items enum", obj(`"c":{"type":"array","items":{"enum":[]}}`), "c", "nothing to choose"},
 		{"required without property", `{"type":"object","properties":{},"required":["ghost"]}`, "ghost", "no property"},
 		{"required is not a list", `{"type":"object","properties":{},"required":"a"}`, "", "required is not a list"},
+		{"minLength over maxLength", obj(`"s":{"type":"string","minLength":5,"maxLength":2}`), "s", "at least 5 and at most 2 characters: no answer can fit"},
+		{"minimum over maximum", obj(`"n":{"type":"integer","minimum":10,"maximum":1}`), "n", "from 10 up to 1"},
+		{"minItems over maxItems", obj(`"m":{"type":"array","minItems":3,"maxItems":1,"items":{"enum":["a","b","c"]}}`), "m", "at least 3 and at most 1"},
+		{"minItems over the choices", obj(`"m":{"type":"array","minItems":3,"items":{"enum":["a","b"]}}`), "m", "at least 3 of 2 choices"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
