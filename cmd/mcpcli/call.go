@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
@@ -368,6 +369,13 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 			}
 			return a.withSession(cmd, func(ctx context.Context, s *session) error {
 				res, err := s.ReadResource(ctx, args[0])
+				var je *jsonrpc.Error
+				if errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == -32002) {
+					// 2026-07-28 answers an unknown resource with -32602;
+					// older servers with -32002.
+					return fmt.Errorf("server %q could not read %q (%d: %s); run 'mcpcli resources' to list what it has",
+						s.Server().Display(), args[0], je.Code, je.Message)
+				}
 				if err != nil {
 					return err
 				}
