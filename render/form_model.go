@@ -106,12 +106,10 @@ func newAskModel(r client.Round, i int) *askModel {
 			}
 		default:
 			m.fields = BuildForm(form)
-			m.fields.look = m.look
-			for _, s := range m.fields.Slots {
-				if s.list != nil {
-					s.list.theme = m.look
-				}
-			}
+			// The fields are themed with the form's look (huh keeps the
+			// first theme it is given): the model must share it, so that
+			// the terminal's background reaches every field.
+			m.look = m.fields.look
 		}
 	}
 	if m.problems != nil {
