@@ -5,7 +5,6 @@
 package demoserver
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
@@ -199,5 +198,3 @@ func clientCaps(req mcp.Request, ss *mcp.ServerSession) *mcp.ClientCapabilities 
 	}
 	return nil
 }
-
-var _ = context.Background

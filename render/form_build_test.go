@@ -247,20 +247,6 @@ func TestPrompterMatchesForm(t *testing.T) {
 	}
 }
 
-func TestEscapeMarkdown(t *testing.T) {
-	tests := map[string]string{
-		"plain":          "plain",
-		"*bold* _it_":    `\*bold\* \_it\_`,
-		"`code` and \\":  "\\`code\\` and \\\\",
-		"snake_case_var": `snake\_case\_var`,
-	}
-	for in, want := range tests {
-		if got := EscapeMarkdown(in); got != want {
-			t.Errorf("EscapeMarkdown(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestGateHoldsWhileAFormIsUp(t *testing.T) {
 	var w bytes.Buffer
 	g := NewGate(&w)

@@ -146,23 +146,3 @@ func skipString(s string) int {
 	}
 	return len(s)
 }
-
-// EscapeMarkdown escapes the characters huh's Note renders as markup
-// (\ _ * and `), so that server text shown in a Note reads as written and
-// cannot turn styling on. Sanitize the text first: escaping is not
-// sanitizing.
-func EscapeMarkdown(s string) string {
-	if !strings.ContainsAny(s, "\\_*`") {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for _, r := range s {
-		switch r {
-		case '\\', '_', '*', '`':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}

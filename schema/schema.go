@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 
@@ -274,7 +273,6 @@ func parseField(name string, raw json.RawMessage, required bool) (*Field, []Prob
 	if typ != "string" && typ != "" && (p.Enum != nil || p.OneOf != nil) {
 		return nil, []Problem{{name, fmt.Sprintf("has a list of choices on type %q; form mode allows choices of strings only", typ)}}
 	}
-	var probs []Problem
 	switch typ {
 	case "string":
 		switch {
@@ -355,7 +353,7 @@ func parseField(name string, raw json.RawMessage, required bool) (*Field, []Prob
 			f.Default = v
 		}
 	}
-	return f, probs
+	return f, nil
 }
 
 func compact(b []byte) string {
@@ -509,16 +507,6 @@ func containsAny(s string, subs ...string) bool {
 		}
 	}
 	return false
-}
-
-// SortedNames is a helper for messages: the names of fields in a map.
-func SortedNames(m map[string]any) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // impossible says why no value can satisfy f's bounds, or returns "".

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -233,9 +234,8 @@ type Process struct {
 	waitErr error
 
 	closeOnce sync.Once
-	closeErr  error
-	signaled  atomicBool // mcpcli sent it SIGTERM or SIGKILL
-	closing   atomicBool // mcpcli closed its stdin
+	signaled  atomic.Bool // mcpcli sent it SIGTERM or SIGKILL
+	closing   atomic.Bool // mcpcli closed its stdin
 }
 
 // Start starts c.
@@ -321,7 +321,7 @@ func (p *Process) Close() error {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 		p.stdout.Close()
 	})
-	return p.closeErr
+	return nil
 }
 
 func (p *Process) wait(d time.Duration) bool {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"sync"
-	"sync/atomic"
 )
 
 // tail keeps the last n lines written to it, and copies everything to an
@@ -61,5 +60,3 @@ func (t *tail) Lines() []string {
 	}
 	return out
 }
-
-type atomicBool = atomic.Bool

@@ -48,8 +48,6 @@ type Warning struct {
 
 // Analysis is what mcpcli knows about a URL without fetching it.
 type Analysis struct {
-	// Raw is the URL exactly as the server sent it. Never print it as is.
-	Raw string
 	// Target is exactly what is shown and what would be opened: printable
 	// ASCII only, the host in its ASCII (xn--) form, everything else that
 	// is not plain ASCII percent-encoded. Empty when Refused.
@@ -145,7 +143,7 @@ const maxRefusedShown = 300
 // Analyze looks at a URL a server asks the person to open. It never
 // touches the network.
 func Analyze(raw string) Analysis {
-	a := Analysis{Raw: raw}
+	a := Analysis{}
 	refuse := func(format string, args ...any) Analysis {
 		a.Refused = fmt.Sprintf(format, args...)
 		a.Target = ""

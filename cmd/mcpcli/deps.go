@@ -15,7 +15,7 @@ type Streams struct {
 	Out io.Writer // results only
 	Err io.Writer // everything else: prompts, forms, progress, warnings
 
-	InTTY, OutTTY, ErrTTY bool
+	InTTY, ErrTTY bool
 	// InFd is stdin's descriptor when InTTY (for hidden input).
 	InFd int
 }
@@ -40,7 +40,6 @@ func SystemDeps() *Deps {
 		Streams: Streams{
 			In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
 			InTTY:  term.IsTerminal(int(os.Stdin.Fd())),
-			OutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 			ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 			InFd:   int(os.Stdin.Fd()),
 		},

@@ -324,6 +324,12 @@ func (a *app) connectTarget(cmd *cobra.Command, t *target) (*session, error) {
 		tr := transport.NewTracer(w)
 		tr.EscapeControls = escape
 		obs = append(obs, tr.Observe)
+		s.closers = append(s.closers, func() error {
+			if err := tr.Err(); err != nil {
+				fmt.Fprintf(a.deps.Err, "mcpcli: warning: the trace %s is incomplete: %v\n", a.flags.trace, err)
+			}
+			return nil
+		})
 	}
 	observer := transport.Observers(obs...)
 	answerer, err := a.answerer(cmd)
