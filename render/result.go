@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpcli/mcpcli/internal/jsonesc"
+	"github.com/mcpcli/mcpcli/internal/textsafe"
 )
 
 // WriteJSON writes v as indented JSON and a newline: the -o json output.
@@ -18,7 +18,7 @@ func WriteJSON(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
-	b = append(jsonesc.Escape(b), '\n')
+	b = append(textsafe.EscapeJSON(b), '\n')
 	_, err = w.Write(b)
 	return err
 }
@@ -33,7 +33,7 @@ func ToolResult(w io.Writer, res *mcp.CallToolResult) {
 	if res.StructuredContent != nil && !structuredEchoesText(res) {
 		b, err := json.MarshalIndent(res.StructuredContent, "", "  ")
 		if err == nil {
-			b = jsonesc.Escape(b)
+			b = textsafe.EscapeJSON(b)
 			if len(res.Content) > 0 {
 				fmt.Fprintln(w, "structuredContent:")
 			}

@@ -4,8 +4,9 @@ package render
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpcli/mcpcli/internal/textsafe"
 )
 
 // Sanitize makes a server string inert for a terminal. It removes escape
@@ -53,7 +54,7 @@ func sanitize(s string, keepNewlines bool) string {
 			// dropped: a bare CR rewrites the line it is on
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
 			// other controls: dropped
-		case isInvisibleFormat(r):
+		case textsafe.Invisible(r):
 			// dropped
 		case r == '\u2028' || r == '\u2029':
 			if keepNewlines {
@@ -78,20 +79,6 @@ func isPlain(s string, keepNewlines bool) bool {
 		}
 	}
 	return true
-}
-
-// isInvisibleFormat reports characters that reorder or hide text: every
-// Unicode format character (Cf: bidi controls, zero-width spaces and
-// joiners, soft hyphens, tag characters...) and the Hangul fillers, which
-// draw as blanks. A zero-width joiner is dropped too, though emoji
-// sequences use it: terminals and the form's renderer disagree on its
-// width, which shifts the layout. urlmode counts the same characters.
-func isInvisibleFormat(r rune) bool {
-	switch r {
-	case 0x115F, 0x1160, 0x3164, 0xFFA0: // Hangul fillers
-		return true
-	}
-	return r >= 0xAD && unicode.Is(unicode.Cf, r)
 }
 
 // skipEscape returns how many bytes after an ESC belong to its sequence.

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpcli/mcpcli/internal/jsonesc"
+	"github.com/mcpcli/mcpcli/internal/textsafe"
 )
 
 // redactedHeaders are the headers whose values never reach a trace file.
@@ -69,7 +69,7 @@ func (t *Tracer) Observe(ev Event) {
 	}
 	out := b.Bytes()
 	if t.EscapeControls {
-		out = jsonesc.Escape(out)
+		out = textsafe.EscapeJSON(out)
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()

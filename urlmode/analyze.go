@@ -20,6 +20,8 @@ import (
 	"golang.org/x/net/publicsuffix"
 
 	"github.com/mcpcli/mcpcli/render"
+
+	"github.com/mcpcli/mcpcli/internal/textsafe"
 )
 
 // LongURL is the length from which a URL gets a warning of its own.
@@ -366,7 +368,7 @@ func alteredBecause(raw string) string {
 
 // isInvisible reports characters that show as nothing, or as a blank.
 func isInvisible(r rune) bool {
-	return unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' || r == '\u115f' || r == '\u1160' || r == '\u3164' || r == '\uffa0'
+	return textsafe.Invisible(r) || r == '\u2028' || r == '\u2029'
 }
 
 // showInvisible writes each invisible character as <U+XXXX>, so that a
