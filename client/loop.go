@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -137,7 +138,7 @@ func (s *Session) loop(ctx context.Context, method, target string, do send) erro
 			return nil
 		}
 		rounds++
-		s.step(Step{Kind: StepInputRequired, Method: method, Target: target, Round: rounds, Asked: keysOf(got.requests), StateLen: stateLen(got.state)})
+		s.step(Step{Kind: StepInputRequired, Method: method, Target: target, Round: rounds, Asked: slices.Sorted(maps.Keys(got.requests)), StateLen: stateLen(got.state)})
 		if rounds > s.opts.MaxRounds {
 			return &RoundsError{Server: s.server.Display(), Rounds: s.opts.MaxRounds}
 		}
@@ -201,11 +202,7 @@ func resultTypeOf(res any) string {
 // asks turns a round's input requests into elicitations, refusing what
 // mcpcli did not declare.
 func (s *Session) asks(reqs mcp.InputRequestMap) ([]Ask, error) {
-	keys := make([]string, 0, len(reqs))
-	for k := range reqs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(reqs))
 	asks := make([]Ask, 0, len(keys))
 	for _, k := range keys {
 		switch p := reqs[k].(type) {
@@ -316,15 +313,6 @@ func actions(rs mcp.InputResponseMap) map[string]string {
 		}
 	}
 	return out
-}
-
-func keysOf(m mcp.InputRequestMap) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func stateLen(s string) int {

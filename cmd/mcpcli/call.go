@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -223,7 +225,7 @@ func coerceArgs(cmd *cobra.Command, a *app, tool *mcp.Tool, base map[string]any,
 	for _, p := range pairs {
 		prop, known := props[p.key]
 		if !known && closed {
-			return nil, usageErrorf(cmd, "tool %q has no argument %q; its arguments are: %s", tool.Name, p.key, strings.Join(sortedKeys(props), ", "))
+			return nil, usageErrorf(cmd, "tool %q has no argument %q; its arguments are: %s", tool.Name, p.key, strings.Join(slices.Sorted(maps.Keys(props)), ", "))
 		}
 		if p.value == "null" && nullable(prop) {
 			out[p.key] = nil
@@ -247,15 +249,6 @@ func coerceArgs(cmd *cobra.Command, a *app, tool *mcp.Tool, base map[string]any,
 			render.Line(tool.Name), render.Line(strings.Join(missing, ", ")))
 	}
 	return out, nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func coerce(typ, value string) (any, error) {

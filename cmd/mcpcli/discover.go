@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -101,10 +102,10 @@ func (info discoverInfo) write(w io.Writer) {
 		fmt.Fprintf(w, "Supports:     %s\n", render.Line(strings.Join(info.SupportedVersions, ", ")))
 	}
 	fmt.Fprintf(w, "Capabilities: %s\n", capabilityList(info.Capabilities))
-	if ext := keys(info.Capabilities.Extensions); len(ext) > 0 {
+	if ext := slices.Sorted(maps.Keys(info.Capabilities.Extensions)); len(ext) > 0 {
 		fmt.Fprintf(w, "Extensions:   %s\n", render.Line(strings.Join(ext, ", ")))
 	}
-	if exp := keys(info.Capabilities.Experimental); len(exp) > 0 {
+	if exp := slices.Sorted(maps.Keys(info.Capabilities.Experimental)); len(exp) > 0 {
 		fmt.Fprintf(w, "Experimental: %s\n", render.Line(strings.Join(exp, ", ")))
 	}
 	if info.Instructions != "" {
@@ -153,13 +154,4 @@ func capabilityList(c *mcp.ServerCapabilities) string {
 		return "none"
 	}
 	return strings.Join(out, ", ")
-}
-
-func keys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
