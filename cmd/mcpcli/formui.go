@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -13,7 +12,7 @@ import (
 // `mcpcli call … -o json | jq` works with a form on screen. Everything
 // else mcpcli writes to stderr (server logs, progress, warnings) goes
 // through a gate from here on, held while a form is up and let out after.
-func (a *app) formAnswerer() client.Answerer {
+func (a *app) formAnswerer() *render.FormAnswerer {
 	if a.flags.accessible || !a.deps.InTTY || !a.deps.ErrTTY {
 		return nil
 	}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-
-	"github.com/mcpcli/mcpcli/render"
 )
 
 // The forms need a terminal on both ends and a person who did not ask for
@@ -42,7 +40,7 @@ func TestFormAnswererChoice(t *testing.T) {
 				}
 				return
 			}
-			fa := f.(*render.FormAnswerer)
+			fa := f
 			if fa.Out != errOut {
 				t.Errorf("the forms draw on %T, want stderr itself", fa.Out)
 			}

@@ -8,11 +8,7 @@ import (
 // withURLScreens gives the full-screen forms urlmode's consent screens for
 // URL asks, drawn where the forms draw and holding other output back the
 // same way.
-func (a *app) withURLScreens(f client.Answerer) client.Answerer {
-	fa, ok := f.(*render.FormAnswerer)
-	if !ok {
-		return f
-	}
+func (a *app) withURLScreens(fa *render.FormAnswerer) client.Answerer {
 	c := a.urlConsent()
 	c.In, c.Out, c.Hold = fa.In, fa.Out, fa.Hold
 	fa.URL = c.TUI

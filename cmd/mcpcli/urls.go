@@ -1,9 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
-
 	"github.com/mcpcli/mcpcli/urlmode"
 )
 
@@ -11,11 +8,6 @@ import (
 // URLs already accepted, so that a server asking for the same step again
 // is told apart from a new URL.
 func (a *app) urlConsent() *urlmode.Consent {
-	open := a.deps.Open
-	if open == nil {
-		open = func(context.Context, string) error {
-			return errors.New("this run has no way to open a browser")
-		}
-	}
-	return &urlmode.Consent{Open: open, In: a.deps.In, Out: a.deps.Err}
+	// A nil Open is Consent's own "no way to open a browser".
+	return &urlmode.Consent{Open: a.deps.Open, In: a.deps.In, Out: a.deps.Err}
 }
