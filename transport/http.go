@@ -235,14 +235,17 @@ type sseIDFilter struct {
 	rc      io.ReadCloser
 	line    []byte // the current line, not yet complete
 	out     []byte // filtered bytes not yet returned
+	buf     []byte // read buffer, reused
 	readErr error
 }
 
 func (f *sseIDFilter) Read(p []byte) (int, error) {
 	for len(f.out) == 0 && f.readErr == nil {
-		buf := make([]byte, 32*1024)
-		n, err := f.rc.Read(buf)
-		f.feed(buf[:n])
+		if f.buf == nil {
+			f.buf = make([]byte, 32*1024)
+		}
+		n, err := f.rc.Read(f.buf)
+		f.feed(f.buf[:n])
 		if err != nil {
 			f.readErr = err
 			if len(f.line) > 0 && !isIDLine(f.line) {
@@ -252,7 +255,11 @@ func (f *sseIDFilter) Read(p []byte) (int, error) {
 		}
 	}
 	n := copy(p, f.out)
-	f.out = f.out[n:]
+	if n == len(f.out) {
+		f.out = f.out[:0] // all returned: reuse the space
+	} else {
+		f.out = f.out[n:]
+	}
 	if len(f.out) == 0 && f.readErr != nil {
 		return n, f.readErr
 	}

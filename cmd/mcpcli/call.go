@@ -51,7 +51,8 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 			if err != nil {
 				return err
 			}
-			if _, err := splitPairs(cmd, pairs); err != nil {
+			kvs, err := splitPairs(cmd, pairs)
+			if err != nil {
 				return err // before starting any server
 			}
 			return a.withSession(cmd, func(ctx context.Context, s *session) error {
@@ -71,7 +72,7 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 				if tool == nil {
 					return fmt.Errorf("server %q has no tool %q; run 'mcpcli tools' to list them", s.Server().Display(), name)
 				}
-				arguments, err := coerceArgs(cmd, a, tool, base, pairs)
+				arguments, err := coerceArgs(cmd, a, tool, base, kvs)
 				if err != nil {
 					return err
 				}
@@ -209,11 +210,7 @@ func nullable(p any) bool {
 }
 
 // coerceArgs applies KEY=VALUE pairs over base, typed by the tool's schema.
-func coerceArgs(cmd *cobra.Command, a *app, tool *mcp.Tool, base map[string]any, args []string) (map[string]any, error) {
-	pairs, err := splitPairs(cmd, args)
-	if err != nil {
-		return nil, err
-	}
+func coerceArgs(cmd *cobra.Command, a *app, tool *mcp.Tool, base map[string]any, pairs []pair) (map[string]any, error) {
 	props, required := schemaProps(tool.InputSchema)
 	closed := false
 	if m, ok := tool.InputSchema.(map[string]any); ok {
