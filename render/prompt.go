@@ -120,14 +120,16 @@ func (p *Prompter) choose(ctx context.Context, prompt string, opts []string, def
 				return o, nil
 			}
 		}
-		if attempt+1 >= p.maxAttempts() {
+		if attempt+1 >= p.Attempts() {
 			return "", errGaveUp
 		}
 		fmt.Fprintf(p.Out, "  ! type one of: %s\n", strings.Join(opts, ", "))
 	}
 }
 
-func (p *Prompter) maxAttempts() int {
+// Attempts is how many invalid answers to one question the prompter takes
+// before giving up on it (MaxAttempts, or 3).
+func (p *Prompter) Attempts() int {
 	if p.MaxAttempts > 0 {
 		return p.MaxAttempts
 	}
@@ -352,7 +354,7 @@ func (p *Prompter) askField(ctx context.Context, f *schema.Field, values map[str
 			values[f.Name] = []string{}
 			if cerr := f.Check([]string{}); cerr == nil {
 				return nil
-			} else if attempt+1 >= p.maxAttempts() {
+			} else if attempt+1 >= p.Attempts() {
 				return errGaveUp
 			} else {
 				fmt.Fprintf(p.Out, "  ! %s %s\n", Line(f.Label()), Line(cerr.Error()))
@@ -378,7 +380,7 @@ func (p *Prompter) askField(ctx context.Context, f *schema.Field, values map[str
 			values[f.Name] = v
 			return nil
 		}
-		if attempt+1 >= p.maxAttempts() {
+		if attempt+1 >= p.Attempts() {
 			return errGaveUp
 		}
 		fmt.Fprintf(p.Out, "  ! %s %s; try again\n", Line(f.Label()), Line(perr.Error()))
@@ -434,7 +436,7 @@ func (p *Prompter) pickField(ctx context.Context, form *schema.Form, verr error)
 				return f, nil
 			}
 		}
-		if attempt+1 >= p.maxAttempts() {
+		if attempt+1 >= p.Attempts() {
 			return nil, errGaveUp
 		}
 		fmt.Fprintf(p.Out, "  ! no field %q\n", Line(in))

@@ -127,9 +127,6 @@ const (
 	lineWaitNotOpen = "Finish in your browser, then press Enter to continue · d decline · c cancel (or esc) · o open in browser: "
 )
 
-// maxAttempts bounds the re-asks after input that is not a choice.
-const maxAttempts = 3
-
 // Line answers one URL ask on the line Prompter (its URL hook). The
 // Prompter has already shown who asks and why.
 func (c *Consent) Line(ctx context.Context, p *render.Prompter, r client.Round, i int) (*mcp.ElicitResult, error) {
@@ -164,7 +161,7 @@ func (c *Consent) Line(ctx context.Context, p *render.Prompter, r client.Round, 
 		case "c", "cancel", "esc", "\x1b":
 			return &mcp.ElicitResult{Action: client.Cancel}, nil
 		}
-		if attempt+1 >= maxAttempts {
+		if attempt+1 >= p.Attempts() {
 			fmt.Fprintln(w, "  too many invalid answers: cancelling")
 			return &mcp.ElicitResult{Action: client.Cancel}, nil
 		}
@@ -201,7 +198,7 @@ func (c *Consent) lineWait(ctx context.Context, p *render.Prompter, an Analysis,
 		case "c", "cancel", "esc", "\x1b":
 			return &mcp.ElicitResult{Action: client.Cancel}, nil
 		}
-		if attempt+1 >= maxAttempts {
+		if attempt+1 >= p.Attempts() {
 			fmt.Fprintln(p.Out, "  too many invalid answers: cancelling")
 			return &mcp.ElicitResult{Action: client.Cancel}, nil
 		}
