@@ -73,8 +73,14 @@ func (s *Stdio) Connect(ctx context.Context) (mcp.Connection, error) {
 	// Every line goes past a check that remembers the first one that cannot
 	// be a JSON-RPC message (a log line, a banner, a stack trace), to say
 	// so if the session then breaks on it.
-	out := &teeReader{r: p.stdout, tee: lineTee{emit: s.checkLine}}
-	r, w := ObserveIO(out, p, s.Observer)
+	r, w := ObserveIO(p.stdout, p, func(ev Event) {
+		if ev.Dir == Recv {
+			s.checkLine(ev.Msg)
+		}
+		if s.Observer != nil {
+			s.Observer(ev)
+		}
+	})
 	conn, err := (&mcp.IOTransport{Reader: io.NopCloser(r), Writer: w, MaxLineLength: MaxMessageSize}).Connect(ctx)
 	if err != nil {
 		return nil, err
