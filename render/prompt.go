@@ -17,7 +17,7 @@ import (
 
 // ErrNoInput means a server asked for input, stdin is not a terminal, and
 // nothing at all was piped in.
-var ErrNoInput = errors.New("the server asked for input, but stdin is not a terminal and holds no answers; pass --answers FILE, or pipe line answers in (see 'mcpcli help answers')")
+var ErrNoInput = errors.New("the server asked for input, but stdin is not a terminal and holds no answers; pass --answers FILE (see 'mcpcli help answers'), or pipe line answers in (see 'mcpcli help accessible')")
 
 // URLAsker answers one URL-mode ask. The urlmode package provides the real
 // one; a Prompter without it asks for plain consent.
