@@ -1,0 +1,288 @@
+// Package jsonpeek reads the top-level members of a JSON object without
+// decoding them: each value comes back as a subslice of the input, in the
+// order it was written. mcpcli uses it to look at the few fields of a
+// message it needs (an id, a method, a result's resultType) once, and to
+// keep a server's own bytes (a schema's field order, a result as sent)
+// without copying them.
+//
+// It checks structure (balanced brackets, closed strings, colons and
+// commas), not every detail of the grammar: a value it hands back is only
+// as valid as the input. Values that matter are decoded with encoding/json.
+package jsonpeek
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// MaxDepth bounds nesting, like encoding/json's own limit.
+const MaxDepth = 10000
+
+// ErrNotObject is returned for input that is not a JSON object.
+var ErrNotObject = errors.New("not a JSON object")
+
+// Object calls fn for each member of the object in b, in order, with its
+// key and its raw value (a subslice of b). fn returns false to stop early.
+func Object(b []byte, fn func(key string, value []byte) bool) error {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return ErrNotObject
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return trailing(b, i+1)
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return syntaxErr(b, i, "want a string key")
+		}
+		end, err := skipString(b, i)
+		if err != nil {
+			return err
+		}
+		key, err := unquote(b[i:end])
+		if err != nil {
+			return err
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return syntaxErr(b, i, "want ':'")
+		}
+		i = skipSpace(b, i+1)
+		vend, err := skipValue(b, i, 1)
+		if err != nil {
+			return err
+		}
+		if !fn(key, b[i:vend]) {
+			return nil
+		}
+		i = skipSpace(b, vend)
+		if i >= len(b) {
+			return syntaxErr(b, i, "unterminated object")
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return trailing(b, i+1)
+		default:
+			return syntaxErr(b, i, "want ',' or '}'")
+		}
+	}
+}
+
+// Members returns the keys and raw values of the object in b, in order.
+func Members(b []byte) (keys []string, values [][]byte, err error) {
+	err = Object(b, func(k string, v []byte) bool {
+		keys = append(keys, k)
+		values = append(values, v)
+		return true
+	})
+	return keys, values, err
+}
+
+// Get returns the raw value of key in the object b, or nil.
+func Get(b []byte, key string) []byte {
+	var out []byte
+	_ = Object(b, func(k string, v []byte) bool {
+		if k == key {
+			out = v
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// Len returns the length of the JSON value at the start of b (after
+// leading space), or an error when there is none.
+func Len(b []byte) (int, error) {
+	i := skipSpace(b, 0)
+	return skipValue(b, i, 1)
+}
+
+// IsNull reports whether a raw value is absent or null.
+func IsNull(v []byte) bool {
+	return len(v) == 0 || string(v) == "null"
+}
+
+func trailing(b []byte, i int) error {
+	if j := skipSpace(b, i); j < len(b) {
+		return syntaxErr(b, j, "data after the object")
+	}
+	return nil
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipValue returns the index just past the value that starts at i.
+func skipValue(b []byte, i, depth int) (int, error) {
+	if i >= len(b) {
+		return i, syntaxErr(b, i, "want a value")
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return skipString(b, i)
+	case c == '{' || c == '[':
+		if depth > MaxDepth {
+			return i, fmt.Errorf("JSON nested deeper than %d levels", MaxDepth)
+		}
+		closer := byte('}')
+		if c == '[' {
+			closer = ']'
+		}
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == closer {
+			return i + 1, nil
+		}
+		for {
+			if c == '{' {
+				if i >= len(b) || b[i] != '"' {
+					return i, syntaxErr(b, i, "want a string key")
+				}
+				end, err := skipString(b, i)
+				if err != nil {
+					return i, err
+				}
+				i = skipSpace(b, end)
+				if i >= len(b) || b[i] != ':' {
+					return i, syntaxErr(b, i, "want ':'")
+				}
+				i = skipSpace(b, i+1)
+			}
+			end, err := skipValue(b, i, depth+1)
+			if err != nil {
+				return end, err
+			}
+			i = skipSpace(b, end)
+			if i >= len(b) {
+				return i, syntaxErr(b, i, "unterminated "+map[byte]string{'{': "object", '[': "array"}[c])
+			}
+			if b[i] == closer {
+				return i + 1, nil
+			}
+			if b[i] != ',' {
+				return i, syntaxErr(b, i, fmt.Sprintf("want ',' or '%c'", closer))
+			}
+			i = skipSpace(b, i+1)
+		}
+	case c == '-' || c >= '0' && c <= '9':
+		j := i + 1
+		for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		return j, nil
+	case c == 't':
+		return literal(b, i, "true")
+	case c == 'f':
+		return literal(b, i, "false")
+	case c == 'n':
+		return literal(b, i, "null")
+	}
+	return i, syntaxErr(b, i, "want a value")
+}
+
+func literal(b []byte, i int, lit string) (int, error) {
+	if len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit {
+		return i + len(lit), nil
+	}
+	return i, syntaxErr(b, i, "want "+lit)
+}
+
+// skipString returns the index just past the string that starts at i.
+func skipString(b []byte, i int) (int, error) {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1, nil
+		}
+	}
+	return len(b), syntaxErr(b, i, "unterminated string")
+}
+
+// unquote decodes a JSON string: without escapes, a plain conversion.
+func unquote(q []byte) (string, error) {
+	plain := true
+	for _, c := range q[1 : len(q)-1] {
+		if c == '\\' || c < 0x20 {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return string(q[1 : len(q)-1]), nil
+	}
+	var s string
+	if err := json.Unmarshal(q, &s); err != nil {
+		return "", err
+	}
+	return s, nil
+}
+
+// String decodes a raw JSON string value; ok is false for anything else.
+func String(v []byte) (s string, ok bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return "", false
+	}
+	s, err := unquote(v)
+	return s, err == nil
+}
+
+// SyntaxError is input that is not well-formed JSON.
+type SyntaxError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("invalid JSON at offset %d: %s", e.Offset, e.Msg)
+}
+
+func syntaxErr(_ []byte, i int, msg string) error { return &SyntaxError{Offset: i, Msg: msg} }
+
+// Array calls fn for each element of the array in b, in order, with its
+// raw value (a subslice of b). fn returns false to stop early.
+func Array(b []byte, fn func(value []byte) bool) error {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return errors.New("not a JSON array")
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return nil
+	}
+	for {
+		end, err := skipValue(b, i, 1)
+		if err != nil {
+			return err
+		}
+		if !fn(b[i:end]) {
+			return nil
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) {
+			return syntaxErr(b, i, "unterminated array")
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case ']':
+			return nil
+		default:
+			return syntaxErr(b, i, "want ',' or ']'")
+		}
+	}
+}
