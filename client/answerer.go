@@ -4,6 +4,11 @@
 // resultType "input_required", the loop hands the whole round to an
 // [Answerer] and retries the original request with the answers, under a new
 // JSON-RPC id, echoing requestState exactly.
+//
+// The session watches its own wire: [Connect] adds an observer to the
+// transport, and every message received is decoded once there and shared
+// (the asks' schemas in the server's own bytes and order, pending requests,
+// cancellation, what server/discover said, each final result as sent).
 package client
 
 import (
@@ -12,6 +17,9 @@ import (
 	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/schema"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // Answerer answers one round of a server's input requests.
@@ -42,7 +50,7 @@ type Round struct {
 	Target string
 	// Number counts the rounds of this request, from 1.
 	Number int
-	// Asks are the elicitations, ordered by key.
+	// Asks are the elicitations, in the order the server wrote them.
 	Asks []Ask
 	// Legacy is true when the ask arrived as a server-initiated
 	// elicitation/create request (protocol versions before 2026-07-28).
@@ -54,9 +62,27 @@ type Ask struct {
 	Key    string
 	Params *mcp.ElicitParams
 	// Schema is requestedSchema exactly as the server wrote it, so that its
-	// properties keep their order. It is nil when the raw form was not seen
-	// (in-memory transports); then Params.RequestedSchema is all there is.
+	// properties keep their order.
 	Schema json.RawMessage
+	// Form is Schema parsed, once, for a form-mode ask; FormErr says why
+	// there is none (a requestedSchema that is not a JSON object).
+	Form    *schema.Form
+	FormErr error
+}
+
+// NewAsk makes an ask from the go-sdk's params and the server's own bytes
+// of its requestedSchema (nil when they were not seen: then the decoded
+// schema is encoded again, and its order is lost).
+func NewAsk(key string, p *mcp.ElicitParams, raw json.RawMessage) Ask {
+	a := Ask{Key: key, Params: p, Schema: raw}
+	if a.Mode() != "form" {
+		return a
+	}
+	if a.Schema == nil && p != nil && p.RequestedSchema != nil {
+		a.Schema, _ = json.Marshal(p.RequestedSchema)
+	}
+	a.Form, a.FormErr = schema.Parse(a.Schema)
+	return a
 }
 
 // Mode is the ask's elicitation mode: "form" or "url" (an omitted mode is form).
@@ -65,22 +91,6 @@ func (a Ask) Mode() string {
 		return "form"
 	}
 	return a.Params.Mode
-}
-
-// RawSchema returns the requested schema as JSON, preferring the server's
-// own bytes.
-func (a Ask) RawSchema() json.RawMessage {
-	if len(a.Schema) > 0 {
-		return a.Schema
-	}
-	if a.Params == nil || a.Params.RequestedSchema == nil {
-		return nil
-	}
-	b, err := json.Marshal(a.Params.RequestedSchema)
-	if err != nil {
-		return nil
-	}
-	return b
 }
 
 // Server identifies who is asking.
@@ -106,7 +116,11 @@ func (s Server) Display() string {
 }
 
 // Modern reports whether the server speaks 2026-07-28 or later.
-func (s Server) Modern() bool { return s.Protocol >= "2026-07-28" }
+func (s Server) Modern() bool { return s.Protocol >= ModernVersion }
+
+// ModernVersion is the first protocol version without the initialize
+// handshake.
+const ModernVersion = transport.ModernVersion
 
 // Action values of an ElicitResult.
 const (

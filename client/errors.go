@@ -2,7 +2,12 @@ package client
 
 import (
 	"fmt"
+	"strings"
+	"time"
 )
+
+// The errors of this package carry what happened in fields; their Error
+// strings say it plainly. Which flag to try is for the command line to say.
 
 // ProtocolError is a server breaking the protocol: the request cannot go on.
 type ProtocolError struct {
@@ -11,7 +16,44 @@ type ProtocolError struct {
 }
 
 func (e *ProtocolError) Error() string {
-	return fmt.Sprintf("server %s %s", quoteName(e.Server), e.Detail)
+	return fmt.Sprintf("server %q %s", e.Server, e.Detail)
+}
+
+// ModeError is an elicitation in a mode mcpcli did not declare (or does not
+// know): a bug in the server.
+type ModeError struct {
+	Server   string
+	Key      string // the ask's key ("elicitation" for a legacy request)
+	Mode     string
+	Declared Modes
+}
+
+func (e *ModeError) Error() string {
+	switch e.Mode {
+	case "form", "url":
+		what := "a form"
+		if e.Mode == "url" {
+			what = "a URL"
+		}
+		if e.Declared.none() {
+			return fmt.Sprintf("server %q sent %s elicitation (%q) although mcpcli declared no elicitation capability; this is a bug in the server", e.Server, what, e.Key)
+		}
+		return fmt.Sprintf("server %q sent %s elicitation (%q) although mcpcli declared only %s elicitation; this is a bug in the server", e.Server, what, e.Key, e.Declared)
+	}
+	return fmt.Sprintf("server %q sent an elicitation (%q) in unknown mode %q; only form and url exist, so this is a bug in the server", e.Server, e.Key, e.Mode)
+}
+
+// UndeclaredError is an input request for a capability mcpcli did not
+// declare (sampling, roots): a bug in the server.
+type UndeclaredError struct {
+	Server     string
+	Key        string
+	Method     string // sampling/createMessage, roots/list
+	Capability string // sampling, roots
+}
+
+func (e *UndeclaredError) Error() string {
+	return fmt.Sprintf("server %q asked for %s (%s, key %q), which mcpcli did not declare; this is a bug in the server", e.Server, e.Capability, e.Method, e.Key)
 }
 
 // RoundsError is a request that went past one of the loop's bounds.
@@ -23,11 +65,90 @@ type RoundsError struct {
 
 func (e *RoundsError) Error() string {
 	if e.StateOnly {
-		return fmt.Sprintf("server %s answered %d times in a row with only requestState and no input requests; giving up (it may be overloaded: try again later)",
-			quoteName(e.Server), e.Rounds)
+		return fmt.Sprintf("server %q answered %d times in a row with only requestState and no input requests; giving up (it may be overloaded: try again later)",
+			e.Server, e.Rounds)
 	}
-	return fmt.Sprintf("server %s still asked for input after %d rounds; giving up (raise --max-rounds if that is expected)",
-		quoteName(e.Server), e.Rounds)
+	return fmt.Sprintf("server %q still asked for input after %d rounds; giving up", e.Server, e.Rounds)
 }
 
-func quoteName(s string) string { return fmt.Sprintf("%q", s) }
+// TimeoutError is a server that did not answer within Options.Timeout.
+type TimeoutError struct {
+	Server     string
+	After      time.Duration
+	Connecting bool // it did not finish connecting
+}
+
+func (e *TimeoutError) Error() string {
+	if e.Connecting {
+		return fmt.Sprintf("server (%s) did not finish connecting within %s", e.Server, e.After)
+	}
+	return fmt.Sprintf("no answer from server %q within %s", e.Server, e.After)
+}
+
+// ConnectError is a failure to start a session.
+type ConnectError struct {
+	Via string
+	Err error
+}
+
+func (e *ConnectError) Error() string { return fmt.Sprintf("connecting to %s: %v", e.Via, e.Err) }
+func (e *ConnectError) Unwrap() error { return e.Err }
+
+// VersionError is a server that speaks none of mcpcli's protocol versions.
+type VersionError struct {
+	Via     string
+	Offered []string // what the server said it supports
+	Speaks  []string // what mcpcli speaks
+	Cause   error
+}
+
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("server %s supports only protocol version%s %s, and mcpcli speaks %s (-32022 unsupported protocol version)",
+		e.Via, plural(len(e.Offered)), strings.Join(e.Offered, ", "), strings.Join(e.Speaks, ", "))
+}
+
+func (e *VersionError) Unwrap() error { return e.Cause }
+
+// AnswerError is an ask mcpcli could not answer (its answerer failed): the
+// request did not go as asked, whatever the server did next.
+type AnswerError struct {
+	Key   string
+	Round int
+	Err   error
+}
+
+func (e *AnswerError) Error() string { return e.Err.Error() }
+func (e *AnswerError) Unwrap() error { return e.Err }
+
+// StreamError is a request whose response stream broke before the result,
+// twice: once as first sent, once more when sent again under a new id.
+type StreamError struct {
+	Server string
+	Method string
+	Target string
+	Cause  error
+}
+
+func (e *StreamError) Error() string {
+	return fmt.Sprintf("server %q closed the response stream for %s %q before sending the result, twice "+
+		"(mcpcli sent the request again once, with a new id); the server may have crashed while handling it, "+
+		"or a proxy in between may cut long responses",
+		e.Server, e.Method, e.Target)
+}
+
+func (e *StreamError) Unwrap() error { return e.Cause }
+
+// brokenStream reports whether err is the go-sdk's answer to a response
+// stream that ended (cleanly or not) before the response arrived, without
+// a way to resume it. That is the only signal the SDK gives; the
+// transport's tests pin it against a real server.
+func brokenStream(err error) bool {
+	return strings.Contains(err.Error(), "request terminated without response")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

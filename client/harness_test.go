@@ -18,7 +18,6 @@ import (
 type wire struct {
 	mu   sync.Mutex
 	msgs []wireMsg
-	idx  *client.SchemaIndex // fed with what is received, as cmd does
 }
 
 type wireMsg struct {
@@ -29,9 +28,8 @@ type wireMsg struct {
 func (w *wire) observe(ev transport.Event) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.msgs = append(w.msgs, wireMsg{ev.Dir, append([]byte(nil), ev.Msg...)})
-	if ev.Dir == transport.Recv && w.idx != nil {
-		w.idx.Observe(ev.Msg)
+	if len(ev.Msg) > 0 {
+		w.msgs = append(w.msgs, wireMsg{ev.Dir, ev.Msg})
 	}
 }
 
@@ -66,12 +64,12 @@ func (w *wire) calls(t *testing.T, method string) []rpc {
 
 // pipes returns a connected pair of transports over io.Pipes, the client's
 // side observed by w.
-func pipes(w *wire) (clientT, serverT mcp.Transport) {
+func pipes(w *wire) (clientT transport.Transport, serverT mcp.Transport) {
 	cr, sw := io.Pipe() // server writes, client reads
 	sr, cw := io.Pipe() // client writes, server reads
-	r, wc := transport.ObserveIO(cr, cw, w.observe)
-	return &mcp.IOTransport{Reader: io.NopCloser(r), Writer: wc},
-		&mcp.IOTransport{Reader: sr, Writer: sw}
+	ct := transport.Wrap(&mcp.IOTransport{Reader: cr, Writer: cw}, "test server")
+	ct.Observe(w.observe)
+	return ct, &mcp.IOTransport{Reader: sr, Writer: sw}
 }
 
 // connect serves srv and connects a client session to it.
@@ -79,10 +77,7 @@ func connect(t testing.TB, srv *mcp.Server, opts client.Options) (*client.Sessio
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
-	if opts.Schemas == nil {
-		opts.Schemas = client.NewSchemaIndex()
-	}
-	w := &wire{idx: opts.Schemas}
+	w := &wire{}
 	ct, st := pipes(w)
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
@@ -95,7 +90,7 @@ func connect(t testing.TB, srv *mcp.Server, opts client.Options) (*client.Sessio
 	if opts.Backoff == nil {
 		opts.Backoff = func(int) time.Duration { return 0 }
 	}
-	s, err := client.Connect(ctx, ct, "test server", opts)
+	s, err := client.Connect(ctx, ct, opts)
 	if err != nil {
 		t.Fatalf("client.Connect: %v", err)
 	}

@@ -10,15 +10,35 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 )
+
+// Result is the final answer to a request that may have taken rounds.
+type Result struct {
+	Method string // tools/call, prompts/get or resources/read
+	Target string // the tool, prompt or resource
+	// Raw is the result exactly as the server sent it; nil when the
+	// transport did not show it.
+	Raw json.RawMessage
+	// Rounds is how many interim results came before it.
+	Rounds int
+	// One of these is set, by Method.
+	Tool     *mcp.CallToolResult
+	Prompt   *mcp.GetPromptResult
+	Resource *mcp.ReadResourceResult
+}
+
+// IsError reports a tool result with isError set.
+func (r *Result) IsError() bool { return r.Tool != nil && r.Tool.IsError }
 
 // interim is what the loop needs from one answer of the server.
 type interim struct {
 	needsInput bool
 	requests   mcp.InputRequestMap
 	state      string
-	resultType string // as the server sent it; "" when absent
 }
 
 // send issues the request once, with the answers and state of the previous
@@ -26,67 +46,63 @@ type interim struct {
 type send func(ctx context.Context, meta mcp.Meta, responses mcp.InputResponseMap, state string) (interim, error)
 
 // CallTool calls a tool, answering every round of input requests.
-func (s *Session) CallTool(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
+func (s *Session) CallTool(ctx context.Context, name string, args map[string]any) (*Result, error) {
 	if args == nil {
 		args = map[string]any{}
 	}
-	var res *mcp.CallToolResult
-	err := s.loop(ctx, "tools/call", name, func(ctx context.Context, meta mcp.Meta, responses mcp.InputResponseMap, state string) (interim, error) {
-		var err error
-		res, err = s.cs.CallTool(ctx, &mcp.CallToolParams{Meta: meta, Name: name, Arguments: args, InputResponses: responses, RequestState: state})
+	out := &Result{Method: "tools/call", Target: name}
+	err := s.loop(ctx, out, func(ctx context.Context, meta mcp.Meta, responses mcp.InputResponseMap, state string) (interim, error) {
+		res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Meta: meta, Name: name, Arguments: args, InputResponses: responses, RequestState: state})
 		if err != nil {
 			return interim{}, err
 		}
-		c := *res // resultType, without the content
-		c.Content, c.StructuredContent, c.Meta = nil, nil, nil
-		return interim{res.NeedsInput(), res.InputRequests, res.RequestState, resultTypeOf(&c)}, nil
+		out.Tool = res
+		return interim{res.NeedsInput(), res.InputRequests, res.RequestState}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
+	return out, nil
 }
 
 // GetPrompt gets a prompt, answering every round of input requests.
-func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*mcp.GetPromptResult, error) {
-	var res *mcp.GetPromptResult
-	err := s.loop(ctx, "prompts/get", name, func(ctx context.Context, meta mcp.Meta, responses mcp.InputResponseMap, state string) (interim, error) {
-		var err error
-		res, err = s.cs.GetPrompt(ctx, &mcp.GetPromptParams{Meta: meta, Name: name, Arguments: args, InputResponses: responses, RequestState: state})
+func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*Result, error) {
+	out := &Result{Method: "prompts/get", Target: name}
+	err := s.loop(ctx, out, func(ctx context.Context, meta mcp.Meta, responses mcp.InputResponseMap, state string) (interim, error) {
+		res, err := s.cs.GetPrompt(ctx, &mcp.GetPromptParams{Meta: meta, Name: name, Arguments: args, InputResponses: responses, RequestState: state})
 		if err != nil {
 			return interim{}, err
 		}
-		c := *res
-		c.Messages, c.Meta = nil, nil
-		return interim{res.NeedsInput(), res.InputRequests, res.RequestState, resultTypeOf(&c)}, nil
+		out.Prompt = res
+		return interim{res.NeedsInput(), res.InputRequests, res.RequestState}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
+	return out, nil
 }
 
 // ReadResource reads a resource, answering every round of input requests.
-func (s *Session) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
-	var res *mcp.ReadResourceResult
-	err := s.loop(ctx, "resources/read", uri, func(ctx context.Context, meta mcp.Meta, responses mcp.InputResponseMap, state string) (interim, error) {
-		var err error
-		res, err = s.cs.ReadResource(ctx, &mcp.ReadResourceParams{Meta: meta, URI: uri, InputResponses: responses, RequestState: state})
+func (s *Session) ReadResource(ctx context.Context, uri string) (*Result, error) {
+	out := &Result{Method: "resources/read", Target: uri}
+	err := s.loop(ctx, out, func(ctx context.Context, meta mcp.Meta, responses mcp.InputResponseMap, state string) (interim, error) {
+		res, err := s.cs.ReadResource(ctx, &mcp.ReadResourceParams{Meta: meta, URI: uri, InputResponses: responses, RequestState: state})
 		if err != nil {
 			return interim{}, err
 		}
-		c := *res
-		c.Contents, c.Meta = nil, nil
-		return interim{res.NeedsInput(), res.InputRequests, res.RequestState, resultTypeOf(&c)}, nil
+		out.Resource = res
+		return interim{res.NeedsInput(), res.InputRequests, res.RequestState}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
+	return out, nil
 }
 
 // loop is the multi round-trip loop shared by the three requests.
-func (s *Session) loop(ctx context.Context, method, target string, do send) error {
+func (s *Session) loop(ctx context.Context, out *Result, do send) error {
+	method, target := out.Method, out.Target
+	call := int(s.calls.Add(1))
 	fl := &inflight{method: method, target: target}
 	var (
 		responses mcp.InputResponseMap
@@ -95,11 +111,12 @@ func (s *Session) loop(ctx context.Context, method, target string, do send) erro
 		stateOnly int
 	)
 	for {
-		s.step(Step{Kind: StepSend, Method: method, Target: target, Round: rounds, Answers: actions(responses), StateLen: stateLen(state)})
+		s.step(Step{Kind: StepSend, Call: call, Method: method, Target: target, Round: rounds, Answers: actions(responses), StateLen: stateLen(state)})
 		var got interim
+		ex := &exchange{}
 		err := s.request(ctx, fl, func(ctx context.Context) error {
 			var err error
-			got, err = do(ctx, s.meta(), responses, state)
+			got, err = do(withExchange(ctx, ex), s.meta(), responses, state)
 			return err
 		})
 		s.mu.Lock()
@@ -124,21 +141,25 @@ func (s *Session) loop(ctx context.Context, method, target string, do send) erro
 			}
 			return err
 		}
-		switch got.resultType {
+		raw := ex.result()
+		sent := peekResult(raw)
+		switch sent.resultType {
 		case "", "complete", "input_required":
 		default:
 			// basic/index, ResultType: a value the client does not
 			// recognize MUST be considered invalid.
 			return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
 				"answered %s %q with resultType %q, which mcpcli does not know (it knows complete and input_required); the spec makes such a result invalid",
-				method, target, got.resultType)}
+				method, target, sent.resultType)}
 		}
 		if !got.needsInput {
-			s.step(Step{Kind: StepComplete, Method: method, Target: target, Round: rounds})
+			out.Raw, out.Rounds = raw, rounds
+			s.step(Step{Kind: StepComplete, Call: call, Method: method, Target: target, Round: rounds})
 			return nil
 		}
 		rounds++
-		s.step(Step{Kind: StepInputRequired, Method: method, Target: target, Round: rounds, Asked: slices.Sorted(maps.Keys(got.requests)), StateLen: stateLen(got.state)})
+		keys := sent.order(got.requests)
+		s.step(Step{Kind: StepInputRequired, Call: call, Method: method, Target: target, Round: rounds, Asked: keys, StateLen: stateLen(got.state)})
 		if rounds > s.opts.MaxRounds {
 			return &RoundsError{Server: s.server.Display(), Rounds: s.opts.MaxRounds}
 		}
@@ -157,7 +178,7 @@ func (s *Session) loop(ctx context.Context, method, target string, do send) erro
 			responses, state = nil, got.state
 			continue
 		}
-		asks, err := s.asks(got.requests)
+		asks, err := s.asks(keys, got.requests, sent.requests)
 		if err != nil {
 			return err
 		}
@@ -185,49 +206,157 @@ func (s *Session) loop(ctx context.Context, method, target string, do send) erro
 	}
 }
 
-// resultTypeOf reads the resultType a result arrived with, which the go-sdk
-// keeps unexported: only its JSON form carries it.
-func resultTypeOf(res any) string {
-	b, err := json.Marshal(res)
-	if err != nil {
-		return ""
+// sentResult is what the loop reads of a result in the server's own bytes.
+type sentResult struct {
+	resultType string
+	keys       []string          // inputRequests, in the server's order
+	requests   map[string][]byte // and each one's raw JSON
+}
+
+func peekResult(raw json.RawMessage) sentResult {
+	var r sentResult
+	if raw == nil {
+		return r
 	}
-	var rt struct {
-		ResultType string `json:"resultType"`
+	_ = jsonpeek.Object(raw, func(k string, v []byte) bool {
+		switch k {
+		case "resultType":
+			r.resultType, _ = jsonpeek.String(v)
+		case "inputRequests":
+			_ = jsonpeek.Object(v, func(key string, req []byte) bool {
+				if r.requests == nil {
+					r.requests = map[string][]byte{}
+				}
+				r.keys = append(r.keys, key)
+				r.requests[key] = req
+				return true
+			})
+		}
+		return true
+	})
+	return r
+}
+
+// order is the keys of reqs in the order the server wrote them; keys the
+// bytes did not show (they always should) come after, sorted.
+func (r sentResult) order(reqs mcp.InputRequestMap) []string {
+	keys := make([]string, 0, len(reqs))
+	for _, k := range r.keys {
+		if _, ok := reqs[k]; ok && !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
 	}
-	_ = json.Unmarshal(b, &rt)
-	return rt.ResultType
+	if len(keys) < len(reqs) {
+		for _, k := range slices.Sorted(maps.Keys(reqs)) {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}
+
+// schemaOf is the requestedSchema of one raw input request, as written.
+func schemaOf(req []byte) json.RawMessage {
+	if req == nil {
+		return nil
+	}
+	return jsonpeek.Get(jsonpeek.Get(req, "params"), "requestedSchema")
 }
 
 // asks turns a round's input requests into elicitations, refusing what
 // mcpcli did not declare.
-func (s *Session) asks(reqs mcp.InputRequestMap) ([]Ask, error) {
-	keys := slices.Sorted(maps.Keys(reqs))
+func (s *Session) asks(keys []string, reqs mcp.InputRequestMap, raw map[string][]byte) ([]Ask, error) {
 	asks := make([]Ask, 0, len(keys))
 	for _, k := range keys {
 		switch p := reqs[k].(type) {
 		case *mcp.ElicitParams:
-			if s.opts.Modes.none() {
-				return nil, &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
-					"sent an elicitation (%q) although mcpcli declared no elicitation capability (--elicitation none); this is a bug in the server", k)}
-			}
-			a := Ask{Key: k, Params: p, Schema: s.opts.Schemas.Lookup(p.RequestedSchema)}
+			a := NewAsk(k, p, schemaOf(raw[k]))
 			if err := s.checkAsk(a); err != nil {
 				return nil, err
 			}
 			asks = append(asks, a)
 		case *mcp.CreateMessageParams, *mcp.CreateMessageWithToolsParams:
-			return nil, &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
-				"asked for sampling (sampling/createMessage, key %q), which mcpcli never declares; this is a bug in the server", k)}
+			return nil, &UndeclaredError{Server: s.server.Display(), Key: k, Method: "sampling/createMessage", Capability: "sampling"}
 		case *mcp.ListRootsParams:
-			return nil, &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
-				"asked for roots (roots/list, key %q), which mcpcli never declares; this is a bug in the server", k)}
+			return nil, &UndeclaredError{Server: s.server.Display(), Key: k, Method: "roots/list", Capability: "roots"}
 		default:
 			return nil, &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
 				"sent an input request mcpcli does not know (key %q, %T)", k, p)}
 		}
 	}
 	return asks, nil
+}
+
+// checkAsk refuses an elicitation in a mode mcpcli did not declare.
+func (s *Session) checkAsk(a Ask) error {
+	m := s.opts.Modes
+	switch mode := a.Mode(); {
+	case mode == "form" && m.Form, mode == "url" && m.URL:
+		return nil
+	default:
+		return &ModeError{Server: s.server.Display(), Key: a.Key, Mode: mode, Declared: m}
+	}
+}
+
+// answerLegacy serves a server-initiated elicitation/create (protocol
+// versions before 2026-07-28) through the same Answerer.
+func (s *Session) answerLegacy(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	p := req.Params
+	raw := s.wire.takeRequest("elicitation/create", func(params json.RawMessage) bool {
+		var q struct {
+			Message       string `json:"message"`
+			Mode          string `json:"mode"`
+			URL           string `json:"url"`
+			ElicitationID string `json:"elicitationId"`
+		}
+		return json.Unmarshal(params, &q) == nil && q.Message == p.Message && q.Mode == p.Mode && q.URL == p.URL && q.ElicitationID == p.ElicitationID
+	})
+	s.mu.Lock()
+	fl := s.current
+	if fl == nil {
+		fl = &inflight{}
+	}
+	fl.legacyRounds++
+	round := Round{Server: s.server, Method: fl.method, Target: fl.target, Number: fl.legacyRounds, Legacy: true}
+	s.mu.Unlock()
+	ask := NewAsk("elicitation", p, jsonpeek.Get(raw, "requestedSchema"))
+	if err := s.checkAsk(ask); err != nil {
+		// The person learns of it from the run's error; the server gets
+		// a JSON-RPC error meant for it.
+		s.failLegacy(fl, err)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("elicitation mode %q was not declared by the client (it declared %s)", ask.Mode(), s.opts.Modes)}
+	}
+	if s.opts.Answerer == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the client has no way to answer elicitations in this run"}
+	}
+	round.Asks = []Ask{ask}
+	fl.timer.pause()
+	defer fl.timer.resume()
+	answers, err := s.opts.Answerer.Answer(ctx, round)
+	if err != nil {
+		if errors.Is(err, ErrAbandoned) {
+			s.mu.Lock()
+			fl.abandoned = true
+			s.mu.Unlock()
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the user abandoned the request"}
+		}
+		s.failLegacy(fl, &AnswerError{Key: ask.Key, Round: round.Number, Err: err})
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the client could not answer the elicitation"}
+	}
+	res := answers[ask.Key]
+	if res == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the client gave no answer to the elicitation"}
+	}
+	return res, nil
+}
+
+func (s *Session) failLegacy(fl *inflight, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if fl.answerErr == nil {
+		fl.answerErr = err
+	}
 }
 
 // checkAnswer guards the wire against an answerer's mistakes.
@@ -282,12 +411,15 @@ const (
 
 // Step is one event of the loop, for showing the round trips.
 type Step struct {
-	Kind   StepKind
+	Kind StepKind
+	// Call tells apart the requests of one session (several may run at
+	// once): each call of CallTool, GetPrompt or ReadResource has its own.
+	Call   int
 	Method string
 	Target string
 	// Round is the number of interim results so far.
 	Round int
-	// Asked are the keys the server asked (StepInputRequired).
+	// Asked are the keys the server asked (StepInputRequired), in its order.
 	Asked []string
 	// Answers maps each key sent back to its action (StepSend retries).
 	Answers map[string]string

@@ -75,7 +75,7 @@ func TestCallToolEchoesRequestStateExactly(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CallTool(wizard) = %v", err)
 	}
-	if got := res.Content[0].(*mcp.TextContent).Text; got != "done" {
+	if got := res.Tool.Content[0].(*mcp.TextContent).Text; got != "done" {
 		t.Errorf("CallTool(wizard) text = %q, want done", got)
 	}
 	calls := w.calls(t, "tools/call")
@@ -130,7 +130,7 @@ func TestCallToolSendsNoStateWhenNoneWasSent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CallTool(confirm) = %v", err)
 	}
-	if got := res.Content[0].(*mcp.TextContent).Text; got != "decline" {
+	if got := res.Tool.Content[0].(*mcp.TextContent).Text; got != "decline" {
 		t.Errorf("server saw action %q, want decline", got)
 	}
 	calls := w.calls(t, "tools/call")
@@ -212,8 +212,8 @@ func TestLoopRefusesWhatWasNotDeclared(t *testing.T) {
 	}{
 		{"sampling", client.Modes{Form: true, URL: true},
 			&mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}},
-			`asked for sampling (sampling/createMessage, key "k")`},
-		{"roots", client.Modes{Form: true, URL: true}, &mcp.ListRootsParams{}, `asked for roots (roots/list, key "k")`},
+			`asked for sampling (sampling/createMessage, key "k"), which mcpcli did not declare`},
+		{"roots", client.Modes{Form: true, URL: true}, &mcp.ListRootsParams{}, `asked for roots (roots/list, key "k"), which mcpcli did not declare`},
 		{"url when only form declared", client.Modes{Form: true},
 			&mcp.ElicitParams{Mode: "url", Message: "go", URL: "https://example.com/x", ElicitationID: "1"},
 			`sent a URL elicitation ("k") although mcpcli declared only form elicitation`},
@@ -231,9 +231,10 @@ func TestLoopRefusesWhatWasNotDeclared(t *testing.T) {
 			ans := acceptAll(map[string]any{})
 			s, w := connect(t, srv, client.Options{Answerer: ans, Modes: tt.modes})
 			_, err := s.CallTool(context.Background(), "t", nil)
-			var pe *client.ProtocolError
-			if !errors.As(err, &pe) || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Fatalf("CallTool(t) error = %v, want a ProtocolError containing %q", err, tt.wantErr)
+			var me *client.ModeError
+			var ue *client.UndeclaredError
+			if !errors.As(err, &me) && !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), "bug in the server") {
+				t.Fatalf("CallTool(t) error = %v, want a ModeError or UndeclaredError containing %q and naming a server bug", err, tt.wantErr)
 			}
 			if got := len(w.calls(t, "tools/call")); got != 1 {
 				t.Errorf("client sent %d tools/call, want 1 (no retry after a protocol error)", got)
@@ -315,15 +316,15 @@ func TestPromptAndResourceRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatalf("GetPrompt(p) = %v", err)
 	}
-	if got := pr.Messages[0].Content.(*mcp.TextContent).Text; got != "for 2.0" {
+	if got := pr.Prompt.Messages[0].Content.(*mcp.TextContent).Text; got != "for 2.0" {
 		t.Errorf("GetPrompt(p) text = %q, want %q", got, "for 2.0")
 	}
 	rr, err := s.ReadResource(context.Background(), "test://r")
 	if err != nil {
 		t.Fatalf("ReadResource(test://r) = %v", err)
 	}
-	if rr.Contents[0].Text != "accept" {
-		t.Errorf("ReadResource(test://r) text = %q, want accept", rr.Contents[0].Text)
+	if rr.Resource.Contents[0].Text != "accept" {
+		t.Errorf("ReadResource(test://r) text = %q, want accept", rr.Resource.Contents[0].Text)
 	}
 	if n := len(w.calls(t, "prompts/get")); n != 2 {
 		t.Errorf("prompts/get sent %d times, want 2", n)
@@ -357,14 +358,14 @@ func TestLegacyServerElicitsThroughTheSameAnswerer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CallTool(legacy) = %v", err)
 	}
-	if got := res.Content[0].(*mcp.TextContent).Text; got != "accept z" {
+	if got := res.Tool.Content[0].(*mcp.TextContent).Text; got != "accept z" {
 		t.Errorf("CallTool(legacy) = %q, want %q", got, "accept z")
 	}
 	if len(ans.rounds) != 1 || !ans.rounds[0].Legacy || ans.rounds[0].Asks[0].Key != "elicitation" || ans.rounds[0].Target != "legacy" {
 		t.Fatalf("answerer saw %+v, want one legacy round for tool legacy with key elicitation", ans.rounds)
 	}
 	// The raw schema keeps the server's field order, zeta before alpha.
-	if got := string(ans.rounds[0].Asks[0].RawSchema()); strings.Index(got, "zeta") > strings.Index(got, "alpha") {
+	if got := string(ans.rounds[0].Asks[0].Schema); strings.Index(got, "zeta") > strings.Index(got, "alpha") {
 		t.Errorf("legacy ask schema = %s, want the server's order (zeta first)", got)
 	}
 }
@@ -449,7 +450,7 @@ func TestLegacyTimeoutPausesWhileAnswering(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CallTool(t) = %v, want success: the legacy ask paused the timeout", err)
 	}
-	if got := res.Content[0].(*mcp.TextContent).Text; got != "decline" {
+	if got := res.Tool.Content[0].(*mcp.TextContent).Text; got != "decline" {
 		t.Errorf("server saw %q, want decline", got)
 	}
 }
@@ -467,7 +468,8 @@ func TestTimeoutStopsASilentServer(t *testing.T) {
 	})
 	s, _ := connect(t, srv, client.Options{Answerer: acceptAll(nil), Timeout: 200 * time.Millisecond})
 	_, err := s.CallTool(context.Background(), "hang", nil)
-	if err == nil || !strings.Contains(err.Error(), "within 200ms (--timeout)") {
-		t.Fatalf("CallTool(hang) error = %v, want the --timeout error", err)
+	var te *client.TimeoutError
+	if !errors.As(err, &te) || te.After != 200*time.Millisecond || !strings.Contains(err.Error(), "within 200ms") {
+		t.Fatalf("CallTool(hang) error = %v, want a TimeoutError after 200ms", err)
 	}
 }

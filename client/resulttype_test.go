@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // rawServer answers server/discover, then every other request with the
@@ -54,7 +55,7 @@ func TestUnknownResultTypeIsInvalid(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	s, err := client.Connect(ctx, rawServer(t, func(m string) string { return results[m] }), "raw", client.Options{Modes: client.Modes{Form: true}})
+	s, err := client.Connect(ctx, transport.Wrap(rawServer(t, func(m string) string { return results[m] }), "raw"), client.Options{Modes: client.Modes{Form: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestAbsentOrCompleteResultTypeIsComplete(t *testing.T) {
 		`{"resultType":"complete","content":[{"type":"text","text":"new"}]}`,
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		s, err := client.Connect(ctx, rawServer(t, func(string) string { return res }), "raw", client.Options{Modes: client.Modes{Form: true}})
+		s, err := client.Connect(ctx, transport.Wrap(rawServer(t, func(string) string { return res }), "raw"), client.Options{Modes: client.Modes{Form: true}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,9 +94,9 @@ func TestAbsentOrCompleteResultTypeIsComplete(t *testing.T) {
 func TestUnknownInputRequestMethodIsAServerBug(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	s, err := client.Connect(ctx, rawServer(t, func(string) string {
+	s, err := client.Connect(ctx, transport.Wrap(rawServer(t, func(string) string {
 		return `{"resultType":"input_required","inputRequests":{"z":{"method":"tasks/get","params":{}}}}`
-	}), "raw", client.Options{Modes: client.Modes{Form: true}})
+	}), "raw"), client.Options{Modes: client.Modes{Form: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

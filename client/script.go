@@ -24,9 +24,6 @@ import (
 type Script struct {
 	entries map[string]*scriptEntry
 
-	// Check, when set, vets each accepted content before it is sent
-	// (against the requested schema); its error stops the request.
-	Check func(a Ask, content map[string]any) error
 	// Notify, when set, is told about each answer given (for a status line).
 	Notify func(a Ask, r *mcp.ElicitResult, key string)
 
@@ -145,10 +142,8 @@ func (s *Script) Answer(ctx context.Context, r Round) (map[string]*mcp.ElicitRes
 				if res.Content == nil {
 					res.Content = map[string]any{}
 				}
-				if s.Check != nil {
-					if err := s.Check(a, res.Content); err != nil {
-						return nil, fmt.Errorf("answers for %q (round %d) do not fit what the server asked: %v", a.Key, r.Number, err)
-					}
+				if err := checkContent(a, res.Content); err != nil {
+					return nil, fmt.Errorf("answers for %q (round %d) do not fit what the server asked: %v", a.Key, r.Number, err)
 				}
 			}
 		}
@@ -193,13 +188,6 @@ func clone(r *mcp.ElicitResult) *mcp.ElicitResult {
 	return &c
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
 func quoteAll(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
@@ -209,4 +197,17 @@ func quoteAll(ss []string) []string {
 		return []string{"no keys"}
 	}
 	return out
+}
+
+// checkContent vets scripted content against the requested schema, as a
+// form would: content that does not fit is never sent.
+func checkContent(a Ask, content map[string]any) error {
+	if a.Form == nil {
+		return a.FormErr
+	}
+	typed, err := a.Form.FromContent(content)
+	if err != nil {
+		return err
+	}
+	return a.Form.Validate(typed)
 }

@@ -5,12 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // DefaultMaxRounds bounds the interim results answered for one request.
@@ -23,7 +27,7 @@ const MaxStateOnlyRounds = 3
 // Modes is the elicitation capability mcpcli declares.
 type Modes struct{ Form, URL bool }
 
-// ParseModes parses --elicitation: "form,url", "form", "url" or "none".
+// ParseModes parses a list of modes: "form,url", "form", "url" or "none".
 func ParseModes(s string) (Modes, error) {
 	var m Modes
 	s = strings.TrimSpace(strings.ToLower(s))
@@ -37,13 +41,13 @@ func ParseModes(s string) (Modes, error) {
 		case "url":
 			m.URL = true
 		default:
-			return m, fmt.Errorf("--elicitation %q: use form,url, form, url or none", s)
+			return m, fmt.Errorf("%q: use form,url, form, url or none", s)
 		}
 	}
 	return m, nil
 }
 
-// String is the --elicitation spelling of m.
+// String is the list spelling of m.
 func (m Modes) String() string {
 	switch {
 	case m.Form && m.URL:
@@ -68,8 +72,9 @@ type Options struct {
 	// MaxRounds bounds the interim results per request; 0 means
 	// DefaultMaxRounds.
 	MaxRounds int
-	// Timeout bounds each JSON-RPC request while it is with the server; the
-	// time a person spends answering is never counted. Zero means none.
+	// Timeout bounds connecting, and each JSON-RPC request while it is with
+	// the server; the time a person spends answering is never counted.
+	// Zero means none.
 	Timeout time.Duration
 	// LogLevel, when set, asks the server for log messages at that level
 	// (per request in _meta, or logging/setLevel for older servers).
@@ -80,11 +85,9 @@ type Options struct {
 	OnProgress func(*mcp.ProgressNotificationParams)
 	// OnElicitationComplete receives notifications/elicitation/complete.
 	OnElicitationComplete func(elicitationID string)
-	// Schemas supplies requested schemas in the server's own bytes.
-	Schemas *SchemaIndex
-	// Logger receives the SDK's own warnings (tools dropped for invalid
-	// header annotations, for example).
-	Logger *slog.Logger
+	// Warn is told what the person should know that is not an error: the
+	// go-sdk's own warnings, a request sent again.
+	Warn func(msg string)
 	// ProtocolVersion, when set, is the version to ask for first.
 	ProtocolVersion string
 	// OnStep, when set, is told about each round trip as it happens, so
@@ -98,12 +101,17 @@ type Options struct {
 // Session is a connected MCP client session.
 type Session struct {
 	cs     *mcp.ClientSession
+	t      transport.Transport
 	opts   Options
 	server Server
+	wire   *wire
 
 	mu      sync.Mutex
 	current *inflight // the request mcpcli is waiting on, for legacy asks
 	tokens  atomic.Int64
+	calls   atomic.Int64
+	lists   listCache
+	dropped droppedTools // tools the go-sdk left out of tools/list, and why
 }
 
 type inflight struct {
@@ -114,9 +122,9 @@ type inflight struct {
 	answerErr      error // why mcpcli could not answer a legacy elicitation
 }
 
-// Connect starts a session over t. via says how the server is reached
-// ("stdio: CMD" or a URL) and names it when the server gives no name.
-func Connect(ctx context.Context, t mcp.Transport, via string, opts Options) (*Session, error) {
+// Connect starts a session over t. The session observes t's traffic
+// (which must not be connected yet), and closing the session closes t.
+func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session, error) {
 	if opts.ClientName == "" {
 		opts.ClientName = "mcpcli"
 	}
@@ -126,21 +134,24 @@ func Connect(ctx context.Context, t mcp.Transport, via string, opts Options) (*S
 	if opts.MaxRounds <= 0 {
 		opts.MaxRounds = DefaultMaxRounds
 	}
-	s := &Session{opts: opts}
+	s := &Session{opts: opts, t: t, wire: newWire()}
+	t.Observe(s.wire.observe)
 	caps := &mcp.ClientCapabilities{}
 	copts := &mcp.ClientOptions{
 		Capabilities:   caps,
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
-		Logger:         opts.Logger,
+		Logger:         slog.New(&sdkLog{s: s}),
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			if s.opts.OnProgress != nil {
 				s.opts.OnProgress(req.Params)
 			}
+			s.wire.shown()
 		},
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 			if s.opts.OnLog != nil {
 				s.opts.OnLog(req.Params)
 			}
+			s.wire.shown()
 		},
 		ElicitationCompleteHandler: func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
 			if s.opts.OnElicitationComplete != nil {
@@ -158,13 +169,24 @@ func Connect(ctx context.Context, t mcp.Transport, via string, opts Options) (*S
 		}
 		copts.ElicitationHandler = s.answerLegacy
 	}
+	cctx := ctx
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	}
 	c := mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}, copts)
-	cs, err := c.Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: opts.ProtocolVersion})
+	cs, err := c.Connect(cctx, t, &mcp.ClientSessionOptions{ProtocolVersion: opts.ProtocolVersion})
 	if err != nil {
-		return nil, err
+		err = s.explain(err)
+		t.Close()
+		if cctx.Err() != nil && ctx.Err() == nil {
+			return nil, &TimeoutError{Server: t.Via(), After: opts.Timeout, Connecting: true}
+		}
+		return nil, &ConnectError{Via: t.Via(), Err: err}
 	}
 	s.cs = cs
-	s.server = Server{Via: via}
+	s.server = Server{Via: t.Via()}
 	if ir := cs.InitializeResult(); ir != nil {
 		s.server.Protocol = ir.ProtocolVersion
 		if ir.ServerInfo != nil {
@@ -174,13 +196,13 @@ func Connect(ctx context.Context, t mcp.Transport, via string, opts Options) (*S
 		}
 	}
 	if s.server.Name == "" {
-		s.server.Name = via
+		s.server.Name = t.Via()
 	}
 	if opts.LogLevel != "" && !s.server.Modern() {
-		if ir := cs.InitializeResult(); ir != nil && ir.Capabilities != nil && ir.Capabilities.Logging != nil {
-			if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(opts.LogLevel)}); err != nil {
-				cs.Close()
-				return nil, fmt.Errorf("logging/setLevel %s: %w", opts.LogLevel, err)
+		if caps := s.Capabilities(); caps.Logging != nil {
+			if err := cs.SetLoggingLevel(cctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(opts.LogLevel)}); err != nil {
+				s.Close()
+				return nil, &ConnectError{Via: t.Via(), Err: fmt.Errorf("logging/setLevel %s: %w", opts.LogLevel, s.explain(err))}
 			}
 		}
 	}
@@ -190,14 +212,96 @@ func Connect(ctx context.Context, t mcp.Transport, via string, opts Options) (*S
 // Server says who is on the other end.
 func (s *Session) Server() Server { return s.server }
 
-// SDK returns the underlying go-sdk session, for listing and discovery.
-func (s *Session) SDK() *mcp.ClientSession { return s.cs }
+// Capabilities are what the server said it offers (never nil).
+func (s *Session) Capabilities() *mcp.ServerCapabilities {
+	if ir := s.cs.InitializeResult(); ir != nil && ir.Capabilities != nil {
+		return ir.Capabilities
+	}
+	return &mcp.ServerCapabilities{}
+}
 
-// InitializeResult is what server/discover or initialize returned.
-func (s *Session) InitializeResult() *mcp.InitializeResult { return s.cs.InitializeResult() }
+// Instructions are the server's instructions, if it gave any.
+func (s *Session) Instructions() string {
+	if ir := s.cs.InitializeResult(); ir != nil {
+		return ir.Instructions
+	}
+	return ""
+}
+
+// SupportedVersions are the protocol versions the server said it speaks:
+// in server/discover's answer, or in a -32022 error. Nil when it said none.
+func (s *Session) SupportedVersions() []string {
+	supported, offered := s.wire.versions()
+	if len(supported) > 0 {
+		return supported
+	}
+	if len(offered) > 0 {
+		return offered
+	}
+	return nil
+}
+
+// HTTPSession reports whether the server keeps an HTTP session (legacy
+// Streamable HTTP).
+func (s *Session) HTTPSession() bool { return s.cs.ID() != "" }
+
+// Drain waits (briefly) until every log and progress notification received
+// so far has been handed to OnLog and OnProgress.
+func (s *Session) Drain() { s.wire.drain() }
+
+// Explain turns an error of this session into one that says what happened
+// to the server, when the transport or the wire knows more.
+func (s *Session) Explain(err error) error { return s.explain(err) }
+
+func (s *Session) explain(err error) error {
+	if err == nil {
+		return nil
+	}
+	err = s.t.Explain(err)
+	var ae *transport.AuthError
+	if _, offered := s.wire.versions(); len(offered) > 0 && !mutual(offered) && !errors.As(err, &ae) {
+		return &VersionError{Via: s.t.Via(), Offered: offered, Speaks: mcp.SupportedProtocolVersions(), Cause: err}
+	}
+	return err
+}
+
+// mutual reports whether mcpcli speaks any of the offered versions.
+func mutual(offered []string) bool {
+	for _, v := range offered {
+		if slices.Contains(mcp.SupportedProtocolVersions(), v) {
+			return true
+		}
+	}
+	return false
+}
+
+// cancelNoticeWait bounds how long Close waits for the go-sdk to send
+// notifications/cancelled for an abandoned request.
+const cancelNoticeWait = time.Second
 
 // Close ends the session (and, for stdio, the server).
-func (s *Session) Close() error { return s.cs.Close() }
+//
+// When a request is still unanswered (the run was interrupted), it first
+// gives the go-sdk, which sends notifications/cancelled off the caller's
+// return path, the moment it needs to write it before the connection
+// closes: without it the server might never learn that the request it is
+// working on was abandoned. Over HTTP to a modern server the closed
+// response stream already says so.
+func (s *Session) Close() error {
+	if s.wire.unanswered() {
+		if _, http := s.t.(*transport.HTTP); !http || !s.server.Modern() {
+			select {
+			case <-s.wire.cancelSent:
+			case <-time.After(cancelNoticeWait):
+			}
+		}
+	}
+	err := s.cs.Close()
+	if cerr := s.t.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
 
 // meta returns the _meta every request of a loop carries: a fresh progress
 // token when progress is wanted, and the log level for modern servers.
@@ -213,6 +317,13 @@ func (s *Session) meta() mcp.Meta {
 		return nil
 	}
 	return m
+}
+
+// warn tells the person something through Options.Warn.
+func (s *Session) warn(msg string) {
+	if s.opts.Warn != nil {
+		s.opts.Warn(msg)
+	}
 }
 
 // request runs one JSON-RPC request of a loop under the request timeout.
@@ -232,75 +343,48 @@ func (s *Session) request(ctx context.Context, fl *inflight, do func(context.Con
 	if err != nil && brokenStream(err) && rctx.Err() == nil {
 		// The response stream ended before the result: send the request
 		// once more (the SDK gives it a new id), then give up.
-		s.warn("the response stream broke before the result; sending the request again with a new id",
-			"method", fl.method, "target", fl.target)
+		s.warn(fmt.Sprintf("the response stream for %s %q broke before the result; sending the request again with a new id", fl.method, fl.target))
 		if err = do(rctx); err != nil && brokenStream(err) && rctx.Err() == nil {
 			return &StreamError{Server: s.server.Display(), Method: fl.method, Target: fl.target, Cause: err}
 		}
 	}
 	if err != nil && timer.expired() && ctx.Err() == nil {
-		return fmt.Errorf("no answer from server %q within %s (--timeout)", s.server.Display(), s.opts.Timeout)
+		return &TimeoutError{Server: s.server.Display(), After: s.opts.Timeout}
 	}
 	return err
 }
 
-// answerLegacy serves a server-initiated elicitation/create (protocol
-// versions before 2026-07-28) through the same Answerer.
-func (s *Session) answerLegacy(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	s.mu.Lock()
-	fl := s.current
-	if fl == nil {
-		fl = &inflight{}
-	}
-	fl.legacyRounds++
-	round := Round{Server: s.server, Method: fl.method, Target: fl.target, Number: fl.legacyRounds, Legacy: true}
-	s.mu.Unlock()
-	if s.opts.Answerer == nil {
-		return nil, errors.New("mcpcli has no way to answer elicitations in this run")
-	}
-	ask := Ask{Key: "elicitation", Params: req.Params, Schema: s.opts.Schemas.Lookup(req.Params.RequestedSchema)}
-	if err := s.checkAsk(ask); err != nil {
-		return nil, err
-	}
-	round.Asks = []Ask{ask}
-	fl.timer.pause()
-	defer fl.timer.resume()
-	answers, err := s.opts.Answerer.Answer(ctx, round)
-	if err != nil {
-		s.mu.Lock()
-		if errors.Is(err, ErrAbandoned) {
-			fl.abandoned = true
-		} else if fl.answerErr == nil {
-			fl.answerErr = err
-		}
-		s.mu.Unlock()
-		return nil, err
-	}
-	res := answers[ask.Key]
-	if res == nil {
-		return nil, fmt.Errorf("no answer for the elicitation")
-	}
-	return res, nil
+// sdkLog turns the go-sdk's log records into what the session knows: a
+// tool it left out of tools/list (and why), or a warning for the person.
+type sdkLog struct {
+	s     *Session
+	attrs []slog.Attr
 }
 
-// checkAsk refuses an elicitation in a mode mcpcli did not declare.
-func (s *Session) checkAsk(a Ask) error {
-	switch mode := a.Mode(); mode {
-	case "form":
-		if !s.opts.Modes.Form {
-			return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
-				"sent a form elicitation (%q) although mcpcli declared only %s elicitation (--elicitation %s); this is a bug in the server",
-				a.Key, s.opts.Modes, s.opts.Modes)}
-		}
-	case "url":
-		if !s.opts.Modes.URL {
-			return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
-				"sent a URL elicitation (%q) although mcpcli declared only %s elicitation (--elicitation %s); this is a bug in the server",
-				a.Key, s.opts.Modes, s.opts.Modes)}
-		}
-	default:
-		return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
-			"sent an elicitation (%q) in unknown mode %q; only form and url exist", a.Key, mode)}
+func (h *sdkLog) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
+
+func (h *sdkLog) Handle(_ context.Context, r slog.Record) error {
+	attrs := map[string]string{}
+	for _, a := range h.attrs {
+		attrs[a.Key] = a.Value.String()
 	}
+	r.Attrs(func(a slog.Attr) bool { attrs[a.Key] = a.Value.String(); return true })
+	if strings.Contains(r.Message, "excluding tool") && attrs["tool"] != "" {
+		h.s.dropped.add(attrs["tool"], attrs["error"])
+		return nil
+	}
+	msg := r.Message
+	for _, k := range sortedKeys(attrs) {
+		msg += fmt.Sprintf("; %s: %s", k, attrs[k])
+	}
+	h.s.warn(msg)
 	return nil
 }
+
+func (h *sdkLog) WithAttrs(as []slog.Attr) slog.Handler {
+	return &sdkLog{s: h.s, attrs: append(append([]slog.Attr(nil), h.attrs...), as...)}
+}
+
+func (h *sdkLog) WithGroup(string) slog.Handler { return h }
+
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }

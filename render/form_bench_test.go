@@ -53,7 +53,7 @@ func schemaSelect(n int) string {
 }
 
 func benchRound(schema string) client.Round {
-	return client.Round{Server: client.Server{Name: "bench"}, Asks: []client.Ask{{Key: "k", Params: &mcp.ElicitParams{Message: "A big form."}, Schema: json.RawMessage(schema)}}}
+	return client.Round{Server: client.Server{Name: "bench"}, Asks: []client.Ask{client.NewAsk("k", &mcp.ElicitParams{Message: "A big form."}, json.RawMessage(schema))}}
 }
 
 // newBenchModel builds the model and sizes it as bubbletea would, without

@@ -232,7 +232,7 @@ func TestPrompterMatchesForm(t *testing.T) {
 			in := "a\n" + strings.Join(tt.lines, "\n") + "\ny\n"
 			var out bytes.Buffer
 			p := NewPrompter(strings.NewReader(in), &out)
-			r := client.Round{Server: client.Server{Name: "demo"}, Asks: []client.Ask{{Key: "profile", Params: &mcp.ElicitParams{Message: "hi"}, Schema: json.RawMessage(demoserver.ProfileSchema)}}}
+			r := client.Round{Server: client.Server{Name: "demo"}, Asks: []client.Ask{client.NewAsk("profile", &mcp.ElicitParams{Message: "hi"}, json.RawMessage(demoserver.ProfileSchema))}}
 			res, err := p.Answer(context.Background(), r)
 			if err != nil {
 				t.Fatalf("prompter: %v\n%s", err, out.String())
@@ -247,25 +247,26 @@ func TestPrompterMatchesForm(t *testing.T) {
 	}
 }
 
-func TestGateHoldsWhileAFormIsUp(t *testing.T) {
+func TestConsoleHoldsWhileAFormIsUp(t *testing.T) {
 	var w bytes.Buffer
-	g := NewGate(&w)
-	g.Write([]byte("before\n"))
-	release := g.Hold()
-	g.Write([]byte("during\n"))
-	if got := w.String(); got != "before\n" {
-		t.Errorf("while held, the gate wrote %q", got)
+	c := NewConsole(&w, ConsoleOptions{})
+	c.Printf("before")
+	release := c.Hold()
+	c.Printf("during")
+	c.Terminal(nil).Out.Write([]byte("form\n")) // the form itself is not held
+	if got := w.String(); got != "before\nform\n" {
+		t.Errorf("while held, the console wrote %q", got)
 	}
-	inner := g.Hold() // holds nest
+	inner := c.Hold() // holds nest
 	inner()
-	if got := w.String(); got != "before\n" {
-		t.Errorf("after an inner release, the gate wrote %q", got)
+	if got := w.String(); got != "before\nform\n" {
+		t.Errorf("after an inner release, the console wrote %q", got)
 	}
 	release()
 	release() // twice is harmless
-	g.Write([]byte("after\n"))
-	if got := w.String(); got != "before\nduring\nafter\n" {
-		t.Errorf("gate wrote %q", got)
+	c.Printf("after")
+	if got := w.String(); got != "before\nform\nduring\nafter\n" {
+		t.Errorf("console wrote %q", got)
 	}
 }
 
@@ -318,7 +319,7 @@ func TestUntouchedDefaultIsSentAsWritten(t *testing.T) {
 
 	var out bytes.Buffer
 	p := NewPrompter(strings.NewReader("a\n\n\n\n\ny\n"), &out)
-	r := client.Round{Server: client.Server{Name: "s"}, Asks: []client.Ask{{Key: "k", Params: &mcp.ElicitParams{Message: "hi"}, Schema: json.RawMessage(raw)}}}
+	r := client.Round{Server: client.Server{Name: "s"}, Asks: []client.Ask{client.NewAsk("k", &mcp.ElicitParams{Message: "hi"}, json.RawMessage(raw))}}
 	res, err := p.Answer(context.Background(), r)
 	if err != nil {
 		t.Fatalf("prompter: %v", err)
@@ -339,7 +340,7 @@ func TestReviewShowsLineBreaks(t *testing.T) {
 	}
 	var out bytes.Buffer
 	p := NewPrompter(strings.NewReader("a\n\ny\n"), &out)
-	r := client.Round{Server: client.Server{Name: "s"}, Asks: []client.Ask{{Key: "k", Params: &mcp.ElicitParams{Message: "hi"}, Schema: json.RawMessage(raw)}}}
+	r := client.Round{Server: client.Server{Name: "s"}, Asks: []client.Ask{client.NewAsk("k", &mcp.ElicitParams{Message: "hi"}, json.RawMessage(raw))}}
 	if _, err := p.Answer(context.Background(), r); err != nil {
 		t.Fatalf("prompter: %v", err)
 	}

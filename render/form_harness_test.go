@@ -83,7 +83,7 @@ func startTUI(t *testing.T, r client.Round, setup func(*FormAnswerer), size ...i
 	}
 	pr, pw := io.Pipe()
 	u := &tui{t: t, keys: pw, out: &syncBuffer{}, seen: make(chan struct{}, 1), done: make(chan struct{})}
-	a := &FormAnswerer{In: pr, Out: u.out, Options: []tea.ProgramOption{tea.WithWindowSize(w, h), tea.WithEnvironment([]string{"TERM=xterm-256color"})}}
+	a := &FormAnswerer{Term: &Terminal{In: pr, Out: u.out, Options: []tea.ProgramOption{tea.WithWindowSize(w, h), tea.WithEnvironment([]string{"TERM=xterm-256color"})}}}
 	a.onView = func(s string) {
 		u.mu.Lock()
 		u.screen = ansi.Strip(s)
@@ -222,7 +222,7 @@ func (u *tui) Output() string { return u.out.String() }
 func roundOf(asks ...[3]string) client.Round {
 	r := client.Round{Server: client.Server{Name: "test-server", Title: "Test Server", Via: "stdio: test-server"}, Method: "tools/call", Target: "do_it", Number: 1}
 	for _, a := range asks {
-		r.Asks = append(r.Asks, client.Ask{Key: a[0], Params: &mcp.ElicitParams{Message: a[1], RequestedSchema: json.RawMessage(a[2])}, Schema: json.RawMessage(a[2])})
+		r.Asks = append(r.Asks, client.NewAsk(a[0], &mcp.ElicitParams{Message: a[1], RequestedSchema: json.RawMessage(a[2])}, json.RawMessage(a[2])))
 	}
 	return r
 }

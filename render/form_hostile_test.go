@@ -51,9 +51,8 @@ func hostileRound() client.Round {
 		Server: client.Server{Name: h, Title: h, Via: "stdio: " + h},
 		Method: "tools/call", Target: h, Number: 2,
 		Asks: []client.Ask{
-			{Key: "form", Params: &mcp.ElicitParams{Message: h + "\n" + h}, Schema: json.RawMessage(schema)},
-			{Key: "bad", Params: &mcp.ElicitParams{Message: h}, Schema: json.RawMessage(bad)},
-			{Key: "url", Params: &mcp.ElicitParams{Mode: "url", Message: h, URL: "https://example.com/" + h}},
+			client.NewAsk("form", &mcp.ElicitParams{Message: h + "\n" + h}, json.RawMessage(schema)),
+			client.NewAsk("bad", &mcp.ElicitParams{Message: h}, json.RawMessage(bad)),
 		},
 	}
 	return r
@@ -85,10 +84,8 @@ func TestFormHostileStringsStayInert(t *testing.T) {
 	u.Press(kEnter) // accept
 	checkInert(t, "unrenderable", u.WaitFor("mcpcli cannot show this form"))
 	u.Press(kCtrlX)
-	checkInert(t, "url", u.WaitFor("open this address"))
-	u.Press(kEsc)
 	res := u.Result()
-	if res["form"].Action != client.Accept || res["bad"].Action != client.Decline || res["url"].Action != client.Cancel {
+	if res["form"].Action != client.Accept || res["bad"].Action != client.Decline {
 		t.Errorf("answers %v", res)
 	}
 	checkInert(t, "everything written", u.Output())

@@ -27,7 +27,7 @@ type screen int
 const (
 	screenEdit       screen = iota // the fields, a page at a time
 	screenReview                   // every value, then accept, decline or cancel
-	screenChoice                   // buttons only: a form that cannot be shown, or a URL
+	screenChoice                   // buttons only: a form that cannot be shown
 	screenCancelRest               // after a cancel: cancel the round's other asks too?
 	screenMore                     // the full text of what the header and fields cut short
 )
@@ -49,7 +49,6 @@ type askModel struct {
 
 	fields   *FormFields // a form that can be shown
 	problems []string    // a form that cannot: what is wrong
-	url      string      // a URL ask (no URL asker installed): the URL
 	look     *look
 
 	screen, back  screen
@@ -79,7 +78,6 @@ type askModel struct {
 // Button labels.
 const (
 	btnAccept  = "Accept: send"
-	btnOpen    = "Accept"
 	btnDecline = "Decline"
 	btnCancel  = "Cancel"
 )
@@ -88,18 +86,15 @@ func newAskModel(r client.Round, i int) *askModel {
 	m := &askModel{r: r, i: i, rest: len(r.Asks) - i - 1, width: 80, height: 24, look: newLook()}
 	a := r.Asks[i]
 	switch {
-	case a.Mode() == "url":
-		m.url = Line(a.Params.URL)
-		m.screen = screenChoice
-		m.buttons = []string{btnOpen, btnDecline, btnCancel}
-		m.cursor = 2
 	case a.Mode() != "form":
-		m.problems = []string{fmt.Sprintf("the ask's mode is %q; mcpcli knows form and url", Line(a.Mode()))}
+		m.problems = []string{fmt.Sprintf("the ask's mode is %q; a form shows only form mode", Line(a.Mode()))}
 	default:
-		form, err := schema.Parse(a.RawSchema())
+		form, err := a.Form, a.FormErr
 		switch {
 		case err != nil:
 			m.problems = []string{Line(err.Error())}
+		case form == nil:
+			m.problems = []string{"the ask has no schema mcpcli could read"}
 		case !form.Renderable():
 			for _, p := range form.Problems {
 				m.problems = append(m.problems, clip(Line(p.String()), maxDescription))
@@ -542,8 +537,6 @@ func (m *askModel) choiceKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.cursor = min(m.cursor+1, len(m.buttons)-1)
 	case "enter", "space":
 		switch m.buttons[m.cursor] {
-		case btnOpen:
-			return m.finish(client.Accept, nil)
 		case btnDecline:
 			return m.finish(client.Decline, nil)
 		default:
@@ -808,22 +801,13 @@ func (m *askModel) reviewView() string {
 func (m *askModel) choiceView() string {
 	w := m.innerWidth()
 	var body []string
-	if m.url != "" {
-		body = append(body, styleTitle.Render("The server asks you to open this address in your browser:"))
-		body = append(body, strings.Split(wrapHard(m.url, w-2), "\n")...)
-		if host := urlHost(m.url); host != "" {
-			body = append(body, "site: "+styleWarn.Render(host))
+	body = append(body, styleTitle.Render("mcpcli cannot show this form:"))
+	for _, p := range m.problems {
+		for _, l := range strings.Split(lipgloss.Wrap("• "+p, w-2, ",.-; "), "\n") {
+			body = append(body, "  "+l)
 		}
-		body = append(body, "", styleDim.Render(truncate("mcpcli will not open it. Accept tells the server you will go there yourself.", w)))
-	} else {
-		body = append(body, styleTitle.Render("mcpcli cannot show this form:"))
-		for _, p := range m.problems {
-			for _, l := range strings.Split(lipgloss.Wrap("• "+p, w-2, ",.-; "), "\n") {
-				body = append(body, "  "+l)
-			}
-		}
-		body = append(body, "", truncate("You can decline (say no to the server) or cancel (dismiss the question).", w))
 	}
+	body = append(body, "", truncate("You can decline (say no to the server) or cancel (dismiss the question).", w))
 	// The buttons stay on screen however long the list above them is.
 	var bs []string
 	for k, b := range m.buttons {
@@ -856,26 +840,4 @@ func (m *askModel) moreView() string {
 	pos := fmt.Sprintf("lines %d–%d of %d", m.top+1, end, len(m.more))
 	lines = append(lines, styleRule.Render(strings.Repeat("─", w)), styleDim.Render(pos), "↑/↓ scroll · esc back")
 	return strings.Join(lines, "\n")
-}
-
-// wrapHard breaks s into lines of width cells, anywhere: for URLs, which
-// have no spaces to wrap at.
-func wrapHard(s string, width int) string {
-	return ansi.Hardwrap(s, max(width, 10), false)
-}
-
-// urlHost is the host part of a sanitized URL, for the consent screen.
-func urlHost(u string) string {
-	i := strings.Index(u, "://")
-	if i < 0 {
-		return ""
-	}
-	rest := u[i+3:]
-	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
-		rest = rest[:j]
-	}
-	if j := strings.LastIndex(rest, "@"); j >= 0 {
-		rest = rest[j+1:]
-	}
-	return rest
 }

@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"strings"
@@ -236,16 +237,12 @@ func TestFormUnrenderable(t *testing.T) {
 func TestFormURLAsk(t *testing.T) {
 	r := roundOf()
 	r.Asks = []client.Ask{{Key: "connect", Params: &mcp.ElicitParams{Mode: "url", Message: "Sign in to continue.", URL: "https://auth.example.com/connect?id=1\x1b]8;;https://evil.example\x07"}}}
-	t.Run("consent screen without a URL asker", func(t *testing.T) {
-		u := startTUI(t, r, nil)
-		s := u.WaitFor("Sign in to continue.", "https://auth.example.com/connect?id=1", "site: auth.example.com", "mcpcli will not open it")
-		if strings.Contains(s, "evil") {
-			t.Errorf("the OSC 8 payload shows:\n%s", s)
-		}
-		u.Press(kLeft, kLeft, kEnter) // Accept
-		res := u.Result()["connect"]
-		if res.Action != client.Accept || res.Content != nil {
-			t.Errorf("answer %+v, want accept without content", res)
+	t.Run("no URL asker", func(t *testing.T) {
+		// URL consent lives in urlmode only: without it, a URL ask is an
+		// error, never a screen of render's own.
+		a := &FormAnswerer{Term: &Terminal{In: strings.NewReader(""), Out: io.Discard}}
+		if _, err := a.Answer(context.Background(), r); err == nil || !strings.Contains(err.Error(), "URL") {
+			t.Errorf("Answer(url ask) without a URL asker = %v, want an error about URLs", err)
 		}
 	})
 	t.Run("the URL asker answers", func(t *testing.T) {

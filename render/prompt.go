@@ -19,10 +19,6 @@ import (
 // nothing at all was piped in.
 var ErrNoInput = errors.New("the server asked for input, but stdin is not a terminal and holds no answers; pass --answers FILE (see 'mcpcli help answers'), or pipe line answers in (see 'mcpcli help accessible')")
 
-// URLAsker answers one URL-mode ask. The urlmode package provides the real
-// one; a Prompter without it asks for plain consent.
-type URLAsker func(ctx context.Context, p *Prompter, r client.Round, i int) (*mcp.ElicitResult, error)
-
 // Prompter is the line-by-line answerer: questions on Out (stderr), one
 // answer per line from In. It works on a terminal and on piped input, and
 // it is what --accessible uses.
@@ -34,8 +30,9 @@ type URLAsker func(ctx context.Context, p *Prompter, r client.Round, i int) (*mc
 type Prompter struct {
 	In  *bufio.Reader
 	Out io.Writer
-	// URL answers URL-mode asks; nil means a plain consent prompt.
-	URL URLAsker
+	// URL answers URL-mode asks, after the Prompter has shown who asks and
+	// why; the urlmode package provides it (asking on this Prompter).
+	URL func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error)
 	// ReadSecret reads a line without echo, when In is a terminal.
 	ReadSecret func() (string, error)
 	// Echo writes each line read back to Out: on piped input it makes the
@@ -51,6 +48,10 @@ type Prompter struct {
 func NewPrompter(in io.Reader, out io.Writer) *Prompter {
 	return &Prompter{In: bufio.NewReader(in), Out: out}
 }
+
+// Write writes to the Prompter's output: what it asks, and what goes with
+// a question.
+func (p *Prompter) Write(b []byte) (int, error) { return p.Out.Write(b) }
 
 // errEOF is end of input in the middle of an ask.
 var errEOF = errors.New("end of input")
@@ -204,14 +205,19 @@ func (p *Prompter) answerOne(ctx context.Context, r client.Round, i int) (*mcp.E
 	a := r.Asks[i]
 	p.heading(r, i)
 	if a.Mode() == "url" {
-		if p.URL != nil {
-			return p.URL(ctx, p, r, i)
+		if p.URL == nil {
+			return nil, errors.New("mcpcli cannot ask about URLs in this run")
 		}
-		return p.plainURL(ctx, a)
+		return p.URL(ctx, r, i)
 	}
-	form, err := schema.Parse(a.RawSchema())
-	if err != nil {
-		form = &schema.Form{Problems: []schema.Problem{{Reason: err.Error()}}}
+	form := a.Form
+	switch {
+	case a.Mode() != "form":
+		form = &schema.Form{Problems: []schema.Problem{{Reason: fmt.Sprintf("the ask's mode is %q; mcpcli knows form and url", Line(a.Mode()))}}}
+	case a.FormErr != nil:
+		form = &schema.Form{Problems: []schema.Problem{{Reason: a.FormErr.Error()}}}
+	case form == nil:
+		form = &schema.Form{Problems: []schema.Problem{{Reason: "the ask has no schema mcpcli could read"}}}
 	}
 	if !form.Renderable() {
 		fmt.Fprintln(p.Out, "   mcpcli cannot show this form:")
@@ -441,16 +447,6 @@ func (p *Prompter) pickField(ctx context.Context, form *schema.Form, verr error)
 		}
 		fmt.Fprintf(p.Out, "  ! no field %q\n", Line(in))
 	}
-}
-
-// plainURL is the consent prompt used when no URL asker is installed.
-func (p *Prompter) plainURL(ctx context.Context, a client.Ask) (*mcp.ElicitResult, error) {
-	fmt.Fprintf(p.Out, "   URL: %s\n", Line(a.Params.URL))
-	c, err := p.choose(ctx, "Open it yourself and continue? [a]ccept/[d]ecline/[c]ancel [c]: ", []string{"accept", "decline", "cancel"}, "cancel")
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.ElicitResult{Action: c}, nil
 }
 
 // mask stands for a secret: as many dots as it has characters, up to 12.

@@ -9,18 +9,65 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/textsafe"
 )
 
 // WriteJSON writes v as indented JSON and a newline: the -o json output.
+// Raw values inside it (json.RawMessage) keep the server's bytes and key
+// order; strings keep <, > and & as they are. Controls that could act on
+// a terminal are escaped.
 func WriteJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	b = append(textsafe.EscapeJSON(b), '\n')
-	_, err = w.Write(b)
+	_, err := w.Write(textsafe.EscapeJSON(b.Bytes()))
 	return err
+}
+
+// WriteRaw writes JSON exactly as the server sent it, indented, and a
+// newline: -o json of a result.
+func WriteRaw(w io.Writer, raw json.RawMessage) error {
+	var b bytes.Buffer
+	b.Grow(len(raw) + len(raw)/8 + 1)
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	_, err := w.Write(textsafe.EscapeJSON(b.Bytes()))
+	return err
+}
+
+// PrintResult writes the final result of a request: as the server sent it
+// (asJSON), or for a person.
+func PrintResult(w io.Writer, res *client.Result, asJSON bool) error {
+	if asJSON {
+		if res.Raw != nil {
+			return WriteRaw(w, res.Raw)
+		}
+		switch {
+		case res.Tool != nil:
+			return WriteJSON(w, res.Tool)
+		case res.Prompt != nil:
+			return WriteJSON(w, res.Prompt)
+		case res.Resource != nil:
+			return WriteJSON(w, res.Resource)
+		}
+		return nil
+	}
+	switch {
+	case res.Tool != nil:
+		ToolResult(w, res.Tool)
+	case res.Prompt != nil:
+		PromptResult(w, res.Prompt)
+	case res.Resource != nil:
+		ResourceResult(w, res.Resource)
+	}
+	return nil
 }
 
 // ToolResult writes a tool result for a person: each content block

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -11,61 +12,85 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// HTTP describes a Streamable HTTP server.
+// HTTP is a Transport to a Streamable HTTP server.
 type HTTP struct {
-	URL      string
-	Header   http.Header // extra headers sent on every request (--header)
-	Observer Observer
+	URL    string
+	Header http.Header // extra headers sent on every request (--header)
 	// Base is the RoundTripper underneath; nil means http.DefaultTransport.
 	Base http.RoundTripper
+
+	obs []Observer
+
+	mu   sync.Mutex
+	last exchange // the last response to a request, to explain failures
+}
+
+// exchange is what is known of the last HTTP response to a request.
+type exchange struct {
+	status    int
+	ctype     string
+	challenge string // WWW-Authenticate
+	text      string // the start of a text/plain body of an error status
+}
+
+// Observe implements Transport.
+func (h *HTTP) Observe(o Observer) { h.obs = append(h.obs, o) }
+
+// Via implements Transport.
+func (h *HTTP) Via() string { return h.URL }
+
+// Close implements Transport; an HTTP server has nothing to stop.
+func (h *HTTP) Close() error { return nil }
+
+// Connect implements mcp.Transport, through the go-sdk's Streamable HTTP
+// client transport.
+func (h *HTTP) Connect(ctx context.Context) (mcp.Connection, error) {
+	base := h.Base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	t := &mcp.StreamableClientTransport{
+		Endpoint:   h.URL,
+		HTTPClient: &http.Client{Transport: &roundTripper{base: base, header: h.Header, obs: Observers(h.obs...), h: h}},
+	}
+	return t.Connect(ctx)
 }
 
 // ParseURL checks a --url value and says what to fix when it is wrong.
 func ParseURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("--url %q is not a URL: %v", raw, err)
+		return nil, fmt.Errorf("%q is not a URL: %v", raw, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("--url %q must start with http:// or https://", raw)
+		return nil, fmt.Errorf("%q must start with http:// or https://", raw)
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("--url %q has no host; write it like http://127.0.0.1:8080/mcp", raw)
+		return nil, fmt.Errorf("%q has no host; write it like http://127.0.0.1:8080/mcp", raw)
 	}
 	return u, nil
 }
 
-// ParseHeader parses one --header "Name: value" flag.
+// ParseHeader parses one "Name: value" header and adds it to h.
 func ParseHeader(h http.Header, flag string) error {
 	name, value, ok := strings.Cut(flag, ":")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" {
-		return fmt.Errorf("--header %q must look like \"Name: value\"", flag)
+		return fmt.Errorf("%q must look like \"Name: value\"", flag)
 	}
 	for _, c := range name {
 		if c <= ' ' || c >= 0x7f || strings.ContainsRune("()<>@,;:\\\"/[]?={}", c) {
-			return fmt.Errorf("--header %q: %q is not a valid header name", flag, name)
+			return fmt.Errorf("%q: %q is not a valid header name", flag, name)
 		}
 	}
 	h.Add(name, strings.TrimSpace(value))
 	return nil
-}
-
-// Transport returns the go-sdk transport for h.
-func (h *HTTP) Transport() mcp.Transport {
-	base := h.Base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	return &mcp.StreamableClientTransport{
-		Endpoint:   h.URL,
-		HTTPClient: &http.Client{Transport: &roundTripper{base: base, header: h.Header, obs: h.Observer}},
-	}
 }
 
 // roundTripper adds the user's headers and shows observers both the headers
@@ -74,6 +99,7 @@ type roundTripper struct {
 	base   http.RoundTripper
 	header http.Header
 	obs    Observer
+	h      *HTTP
 }
 
 func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -99,8 +125,8 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	if rt.obs != nil {
-		rt.obs(Event{Time: time.Now(), Dir: Send, HTTP: &HTTPHeaders{Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone()}})
-		rt.emitBody(Send, body)
+		rt.obs(Event{Time: time.Now(), Dir: Send, HTTP: &HTTPHeaders{Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone()}, Ctx: req.Context()})
+		rt.emitBody(req.Context(), Send, body)
 	}
 	resp, err := rt.base.RoundTrip(req)
 	if err != nil {
@@ -108,6 +134,9 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Recv, HTTP: &HTTPHeaders{Status: resp.StatusCode, Header: resp.Header.Clone()}})
+	}
+	if rt.h != nil && req.Method == http.MethodPost && isCall(body) {
+		rt.h.record(resp)
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
@@ -292,7 +321,7 @@ func isIDLine(line []byte) bool {
 func (f *sseIDFilter) Close() error { return f.rc.Close() }
 
 // emitBody reports a JSON body: one message, or each message of a batch.
-func (rt *roundTripper) emitBody(dir Direction, b []byte) {
+func (rt *roundTripper) emitBody(ctx context.Context, dir Direction, b []byte) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return
@@ -301,12 +330,12 @@ func (rt *roundTripper) emitBody(dir Direction, b []byte) {
 		var batch []json.RawMessage
 		if err := json.Unmarshal(b, &batch); err == nil {
 			for _, m := range batch {
-				rt.obs(Event{Time: time.Now(), Dir: dir, Msg: []byte(m)})
+				rt.obs(Event{Time: time.Now(), Dir: dir, Msg: []byte(m), Ctx: ctx})
 			}
 			return
 		}
 	}
-	rt.obs(Event{Time: time.Now(), Dir: dir, Msg: b})
+	rt.obs(Event{Time: time.Now(), Dir: dir, Msg: b, Ctx: ctx})
 }
 
 // jsonTee reports a JSON response body once it has been read to the end.
@@ -322,7 +351,7 @@ func (t *jsonTee) Read(p []byte) (int, error) {
 	t.buf.Write(p[:n])
 	if errors.Is(err, io.EOF) && !t.done {
 		t.done = true
-		(&roundTripper{obs: t.obs}).emitBody(Recv, t.buf.Bytes())
+		(&roundTripper{obs: t.obs}).emitBody(nil, Recv, t.buf.Bytes())
 	}
 	return n, err
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -31,7 +30,7 @@ func connect(t *testing.T, url string, opts client.Options) *client.Session {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := client.Connect(ctx, (&transport.HTTP{URL: url}).Transport(), url, opts)
+	s, err := client.Connect(ctx, &transport.HTTP{URL: url}, opts)
 	if err != nil {
 		t.Fatalf("Connect(%s): %v", url, err)
 	}
@@ -45,15 +44,15 @@ func testCtx(t *testing.T) context.Context {
 	return ctx
 }
 
-// listTools lists through the SDK, which also keeps the tools for the
-// Mcp-Param-* headers of later calls.
-func listTools(t *testing.T, s *client.Session) []*mcp.Tool {
+// listTools lists through the session (and the SDK, which also keeps the
+// tools for the Mcp-Param-* headers of later calls).
+func listTools(t *testing.T, s *client.Session) *client.ToolList {
 	t.Helper()
-	res, err := s.SDK().ListTools(testCtx(t), nil)
+	res, err := s.ListTools(testCtx(t))
 	if err != nil {
 		t.Fatalf("ListTools: %v", err)
 	}
-	return res.Tools
+	return res
 }
 
 // recorded is one POST as a real server saw it, and how it answered.
@@ -163,7 +162,7 @@ func TestEveryPostCarriesTheRequestMetadata(t *testing.T) {
 			if err != nil {
 				t.Fatalf("CallTool: %v", err)
 			}
-			if got := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(got, "us-west1") {
+			if got := res.Tool.Content[0].(*mcp.TextContent).Text; !strings.Contains(got, "us-west1") {
 				t.Errorf("CallTool result = %q", got)
 			}
 			if _, err := s.GetPrompt(ctx, "forecast", nil); err != nil {
@@ -287,23 +286,22 @@ func TestToolsWithInvalidHeaderAnnotationsAreDroppedWithAWarning(t *testing.T) {
 		]`),
 		"tools/call": wiretest.Text("ok"),
 	})
-	var logs bytes.Buffer
-	s := connect(t, srv.URL, client.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	s := connect(t, srv.URL, client.Options{})
+	list := listTools(t, s)
 	var names []string
-	for _, tool := range listTools(t, s) {
+	for _, tool := range list.Tools {
 		names = append(names, tool.Name)
 	}
 	if d := cmp.Diff([]string{"valid_tool"}, names); d != "" {
 		t.Errorf("listed tools (-want +got):\n%s", d)
 	}
-	for _, name := range []string{"invalid_number", "invalid_space", "invalid_duplicate"} {
-		if !strings.Contains(logs.String(), "tool="+name) {
-			t.Errorf("no warning names %s; logs:\n%s", name, logs.String())
-		}
+	reasons := map[string]string{}
+	for _, d := range list.Dropped {
+		reasons[d.Name] = d.Reason
 	}
-	for _, reason := range []string{"primitive types", "invalid character", "duplicate"} {
-		if !strings.Contains(logs.String(), reason) {
-			t.Errorf("no warning gives the reason %q; logs:\n%s", reason, logs.String())
+	for name, reason := range map[string]string{"invalid_number": "primitive types", "invalid_space": "invalid character", "invalid_duplicate": "duplicate"} {
+		if !strings.Contains(reasons[name], reason) {
+			t.Errorf("ListTools().Dropped says %q for %s, want a reason with %q", reasons[name], name, reason)
 		}
 	}
 	if _, err := s.CallTool(testCtx(t), "valid_tool", map[string]any{"region": "eu"}); err != nil {
@@ -343,7 +341,7 @@ func TestSSEResponseWithNotificationsBeforeTheResult(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CallTool: %v", err)
 	}
-	if got := res.Content[0].(*mcp.TextContent).Text; got != "done" {
+	if got := res.Tool.Content[0].(*mcp.TextContent).Text; got != "done" {
 		t.Errorf("result = %q, want done", got)
 	}
 	// No result type means complete (SEP-2322).
@@ -417,13 +415,13 @@ func TestABrokenStreamIsSentAgainOnceWithANewID(t *testing.T) {
 					wiretest.Stream(w, wiretest.ResultEvent(r, `{"content":[{"type":"text","text":"second time lucky"}]}`))
 				},
 			})
-			var logs bytes.Buffer
-			s := connect(t, srv.URL, client.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+			var logs strings.Builder
+			s := connect(t, srv.URL, client.Options{Warn: func(msg string) { logs.WriteString(msg + "\n") }})
 			res, err := s.CallTool(testCtx(t), "flaky", map[string]any{"x": 1})
 			if err != nil {
 				t.Fatalf("CallTool: %v", err)
 			}
-			if got := res.Content[0].(*mcp.TextContent).Text; got != "second time lucky" {
+			if got := res.Tool.Content[0].(*mcp.TextContent).Text; got != "second time lucky" {
 				t.Errorf("result = %q", got)
 			}
 			calls := srv.Calls("tools/call")
@@ -574,7 +572,7 @@ func TestLegacyServerWithSessionsAndServerInitiatedElicitation(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CallTool: %v", err)
 	}
-	if got := res.Content[0].(*mcp.TextContent).Text; got != "Hello, Ada! (accept)" {
+	if got := res.Tool.Content[0].(*mcp.TextContent).Text; got != "Hello, Ada! (accept)" {
 		t.Errorf("result = %q", got)
 	}
 	if len(rounds) != 1 || !rounds[0].Legacy || rounds[0].Method != "tools/call" || rounds[0].Target != "greet" || rounds[0].Asks[0].Params.Message != "Your name?" {

@@ -41,11 +41,6 @@ type probeConn struct {
 	readErr error // the underlying connection's last error, once reached
 }
 
-type readResult struct {
-	msg jsonrpc.Message
-	err error
-}
-
 func withDiscoverProbe(c mcp.Connection, wait time.Duration, warn func(string)) *probeConn {
 	if wait <= 0 {
 		wait = DefaultDiscoverWait

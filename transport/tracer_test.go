@@ -1,11 +1,14 @@
 package transport
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -35,15 +38,28 @@ func TestTracerLinesAndRedaction(t *testing.T) {
 	}
 }
 
-func TestLineTeeSplitsMessagesAcrossWrites(t *testing.T) {
+func TestLineReaderSplitsMessagesAcrossReads(t *testing.T) {
+	r := iotest.OneByteReader(strings.NewReader(`{"a":` + `1}` + "\n" + `{"b":2}` + "\r\n\n  \n" + `{"c"` + `:3}`))
+	lr := &lineReader{r: bufio.NewReaderSize(r, 16), max: 64}
 	var got []string
-	tee := lineTee{emit: func(b []byte) { got = append(got, string(b)) }}
-	for _, chunk := range []string{`{"a":`, `1}` + "\n" + `{"b":2}` + "\r\n\n", `{"c"`, `:3}` + "\n"} {
-		tee.feed([]byte(chunk))
+	for {
+		line, err := lr.next()
+		if err != nil {
+			break
+		}
+		got = append(got, string(line))
 	}
 	want := []string{`{"a":1}`, `{"b":2}`, `{"c":3}`}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("lineTee emitted %q, want %q", got, want)
+		t.Errorf("lineReader read %q, want %q", got, want)
+	}
+}
+
+func TestLineReaderRefusesALineLongerThanItsBound(t *testing.T) {
+	lr := &lineReader{r: bufio.NewReaderSize(strings.NewReader(strings.Repeat("x", 100)+"\n"), 16), max: 64}
+	var tl *TooLongError
+	if _, err := lr.next(); !errors.As(err, &tl) {
+		t.Errorf("next() on a 100-byte line with max 64 = %v, want a TooLongError", err)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -27,17 +26,11 @@ type Consent struct {
 	// Open opens a URL; nil means there is no way to open one here (the
 	// URL is printed instead).
 	Open OpenFunc
-	// In is the terminal, read by the full-screen screens.
-	In io.Reader
-	// Out is where everything is shown (stderr).
+	// Term is the terminal the full-screen consent (TUI) is shown on, and
+	// where it writes what it leaves behind.
+	Term *render.Terminal
+	// Out is where the scripted consent writes (stderr).
 	Out io.Writer
-	// Hold, when set, is called while a screen is up; what it returns is
-	// called when the screen is gone. It keeps other writers (server logs,
-	// progress) off the screen, like the forms' Hold.
-	Hold func() (release func())
-	// TeaOptions are added to every bubbletea program (tests: a window
-	// size).
-	TeaOptions []tea.ProgramOption
 
 	mu    sync.Mutex
 	steps map[string]*step
@@ -127,12 +120,22 @@ const (
 	lineWaitNotOpen = "Finish in your browser, then press Enter to continue · d decline · c cancel (or esc) · o open in browser: "
 )
 
-// Line answers one URL ask on the line Prompter (its URL hook). The
-// Prompter has already shown who asks and why.
-func (c *Consent) Line(ctx context.Context, p *render.Prompter, r client.Round, i int) (*mcp.ElicitResult, error) {
+// LineAsker is what the line consent needs from a line prompter: a place
+// to write, and one line of answer at a time.
+type LineAsker interface {
+	io.Writer
+	// ReadLine writes prompt and reads one line, without its newline.
+	ReadLine(ctx context.Context, prompt string) (string, error)
+	// Attempts is how many invalid answers to one question it takes.
+	Attempts() int
+}
+
+// Line answers one URL ask with plain lines on p (the line prompter's URL
+// hook). The prompter has already shown who asks and why.
+func (c *Consent) Line(ctx context.Context, p LineAsker, r client.Round, i int) (*mcp.ElicitResult, error) {
 	a := r.Asks[i]
 	an := Analyze(a.Params.URL)
-	w := p.Out
+	var w io.Writer = p
 	fmt.Fprintln(w, "   The server asks you to open this link in your browser:")
 	writeURL(w, "   ", an)
 	if !an.Openable() {
@@ -171,7 +174,7 @@ func (c *Consent) Line(ctx context.Context, p *render.Prompter, r client.Round, 
 
 // lineWait is the way back: the person finishes in the browser and comes
 // back with Enter (accept), or gives up.
-func (c *Consent) lineWait(ctx context.Context, p *render.Prompter, an Analysis, st *step) (*mcp.ElicitResult, error) {
+func (c *Consent) lineWait(ctx context.Context, p LineAsker, an Analysis, st *step) (*mcp.ElicitResult, error) {
 	for attempt := 0; ; attempt++ {
 		prompt := lineWaitNotOpen
 		if c.opened(st) {
@@ -186,11 +189,11 @@ func (c *Consent) lineWait(ctx context.Context, p *render.Prompter, an Analysis,
 			c.mark(st, func(s *step) { s.accepted = true })
 			return &mcp.ElicitResult{Action: client.Accept}, nil
 		case "o", "open":
-			c.open(ctx, p.Out, "   ", an, st)
+			c.open(ctx, p, "   ", an, st)
 			attempt = -1
 			continue
 		case "s", "show":
-			showURL(p.Out, "   ", an)
+			showURL(p, "   ", an)
 			attempt = -1
 			continue
 		case "d", "decline":
@@ -199,10 +202,10 @@ func (c *Consent) lineWait(ctx context.Context, p *render.Prompter, an Analysis,
 			return &mcp.ElicitResult{Action: client.Cancel}, nil
 		}
 		if attempt+1 >= p.Attempts() {
-			fmt.Fprintln(p.Out, "  too many invalid answers: cancelling")
+			fmt.Fprintln(p, "  too many invalid answers: cancelling")
 			return &mcp.ElicitResult{Action: client.Cancel}, nil
 		}
-		fmt.Fprintln(p.Out, "  ! press Enter when you are done, or type d, c or o")
+		fmt.Fprintln(p, "  ! press Enter when you are done, or type d, c or o")
 	}
 }
 

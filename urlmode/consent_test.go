@@ -39,7 +39,9 @@ func answerLines(t *testing.T, c *Consent, r client.Round, input string) (map[st
 	t.Helper()
 	var out bytes.Buffer
 	p := render.NewPrompter(strings.NewReader(input), &out)
-	p.URL = c.Line
+	p.URL = func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error) {
+		return c.Line(ctx, p, r, i)
+	}
 	c.Out = &out
 	res, err := p.Answer(context.Background(), r)
 	if err != nil {

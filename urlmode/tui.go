@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -332,8 +333,8 @@ func (c *Consent) TUI(ctx context.Context, r client.Round, i int) (*mcp.ElicitRe
 		if _, err := c.run(ctx, m); err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(c.Out, "%s asked to open a link mcpcli refuses to open: %s\n", m.server, an.Shown)
-		fmt.Fprintf(c.Out, "  ✗ %s; answered decline.\n", an.Refused)
+		fmt.Fprintf(c.out(), "%s asked to open a link mcpcli refuses to open: %s\n", m.server, an.Shown)
+		fmt.Fprintf(c.out(), "  ✗ %s; answered decline.\n", an.Refused)
 		return &mcp.ElicitResult{Action: client.Decline}, nil
 	}
 	st, repeat := c.recall(r, a)
@@ -353,8 +354,8 @@ func (c *Consent) TUI(ctx context.Context, r client.Round, i int) (*mcp.ElicitRe
 		case chOpen:
 			// The program has left the alternate screen: the browser, and
 			// anything a $BROWSER command prints, land on the main screen.
-			fmt.Fprintf(c.Out, "URL:  %s\n", an.Target)
-			ok := c.open(ctx, c.Out, "", an, st)
+			fmt.Fprintf(c.out(), "URL:  %s\n", an.Target)
+			ok := c.open(ctx, c.out(), "", an, st)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -364,7 +365,7 @@ func (c *Consent) TUI(ctx context.Context, r client.Round, i int) (*mcp.ElicitRe
 			}
 			m = fm.waiting(status, c.opened(st))
 		case chShow:
-			showURL(c.Out, "", an)
+			showURL(c.out(), "", an)
 			m = fm.waiting("", c.opened(st))
 		case chAccept:
 			c.mark(st, func(s *step) { s.accepted = true })
@@ -380,28 +381,14 @@ func (c *Consent) TUI(ctx context.Context, r client.Round, i int) (*mcp.ElicitRe
 
 // run runs one screen on the terminal and returns the final model.
 func (c *Consent) run(ctx context.Context, m model) (model, error) {
-	if c.In == nil || c.Out == nil {
-		return m, errors.New("showing the link: no terminal to show it on")
+	final, err := c.Term.Run(ctx, m)
+	if errors.Is(err, render.ErrCancelled) {
+		m.choice = chCancel
+		return m, nil
 	}
-	if c.Hold != nil {
-		release := c.Hold()
-		defer release()
-	}
-	opts := []tea.ProgramOption{
-		tea.WithContext(ctx), tea.WithInput(c.In), tea.WithOutput(c.Out),
-		// Ctrl+C is a key here (cancel this ask), as in the forms; a real
-		// SIGINT or SIGTERM cancels ctx, which main owns.
-		tea.WithoutSignalHandler(),
-	}
-	opts = append(opts, c.TeaOptions...)
-	final, err := tea.NewProgram(m, opts...).Run()
 	if err != nil {
 		if ctx.Err() != nil {
 			return m, ctx.Err()
-		}
-		if errors.Is(err, tea.ErrInterrupted) {
-			m.choice = chCancel
-			return m, nil
 		}
 		return m, fmt.Errorf("showing the link: %w", err)
 	}
@@ -410,4 +397,13 @@ func (c *Consent) run(ctx context.Context, m model) (model, error) {
 		return m, errors.New("showing the link: unexpected final screen")
 	}
 	return fm, nil
+}
+
+// out is where the full-screen consent leaves its lines: Out (the
+// console), or the terminal itself.
+func (c *Consent) out() io.Writer {
+	if c.Out != nil {
+		return c.Out
+	}
+	return c.Term.Out
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/urlmode/browsertest"
 )
 
@@ -230,8 +231,7 @@ func newTerminal(t *testing.T, c *Consent) *terminal {
 	}
 	t.Cleanup(func() { pr.Close(); pw.Close() })
 	out := &syncBuffer{}
-	c.In, c.Out = pr, out
-	c.TeaOptions = []tea.ProgramOption{tea.WithWindowSize(100, 40), tea.WithoutSignalHandler()}
+	c.Term = &render.Terminal{In: pr, Out: out, Options: []tea.ProgramOption{tea.WithWindowSize(100, 40), tea.WithoutSignalHandler()}}
 	return &terminal{keys: pw, out: out}
 }
 
@@ -305,7 +305,7 @@ func TestTUICtrlCCancels(t *testing.T) {
 	c := &Consent{Open: stub.Open}
 	tm := newTerminal(t, c)
 	held := 0
-	c.Hold = func() func() { held++; return func() { held-- } }
+	c.Term.Hold = func() func() { held++; return func() { held-- } }
 	done := make(chan string, 1)
 	go func() {
 		res, err := c.TUI(context.Background(), urlRound(1, connectURL), 0)

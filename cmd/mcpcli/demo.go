@@ -20,7 +20,8 @@ import (
 	"github.com/mcpcli/mcpcli/transport"
 )
 
-func (a *app) newDemoServerCmd() *cobra.Command {
+// NewCmdDemoServer is the demo-server command.
+func NewCmdDemoServer(f *Factory) *cobra.Command {
 	var httpAddr string
 	cmd := &cobra.Command{
 		Use:   "demo-server",
@@ -47,7 +48,7 @@ at http://ADDR/mcp.`,
 			defer d.Close()
 			ctx := cmd.Context()
 			if httpAddr == "" {
-				t := &mcp.IOTransport{Reader: io.NopCloser(a.deps.In), Writer: nopWriteCloser{a.deps.Out}}
+				t := &mcp.IOTransport{Reader: io.NopCloser(f.Deps.In), Writer: nopWriteCloser{f.Deps.Out}}
 				err := d.Server().Run(ctx, t)
 				if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || ctx.Err() != nil) {
 					return nil
@@ -65,7 +66,7 @@ at http://ADDR/mcp.`,
 			mux := http.NewServeMux()
 			mux.Handle("/mcp", handler)
 			srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-			fmt.Fprintf(a.deps.Err, "mcpcli demo server listening on http://%s/mcp (Ctrl+C stops it)\n", ln.Addr())
+			f.Console().Printf("mcpcli demo server listening on http://%s/mcp (Ctrl+C stops it)", ln.Addr())
 			go func() {
 				<-ctx.Done()
 				sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -86,7 +87,17 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-func (a *app) newDemoCmd() *cobra.Command {
+// DemoOptions are what demo needs.
+type DemoOptions struct {
+	Out     io.Writer
+	Console *render.Console
+	Connect connector
+	JSON    bool
+	Flows   []demoserver.Flow
+}
+
+// NewCmdDemo is the demo command.
+func NewCmdDemo(f *Factory, runF func(context.Context, *DemoOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "demo [FLOW ...]",
 		Short: "Tour every kind of elicitation against the built-in demo server",
@@ -109,53 +120,65 @@ Flows:
 			if err != nil {
 				return err
 			}
-			exe, err := a.deps.Executable()
+			if f.Flags.Stdio != "" || f.Flags.URL != "" || len(f.Flags.ServerArgv) > 0 {
+				return usageErrorf(cmd, "demo uses its own server; to point mcpcli at another one use call, prompt or read")
+			}
+			exe, err := f.Deps.Executable()
 			if err != nil {
 				return fmt.Errorf("cannot find mcpcli's own executable to start the demo server: %v", err)
 			}
-			if a.flags.stdio != "" || a.flags.url != "" || len(a.flags.serverArgv) > 0 {
-				return usageErrorf(cmd, "demo uses its own server; to point mcpcli at another one use call, prompt or read")
+			f.Flags.Verbose = true
+			t := f.stdio(transport.Command{Argv: []string{exe, "demo-server"}})
+			opts := &DemoOptions{
+				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows,
+				Connect: func(ctx context.Context) (*client.Session, error) { return f.Connect(ctx, cmd, t) },
 			}
-			a.flags.verbose = true
-			t := &target{stdio: &transport.Stdio{Cmd: transport.Command{Argv: []string{exe, "demo-server"}}}, via: "stdio: mcpcli demo-server"}
-			s, err := a.connectTarget(cmd, t)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer s.Close()
-			w := a.deps.Err
-			fmt.Fprintf(w, "mcpcli demo: %d flow%s against %s, %s\n", len(flows), plural(len(flows)), render.Line(s.Server().Display()), s.Server().Protocol)
-			var failed []string
-			for i, f := range flows {
-				fmt.Fprintf(w, "\n[%d/%d] %s\n      %s\n", i+1, len(flows), f.Title, f.Explain)
-				err := a.runFlow(cmd.Context(), s, f)
-				var te toolError
-				if errors.As(err, &te) {
-					// The tool answered, with an error result: the flow
-					// reached its end, and the result says how.
-					err = nil
-				}
-				if err != nil {
-					err = s.explain(err)
-					if errors.Is(err, client.ErrAbandoned) || cmd.Context().Err() != nil {
-						return err
-					}
-					var exited *transport.ExitError
-					if errors.Is(err, render.ErrNoInput) || errors.As(err, &exited) {
-						// Every flow after this one would fail the same way.
-						return err
-					}
-					fmt.Fprintf(w, "mcpcli: %s\n", render.Line(explain(err)))
-					failed = append(failed, f.Target)
-				}
-			}
-			if len(failed) > 0 {
-				return fmt.Errorf("%d of %d demo flows did not complete: %s", len(failed), len(flows), strings.Join(failed, ", "))
-			}
-			fmt.Fprintf(w, "\nDone: %d flow%s completed.\n", len(flows), plural(len(flows)))
-			return nil
+			return demoRun(cmd.Context(), opts)
 		},
 	}
+}
+
+func demoRun(ctx context.Context, opts *DemoOptions) error {
+	s, err := opts.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	con := opts.Console
+	flows := opts.Flows
+	con.Printf("mcpcli demo: %d flow%s against %s, %s", len(flows), plural(len(flows)), render.Line(s.Server().Display()), s.Server().Protocol)
+	var failed []string
+	for i, fl := range flows {
+		con.Printf("\n[%d/%d] %s\n      %s", i+1, len(flows), fl.Title, fl.Explain)
+		err := runFlow(ctx, s, fl, opts)
+		var te toolError
+		if errors.As(err, &te) {
+			// The tool answered, with an error result: the flow reached
+			// its end, and the result says how.
+			err = nil
+		}
+		if err != nil {
+			err = s.Explain(err)
+			if errors.Is(err, client.ErrAbandoned) || ctx.Err() != nil {
+				return err
+			}
+			var exited *transport.ExitError
+			if errors.Is(err, render.ErrNoInput) || errors.As(err, &exited) {
+				// Every flow after this one would fail the same way.
+				return err
+			}
+			con.Printf("mcpcli: %s", render.Line(explain(err)))
+			failed = append(failed, fl.Target)
+		}
+	}
+	if len(failed) > 0 {
+		return &demoError{failed: failed, of: len(flows)}
+	}
+	con.Printf("\nDone: %d flow%s completed.", len(flows), plural(len(flows)))
+	return nil
 }
 
 func flowList() string {
@@ -190,43 +213,27 @@ func pickFlows(cmd *cobra.Command, args []string) ([]demoserver.Flow, error) {
 	return out, nil
 }
 
-func (a *app) runFlow(ctx context.Context, s *session, f demoserver.Flow) error {
-	out := a.deps.Out
-	switch f.Method {
+func runFlow(ctx context.Context, s *client.Session, fl demoserver.Flow, opts *DemoOptions) error {
+	var (
+		res *client.Result
+		err error
+	)
+	switch fl.Method {
 	case "tools/call":
-		res, err := s.CallTool(ctx, f.Target, f.Args)
-		if err != nil {
-			return err
-		}
-		if a.flags.output == "json" {
-			return render.WriteJSON(out, res)
-		}
-		render.ToolResult(out, res)
-		if res.IsError {
-			return toolError{}
-		}
+		res, err = s.CallTool(ctx, fl.Target, fl.Args)
 	case "prompts/get":
 		args := map[string]string{}
-		for k, v := range f.Args {
+		for k, v := range fl.Args {
 			args[k] = fmt.Sprint(v)
 		}
-		res, err := s.GetPrompt(ctx, f.Target, args)
-		if err != nil {
-			return err
-		}
-		if a.flags.output == "json" {
-			return render.WriteJSON(out, res)
-		}
-		render.PromptResult(out, res)
+		res, err = s.GetPrompt(ctx, fl.Target, args)
 	case "resources/read":
-		res, err := s.ReadResource(ctx, f.Target)
-		if err != nil {
-			return err
-		}
-		if a.flags.output == "json" {
-			return render.WriteJSON(out, res)
-		}
-		render.ResourceResult(out, res)
+		res, err = s.ReadResource(ctx, fl.Target)
+	default:
+		return fmt.Errorf("demo flow %q has unknown method %q", fl.Target, fl.Method)
 	}
-	return nil
+	if err != nil {
+		return err
+	}
+	return printResult(opts.Out, res, opts.JSON)
 }

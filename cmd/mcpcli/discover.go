@@ -11,10 +11,21 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
 )
 
-func (a *app) newDiscoverCmd() *cobra.Command {
+// DiscoverOptions are what discover needs.
+type DiscoverOptions struct {
+	Out     io.Writer
+	Console *render.Console
+	Connect connector
+	JSON    bool
+}
+
+// NewCmdDiscover is the discover command; runF, when set, runs instead of
+// discoverRun (tests of the flags).
+func NewCmdDiscover(f *Factory, runF func(context.Context, *DiscoverOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "discover",
 		Short: "Show who the server is and what it supports",
@@ -29,18 +40,30 @@ versions gets a retry with one both sides speak; a server that does not
 know server/discover gets the initialize handshake.`,
 		Example: `  mcpcli discover -- mcpcli demo-server
   mcpcli discover --url http://127.0.0.1:8080/mcp -o json`,
-		Args: a.noArgs,
+		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withSession(cmd, func(ctx context.Context, s *session) error {
-				info := describeServer(s)
-				if a.flags.output == "json" {
-					return render.WriteJSON(a.deps.Out, info)
-				}
-				info.write(a.deps.Out)
-				return nil
-			})
+			connect, err := f.connector(cmd)
+			if err != nil {
+				return err
+			}
+			opts := &DiscoverOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON()}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return discoverRun(cmd.Context(), opts)
 		},
 	}
+}
+
+func discoverRun(ctx context.Context, opts *DiscoverOptions) error {
+	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+		info := describeServer(s)
+		if opts.JSON {
+			return render.WriteJSON(opts.Out, info)
+		}
+		info.write(opts.Out)
+		return nil
+	})
 }
 
 // discoverInfo is what discover shows, and its -o json form.
@@ -56,26 +79,18 @@ type discoverInfo struct {
 	Instructions      string                  `json:"instructions,omitempty"`
 }
 
-func describeServer(s *session) discoverInfo {
+func describeServer(s *client.Session) discoverInfo {
 	srv := s.Server()
 	info := discoverInfo{
 		Name: srv.Name, Title: srv.Title, Version: srv.Version,
 		ProtocolVersion: srv.Protocol, Era: "legacy",
-		SupportedVersions: s.discover.versions(),
-		HTTPSession:       s.SDK().ID() != "",
+		SupportedVersions: s.SupportedVersions(),
+		HTTPSession:       s.HTTPSession(),
+		Capabilities:      s.Capabilities(),
+		Instructions:      s.Instructions(),
 	}
 	if srv.Modern() {
 		info.Era = "modern"
-	}
-	if len(info.SupportedVersions) == 0 {
-		info.SupportedVersions = s.wire.offeredVersions()
-	}
-	if ir := s.InitializeResult(); ir != nil {
-		info.Capabilities = ir.Capabilities
-		info.Instructions = ir.Instructions
-	}
-	if info.Capabilities == nil {
-		info.Capabilities = &mcp.ServerCapabilities{}
 	}
 	return info
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -14,10 +15,6 @@ import (
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
-
-// codeRejectedByTransport is the go-sdk's code for a request that never
-// reached the server (the HTTP request itself failed).
-const codeRejectedByTransport = -32005
 
 // Exit codes.
 const (
@@ -48,43 +45,69 @@ type toolError struct{}
 
 func (toolError) Error() string { return "the tool reported an error" }
 
+// resourceError is a resource a server could not read.
+type resourceError struct {
+	server, uri string
+	rpc         *jsonrpc.Error
+}
+
+func (e *resourceError) Error() string {
+	return fmt.Sprintf("server %q could not read %q (%d: %s); run 'mcpcli resources' to list what it has",
+		e.server, e.uri, e.rpc.Code, e.rpc.Message)
+}
+
+// demoError is a tour with flows that did not complete.
+type demoError struct {
+	failed []string
+	of     int
+}
+
+func (e *demoError) Error() string {
+	return fmt.Sprintf("%d of %d demo flows did not complete: %s", len(e.failed), e.of, strings.Join(e.failed, ", "))
+}
+
 // report turns the outcome of a command into a message on stderr and an
 // exit code. It is the only place that does.
-func (a *app) report(ctx context.Context, cmd *cobra.Command, err error) int {
+func report(ctx context.Context, w *render.Console, err error) int {
 	if err == nil {
 		return exitOK
 	}
-	w := a.deps.Err
 	var te toolError
 	if errors.As(err, &te) {
 		return exitToolError
 	}
 	if errors.Is(err, client.ErrAbandoned) || ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		fmt.Fprintln(w, "mcpcli: cancelled; the request was abandoned")
+		w.Printf("mcpcli: cancelled; the request was abandoned")
 		return exitAbandoned
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(w, "mcpcli: %s\n", render.Line(ue.msg))
-		fmt.Fprintf(w, "Run '%s --help' for usage.\n", ue.cmd)
+		w.Printf("mcpcli: %s", render.Line(ue.msg))
+		w.Printf("Run '%s --help' for usage.", ue.cmd)
 		return exitError
 	}
-	fmt.Fprintf(w, "mcpcli: %s\n", render.Line(explain(err)))
-	var stderr []string
-	var ee *transport.ExitError
-	var se *transport.StdoutError
-	if errors.As(err, &ee) {
-		stderr = ee.Stderr
-	} else if errors.As(err, &se) {
-		stderr = se.Stderr
-	}
-	if len(stderr) > 0 {
-		fmt.Fprintf(w, "  last %d line%s of the server's stderr:\n", len(stderr), plural(len(stderr)))
-		for _, l := range stderr {
-			fmt.Fprintf(w, "  | %s\n", render.Line(l))
+	w.Printf("mcpcli: %s", render.Line(explain(err)))
+	if tail := stderrTail(err); len(tail) > 0 {
+		w.Printf("  last %d line%s of the server's stderr:", len(tail), plural(len(tail)))
+		for _, l := range tail {
+			w.Printf("  | %s", render.Line(l))
 		}
 	}
 	return exitError
+}
+
+// stderrTail is what a stdio server wrote to stderr last, when the error
+// is about its death or its stdout.
+func stderrTail(err error) []string {
+	var ee *transport.ExitError
+	var se *transport.StdoutError
+	switch {
+	case errors.As(err, &ee):
+		return ee.Stderr
+	case errors.As(err, &se):
+		return se.Stderr
+	}
+	return nil
 }
 
 func plural(n int) string {
@@ -94,48 +117,90 @@ func plural(n int) string {
 	return "s"
 }
 
-// explain says what an error means in words, with JSON-RPC errors matched
-// by code.
+// explain says what an error means in words, and what to do next: the
+// flag to try, the command to run.
 func explain(err error) string {
-	var ee *transport.ExitError
-	if errors.As(err, &ee) {
+	var (
+		ee  *transport.ExitError
+		se  *transport.StdoutError
+		st  *transport.StartError
+		ae  *transport.AuthError
+		hs  *transport.StatusError
+		ve  *client.VersionError
+		ce  *client.ConnectError
+		re  *client.RoundsError
+		to  *client.TimeoutError
+		me  *client.ModeError
+		ne  *net.OpError
+		je  *jsonrpc.Error
+		res *resourceError
+	)
+	switch {
+	case errors.As(err, &res):
+		return res.Error()
+	case errors.As(err, &ee):
 		return ee.Error()
-	}
-	var se *transport.StdoutError
-	if errors.As(err, &se) {
+	case errors.As(err, &se):
 		return se.Error()
-	}
-	var hr *httpRefusal
-	if errors.As(err, &hr) {
-		return hr.Error()
-	}
-	var hs *httpStatusError
-	if errors.As(err, &hs) {
-		return hs.Error()
-	}
-	var ve *versionError
-	if errors.As(err, &ve) {
-		return ve.Error()
-	}
-	var ce *connectError
-	var ne *net.OpError
-	if errors.As(err, &ne) {
+	case errors.As(err, &st):
+		switch {
+		case st.Program == "":
+			return "no server command given: pass --stdio \"CMD ARGS\" or put the command after --"
+		case st.NotFound && st.Dir != "":
+			return st.Error() + "; check --cwd"
+		case st.NotFound:
+			return st.Error() + "; check the command and your PATH"
+		}
+		return st.Error()
+	case errors.As(err, &ae):
+		if ae.Status == http.StatusForbidden {
+			return ae.Error() + "; the credentials sent with --header, if any, do not allow it"
+		}
+		return ae.Error() + `; mcpcli cannot sign in with OAuth yet: pass a token with --header "Authorization: Bearer TOKEN"`
+	case errors.As(err, &hs):
+		return hs.Error() + statusAdvice(hs)
+	case errors.As(err, &ve):
+		return ve.Error() + "; use a client or server release with a version in common"
+	case errors.As(err, &to):
+		return to.Error() + " (--timeout)"
+	case errors.As(err, &re):
+		if re.StateOnly {
+			return re.Error()
+		}
+		return re.Error() + " (raise --max-rounds if that is expected)"
+	case errors.As(err, &me):
+		return me.Error() + fmt.Sprintf(" (--elicitation %s)", me.Declared)
+	case errors.As(err, &ne):
 		via := "the server"
 		if errors.As(err, &ce) {
-			via = ce.via
+			via = ce.Via
 		}
 		return fmt.Sprintf("cannot reach %s: %v; check the URL and that the server is running", via, ne.Err)
-	}
-	var je *jsonrpc.Error
-	if errors.As(err, &je) && je.Code != codeRejectedByTransport {
-		msg := strings.TrimSpace(je.Message)
+	case errors.As(err, &je) && je.Code != transport.CodeRejectedByTransport:
 		prefix := ""
 		if errors.As(err, &ce) {
-			prefix = "connecting to " + ce.via + ": "
+			prefix = "connecting to " + ce.Via + ": "
 		}
-		return prefix + describeRPC(je.Code, msg)
+		return prefix + describeRPC(je.Code, strings.TrimSpace(je.Message))
 	}
 	return err.Error()
+}
+
+// statusAdvice says what to do about an HTTP answer without JSON-RPC.
+func statusAdvice(e *transport.StatusError) string {
+	switch e.Kind {
+	case transport.NotFound:
+		return ": nothing there answers the request; check the URL's path (servers often serve MCP at /mcp)"
+	case transport.ServerFailed:
+		return "; the server's own logs may tell"
+	case transport.Refused:
+		return "; check the URL and any --header"
+	case transport.NoBody:
+		return ": a request needs a JSON or event-stream answer, so this is a bug in the server"
+	case transport.NotMCP:
+		return ": that URL is not an MCP endpoint; check it"
+	}
+	return ""
 }
 
 func describeRPC(code int64, msg string) string {

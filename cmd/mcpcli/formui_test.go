@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/mcpcli/mcpcli/render"
 )
 
 // The forms need a terminal on both ends and a person who did not ask for
 // line prompts; everything else gets the line prompter.
-func TestFormAnswererChoice(t *testing.T) {
+func TestAnswererChoice(t *testing.T) {
 	tests := []struct {
 		name           string
 		inTTY, errTTY  bool
@@ -25,34 +27,37 @@ func TestFormAnswererChoice(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			errOut := &bytes.Buffer{}
-			a := &app{deps: &Deps{
+			f := &Factory{Deps: &Deps{
 				Streams: Streams{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: errOut, InTTY: tt.inTTY, ErrTTY: tt.errTTY},
 				Getenv:  func(k string) string { return map[string]string{"TERM": tt.term}[k] },
 			}}
-			a.flags.accessible = tt.accessible
-			f := a.formAnswerer()
-			if got := f != nil; got != tt.wantFullScreen {
-				t.Fatalf("formAnswerer() = %T, want full screen %v", f, tt.wantFullScreen)
+			f.Flags.Accessible = tt.accessible
+			a, err := f.Answerer(nil)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if f == nil {
-				if a.deps.Err != errOut {
-					t.Errorf("stderr was rewired though no form will show")
+			fa, full := a.(*render.FormAnswerer)
+			if full != tt.wantFullScreen {
+				t.Fatalf("Answerer() = %T, want full screen %v", a, tt.wantFullScreen)
+			}
+			if !full {
+				if _, ok := a.(*render.Prompter); !ok {
+					t.Errorf("Answerer() = %T, want the line prompter", a)
 				}
 				return
 			}
-			fa := f
-			if fa.Out != errOut {
-				t.Errorf("the forms draw on %T, want stderr itself", fa.Out)
+			if fa.URL == nil {
+				t.Errorf("the forms have no URL consent")
 			}
-			// Other stderr writers now go through the gate: held while a
-			// form is up, let out after.
-			release := fa.Hold()
-			a.deps.Err.Write([]byte("[server info] hello\n"))
+			// While a form is up, the run's other stderr writers wait.
+			release := fa.Term.Hold()
+			f.Console().Printf("[server info] hello")
 			if errOut.Len() != 0 {
 				t.Errorf("stderr got %q while a form was up", errOut.String())
 			}
+			fa.Term.Out.Write([]byte("the form\n"))
 			release()
-			if errOut.String() != "[server info] hello\n" {
+			if errOut.String() != "the form\n[server info] hello\n" {
 				t.Errorf("after the form stderr has %q", errOut.String())
 			}
 		})

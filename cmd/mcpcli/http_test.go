@@ -290,7 +290,7 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 				wiretest.Break()
 			}, "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
 			args: []string{"call", "t"},
-			want: []string{"warning: the response stream broke before the result; sending the request again with a new id",
+			want: []string{`mcpcli: warning: the response stream for tools/call "t" broke before the result; sending the request again with a new id`,
 				`closed the response stream for tools/call "t" before sending the result, twice`},
 		},
 	} {
@@ -333,19 +333,19 @@ func TestToolsWithInvalidHeaderAnnotationsAreLeftOut(t *testing.T) {
 		t.Errorf("tools listed:\n%s", out)
 	}
 	for _, want := range []string{
-		`excluding tool from tools/list tool=invalid_number error=property "score": x-mcp-header can only be applied to primitive types`,
-		`tool=invalid_in_items error=x-mcp-header at properties.list.items.properties.id is not on a property reached through "properties" alone`,
-		`tool=invalid_in_anyof error=x-mcp-header at anyOf.0.properties.a`,
-		`tool=invalid_in_defs error=x-mcp-header at $defs.r`,
+		`mcpcli: warning: tool "invalid_number" is left out: its inputSchema is invalid (property "score": x-mcp-header can only be applied to primitive types`,
+		`tool "invalid_in_items" is left out: its inputSchema is invalid (x-mcp-header at properties.list.items.properties.id is not on a property reached through "properties" alone)`,
+		`tool "invalid_in_anyof" is left out: its inputSchema is invalid (x-mcp-header at anyOf.0.properties.a`,
+		`tool "invalid_in_defs" is left out: its inputSchema is invalid (x-mcp-header at $defs.r`,
 	} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, errs)
 		}
 	}
-	if code, _, errs := cli(t, "call", "invalid_in_items", "--url", srv.URL); code != 1 || !strings.Contains(errs, `lists tool "invalid_in_items", but its x-mcp-header annotations are invalid (see the warning), so mcpcli leaves it out`) {
+	if code, _, errs := cli(t, "call", "invalid_in_items", "--url", srv.URL); code != 1 || !strings.Contains(errs, `lists tool "invalid_in_items", but its inputSchema is invalid (x-mcp-header at properties.list.items.properties.id is not on a property reached through "properties" alone), so mcpcli leaves it out`) {
 		t.Errorf("calling a left-out tool: exit %d, stderr:\n%s", code, errs)
 	}
-	if code, _, errs := cli(t, "call", "invalid_number", "--url", srv.URL); code != 1 || !strings.Contains(errs, `lists tool "invalid_number", but its x-mcp-header annotations are invalid`) {
+	if code, _, errs := cli(t, "call", "invalid_number", "--url", srv.URL); code != 1 || !strings.Contains(errs, `lists tool "invalid_number", but its inputSchema is invalid (property "score": x-mcp-header can only be applied to primitive types`) {
 		t.Errorf("calling a tool the go-sdk left out: exit %d, stderr:\n%s", code, errs)
 	}
 	if code, _, errs := cli(t, "call", "nonesuch", "--url", srv.URL); code != 1 || !strings.Contains(errs, `has no tool "nonesuch"`) {

@@ -2,86 +2,49 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"os"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
-	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/render"
-	"github.com/mcpcli/mcpcli/transport"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-// globalFlags are the flags every server command shares.
-type globalFlags struct {
-	stdio       string
-	url         string
-	headers     []string
-	env         []string
-	cwd         string
-	trace       string
-	answers     string
-	openURLs    bool
-	elicitation string
-	maxRounds   int
-	timeout     time.Duration
-	output      string
-	accessible  bool
-	logLevel    string
-	verbose     bool
-	serverArgv  []string // after --
-}
-
-// app is one run of mcpcli.
-type app struct {
-	deps  *Deps
-	flags globalFlags
-	root  *cobra.Command
-
-	progOnce sync.Once
-	prog     *render.Progress // see progressView
-}
-
 // Run runs mcpcli with args and returns the exit code.
 func Run(ctx context.Context, args []string, deps *Deps) int {
-	a := &app{deps: deps}
-	a.root = a.newRoot()
-	a.root.SetArgs(args)
-	a.root.SetIn(deps.In)
-	a.root.SetOut(deps.Out)
-	a.root.SetErr(deps.Err)
-	cmd, err := a.root.ExecuteContextC(ctx)
+	f := &Factory{Deps: deps}
+	root := NewCmdRoot(f)
+	root.SetArgs(args)
+	root.SetIn(deps.In)
+	root.SetOut(deps.Out)
+	root.SetErr(deps.Err)
+	cmd, err := root.ExecuteContextC(ctx)
 	var name string
-	if err != nil && cmd == a.root {
+	if err != nil && cmd == root {
 		if _, serr := fmt.Sscanf(err.Error(), "unknown command %q", &name); serr == nil {
-			err = a.unknownCommand(name)
+			err = unknownCommand(root, name)
 		}
 	}
-	return a.report(ctx, cmd, err)
+	f.cleanup()
+	return report(ctx, f.Console(), err)
 }
 
 // unknownCommand words cobra's error for a mistyped command on one line,
 // with its suggestion.
-func (a *app) unknownCommand(name string) error {
+func unknownCommand(root *cobra.Command, name string) error {
 	msg := fmt.Sprintf("unknown command %q", name)
-	if sug := a.root.SuggestionsFor(name); len(sug) > 0 {
+	if sug := root.SuggestionsFor(name); len(sug) > 0 {
 		msg += fmt.Sprintf("; did you mean %s?", strings.Join(sug, " or "))
 	}
-	return usageErrorf(a.root, "%s", msg)
+	return usageErrorf(root, "%s", msg)
 }
 
-func (a *app) newRoot() *cobra.Command {
+// NewCmdRoot is mcpcli with every command, its global flags bound to f.
+func NewCmdRoot(f *Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpcli",
 		Short: "A terminal MCP client that renders elicitations",
@@ -104,71 +67,72 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			return a.validateFlags(cmd)
+			return validateFlags(cmd, &f.Flags)
 		},
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf(c, "%v", err)
 	})
-	f := root.PersistentFlags()
-	f.StringVar(&a.flags.stdio, "stdio", "", "start the server `\"CMD ARGS\"` and talk to it over stdio (or put the command after --)")
-	f.StringVar(&a.flags.url, "url", "", "talk to a Streamable HTTP server at `URL`")
-	f.StringArrayVar(&a.flags.headers, "header", nil, "add an HTTP header `\"Name: value\"` to every request (repeatable)")
-	f.StringArrayVar(&a.flags.env, "env", nil, "set `K=V` in the stdio server's environment (repeatable)")
-	f.StringVar(&a.flags.cwd, "cwd", "", "start the stdio server in `DIR`")
-	f.StringVar(&a.flags.trace, "trace", "", "write every JSON-RPC message (and HTTP headers) as JSON Lines to `FILE` (- for stderr)")
-	f.StringVar(&a.flags.answers, "answers", "", "answer elicitations from `FILE` (- for stdin) instead of asking; see 'mcpcli help answers'")
-	f.BoolVar(&a.flags.openURLs, "open-urls", false, "with --answers: open each URL the answers accept in the browser ($BROWSER, else the system's); without it they are printed")
-	f.StringVar(&a.flags.elicitation, "elicitation", "form,url", "elicitation modes to declare: form,url | form | url | none")
-	f.IntVar(&a.flags.maxRounds, "max-rounds", client.DefaultMaxRounds, "give up after `N` rounds of input requests for one request")
-	f.DurationVar(&a.flags.timeout, "timeout", 0, "give up on a request the server has not answered within `DURATION` (time spent answering is not counted; 0 waits)")
-	f.StringVarP(&a.flags.output, "output", "o", "text", "result format: text or json (json prints only the final result)")
-	f.BoolVar(&a.flags.accessible, "accessible", false, "ask questions as plain lines instead of full-screen forms (also used when stdin is not a terminal)")
-	f.StringVar(&a.flags.logLevel, "log-level", "", "ask the server for log messages at `LEVEL` (debug, info, notice, warning, error, ...) and show them on stderr")
-	f.BoolVarP(&a.flags.verbose, "verbose", "v", false, "show each round trip on stderr")
+	fl := &f.Flags
+	p := root.PersistentFlags()
+	p.StringVar(&fl.Stdio, "stdio", "", "start the server `\"CMD ARGS\"` and talk to it over stdio (or put the command after --)")
+	p.StringVar(&fl.URL, "url", "", "talk to a Streamable HTTP server at `URL`")
+	p.StringArrayVar(&fl.Headers, "header", nil, "add an HTTP header `\"Name: value\"` to every request (repeatable)")
+	p.StringArrayVar(&fl.Env, "env", nil, "set `K=V` in the stdio server's environment (repeatable)")
+	p.StringVar(&fl.Cwd, "cwd", "", "start the stdio server in `DIR`")
+	p.StringVar(&fl.Trace, "trace", "", "write every JSON-RPC message (and HTTP headers) as JSON Lines to `FILE` (- for stderr)")
+	p.StringVar(&fl.Answers, "answers", "", "answer elicitations from `FILE` (- for stdin) instead of asking; see 'mcpcli help answers'")
+	p.BoolVar(&fl.OpenURLs, "open-urls", false, "with --answers: open each URL the answers accept in the browser ($BROWSER, else the system's); without it they are printed")
+	p.StringVar(&fl.Elicitation, "elicitation", "form,url", "elicitation modes to declare: form,url | form | url | none")
+	p.IntVar(&fl.MaxRounds, "max-rounds", client.DefaultMaxRounds, "give up after `N` rounds of input requests for one request")
+	p.DurationVar(&fl.Timeout, "timeout", 0, "give up on a request the server has not answered within `DURATION` (time spent answering is not counted; 0 waits)")
+	p.StringVarP(&fl.Output, "output", "o", "text", "result format: text or json (json prints only the final result)")
+	p.BoolVar(&fl.Accessible, "accessible", false, "ask questions as plain lines instead of full-screen forms (also used when stdin is not a terminal)")
+	p.StringVar(&fl.LogLevel, "log-level", "", "ask the server for log messages at `LEVEL` (debug, info, notice, warning, error, ...) and show them on stderr")
+	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip on stderr")
 
 	root.AddCommand(
-		a.newDiscoverCmd(),
-		a.newToolsCmd(),
-		a.newCallCmd(),
-		a.newPromptsCmd(),
-		a.newPromptCmd(),
-		a.newResourcesCmd(),
-		a.newReadCmd(),
-		a.newDemoCmd(),
-		a.newDemoServerCmd(),
+		NewCmdDiscover(f, nil),
+		NewCmdTools(f, nil),
+		NewCmdCall(f, nil),
+		NewCmdPrompts(f, nil),
+		NewCmdPrompt(f, nil),
+		NewCmdResources(f, nil),
+		NewCmdRead(f, nil),
+		NewCmdDemo(f, nil),
+		NewCmdDemoServer(f),
 	)
 	root.AddCommand(helpTopics()...)
 	return root
 }
 
 // validateFlags checks the global flags once, before any command runs.
-func (a *app) validateFlags(cmd *cobra.Command) error {
-	switch a.flags.output {
+func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
+	switch fl.Output {
 	case "text", "json":
 	default:
-		return usageErrorf(cmd, "--output %q: use text or json", a.flags.output)
+		return usageErrorf(cmd, "--output %q: use text or json", fl.Output)
 	}
-	if _, err := client.ParseModes(a.flags.elicitation); err != nil {
-		return usageErrorf(cmd, "%v", err)
+	if _, err := client.ParseModes(fl.Elicitation); err != nil {
+		return usageErrorf(cmd, "--elicitation %v", err)
 	}
-	if a.flags.openURLs && a.flags.answers == "" {
+	if fl.OpenURLs && fl.Answers == "" {
 		return usageErrorf(cmd, "--open-urls goes with --answers FILE; without an answers file you choose for each URL whether it opens")
 	}
-	if a.flags.maxRounds < 1 {
-		return usageErrorf(cmd, "--max-rounds %d: give at least 1", a.flags.maxRounds)
+	if fl.MaxRounds < 1 {
+		return usageErrorf(cmd, "--max-rounds %d: give at least 1", fl.MaxRounds)
 	}
-	if a.flags.timeout < 0 {
-		return usageErrorf(cmd, "--timeout %s: give a positive duration such as 30s", a.flags.timeout)
+	if fl.Timeout < 0 {
+		return usageErrorf(cmd, "--timeout %s: give a positive duration such as 30s", fl.Timeout)
 	}
-	if a.flags.logLevel != "" {
-		switch a.flags.logLevel {
+	if fl.LogLevel != "" {
+		switch fl.LogLevel {
 		case "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency":
 		default:
-			return usageErrorf(cmd, "--log-level %q: use debug, info, notice, warning, error, critical, alert or emergency", a.flags.logLevel)
+			return usageErrorf(cmd, "--log-level %q: use debug, info, notice, warning, error, critical, alert or emergency", fl.LogLevel)
 		}
 	}
-	for _, kv := range a.flags.env {
+	for _, kv := range fl.Env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
 			return usageErrorf(cmd, "--env %q must look like K=V", kv)
 		}
@@ -177,228 +141,51 @@ func (a *app) validateFlags(cmd *cobra.Command) error {
 }
 
 // splitDash separates a command's own arguments from the server command
-// after "--".
-func (a *app) splitDash(cmd *cobra.Command, args []string) []string {
+// after "--", which it keeps in the flags.
+func splitDash(f *Factory, cmd *cobra.Command, args []string) []string {
 	if i := cmd.ArgsLenAtDash(); i >= 0 {
-		a.flags.serverArgv = args[i:]
+		f.Flags.ServerArgv = args[i:]
 		return args[:i]
 	}
 	return args
 }
 
-// target describes how to reach the server, for messages and for Server.Via.
-type target struct {
-	stdio *transport.Stdio
-	http  *transport.HTTP
-	via   string
+// noArgs accepts no arguments but the server command after --.
+func noArgs(f *Factory) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if rest := splitDash(f, cmd, args); len(rest) > 0 {
+			return usageErrorf(cmd, "%s takes no arguments (got %q); put a server command after --", cmd.Name(), rest[0])
+		}
+		return nil
+	}
 }
 
-// resolveTarget reads --stdio, --url and the command after --.
-func (a *app) resolveTarget(cmd *cobra.Command) (*target, error) {
-	f := a.flags
-	var argv []string
-	if f.stdio != "" {
-		words, err := shellwords.Split(f.stdio)
-		if err == nil && len(words) == 0 {
-			err = errors.New("the command is empty")
-		}
-		if err != nil {
-			return nil, usageErrorf(cmd, "--stdio %q: %v", f.stdio, err)
-		}
-		argv = words
+// connector is how a command reaches its server: resolved from the flags
+// before anything starts (so that a mistake in them is a usage error, and
+// no server is started for nothing), connected when the command runs.
+type connector func(ctx context.Context) (*client.Session, error)
+
+// connector resolves the server from the flags.
+func (f *Factory) connector(cmd *cobra.Command) (connector, error) {
+	t, err := f.Transport(cmd)
+	if err != nil {
+		return nil, err
 	}
-	if len(f.serverArgv) > 0 {
-		if argv != nil {
-			return nil, usageErrorf(cmd, "give the server once: either --stdio \"CMD ARGS\" or the command after --, not both")
-		}
-		argv = f.serverArgv
-	}
-	switch {
-	case argv != nil && f.url != "":
-		return nil, usageErrorf(cmd, "give either a stdio command or --url, not both")
-	case argv == nil && f.url == "":
-		return nil, usageErrorf(cmd, "no server given: pass --stdio \"CMD ARGS\", put the command after -- (mcpcli %s -- ./server), or pass --url URL", cmd.Name())
-	case len(argv) == 0 && f.url == "":
-		return nil, usageErrorf(cmd, "the server command is empty")
-	}
-	if f.url != "" {
-		if len(f.env) > 0 || f.cwd != "" {
-			return nil, usageErrorf(cmd, "--env and --cwd apply to stdio servers; they do nothing with --url")
-		}
-		if _, err := transport.ParseURL(f.url); err != nil {
-			return nil, usageErrorf(cmd, "%v", err)
-		}
-		h := http.Header{}
-		for _, raw := range f.headers {
-			if err := transport.ParseHeader(h, raw); err != nil {
-				return nil, usageErrorf(cmd, "%v", err)
-			}
-		}
-		return &target{http: &transport.HTTP{URL: f.url, Header: h}, via: f.url}, nil
-	}
-	if len(f.headers) > 0 {
-		return nil, usageErrorf(cmd, "--header applies to --url servers; stdio servers take --env")
-	}
-	if f.cwd != "" {
-		if st, err := os.Stat(f.cwd); err != nil || !st.IsDir() {
-			return nil, usageErrorf(cmd, "--cwd %q is not a directory", f.cwd)
-		}
-	}
-	c := transport.Command{Argv: argv, Env: f.env, Dir: f.cwd}
-	return &target{stdio: &transport.Stdio{Cmd: c}, via: "stdio: " + c.String()}, nil
+	return func(ctx context.Context) (*client.Session, error) { return f.Connect(ctx, cmd, t) }, nil
 }
 
-// session is a connected server plus what must happen when done with it.
-type session struct {
-	*client.Session
-	target   *target
-	closers  []func() error
-	discover *discoverNotes
-	wire     *wireWatch
-	ctx      context.Context // the run's; done when interrupted
-	warn     func(msg string, args ...any)
-}
-
-// Close ends the session and releases what it held.
-func (s *session) Close() error {
-	var first error
-	if s.Session != nil {
-		s.awaitCancelNotice()
-		if err := s.Session.Close(); err != nil {
-			first = err
-		}
-	}
-	for i := len(s.closers) - 1; i >= 0; i-- {
-		if err := s.closers[i](); err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
-}
-
-// explain adds what is known about the server process to an error.
-func (s *session) explain(err error) error {
-	if err == nil {
+// withSession connects, runs fn, and always closes the session (and with it
+// a stdio server), explaining errors with what happened to the server.
+func withSession(ctx context.Context, con *render.Console, connect connector, fn func(s *client.Session) error) error {
+	s, err := connect(ctx)
+	if err != nil {
 		return err
 	}
-	if s.target.http != nil {
-		return s.wire.explainHTTP(err, s.target.via)
+	defer s.Close()
+	err = fn(s)
+	if ctx.Err() == nil {
+		s.Drain()
 	}
-	return s.target.stdio.Explain(err)
+	con.EndProgress()
+	return s.Explain(err)
 }
-
-// connect reaches the server and starts a session.
-func (a *app) connect(cmd *cobra.Command) (*session, error) {
-	t, err := a.resolveTarget(cmd)
-	if err != nil {
-		return nil, err
-	}
-	return a.connectTarget(cmd, t)
-}
-
-func (a *app) connectTarget(cmd *cobra.Command, t *target) (*session, error) {
-	ctx := cmd.Context()
-	s := &session{target: t, discover: &discoverNotes{}, wire: newWireWatch(), ctx: ctx}
-	modes, _ := client.ParseModes(a.flags.elicitation)
-	schemas := client.NewSchemaIndex()
-	var obs []transport.Observer
-	obs = append(obs, s.wire.observe, func(ev transport.Event) {
-		if ev.Dir == transport.Recv && len(ev.Msg) > 0 {
-			schemas.Observe(ev.Msg)
-			s.discover.observe(ev.Msg)
-		}
-	})
-	if a.flags.trace != "" {
-		var w io.Writer
-		escape := false
-		if a.flags.trace == "-" {
-			w, escape = a.deps.Err, true
-		} else {
-			f, err := os.Create(a.flags.trace)
-			if err != nil {
-				return nil, usageErrorf(cmd, "--trace %q: %v", a.flags.trace, err)
-			}
-			s.closers = append(s.closers, f.Close)
-			w = f
-		}
-		tr := transport.NewTracer(w)
-		tr.EscapeControls = escape
-		obs = append(obs, tr.Observe)
-		s.closers = append(s.closers, func() error {
-			if err := tr.Err(); err != nil {
-				fmt.Fprintf(a.deps.Err, "mcpcli: warning: the trace %s is incomplete: %v\n", a.flags.trace, err)
-			}
-			return nil
-		})
-	}
-	observer := transport.Observers(obs...)
-	answerer, err := a.answerer(cmd)
-	if err != nil {
-		s.Close()
-		return nil, err
-	}
-	logger := newWarnLogger(clearingWriter{a.deps.Err, a.clearProgress})
-	s.warn = logger.Warn
-	opts := client.Options{
-		ClientVersion: version,
-		Modes:         modes,
-		Answerer:      a.clearingAnswerer(answerer),
-		MaxRounds:     a.flags.maxRounds,
-		Timeout:       a.flags.timeout,
-		LogLevel:      a.flags.logLevel,
-		Schemas:       schemas,
-		Logger:        logger,
-		OnLog:         func(p *mcp.LoggingMessageParams) { a.showLog(p); s.wire.shown() },
-		OnProgress:    func(p *mcp.ProgressNotificationParams) { a.showProgress(p); s.wire.shown() },
-		OnStep: func(st client.Step) {
-			if st.Kind != client.StepSend {
-				s.wire.drain()
-			}
-			a.onStep(st)
-		},
-	}
-	cctx := ctx
-	if a.flags.timeout > 0 {
-		var cancel context.CancelFunc
-		cctx, cancel = context.WithTimeout(ctx, a.flags.timeout)
-		defer cancel()
-	}
-	var cs *client.Session
-	if t.stdio != nil {
-		t.stdio.Observer = observer
-		t.stdio.Warn = func(msg string) { logger.Warn(msg) }
-		if a.flags.timeout > 0 && a.flags.timeout/2 < transport.DefaultDiscoverWait {
-			// Leave the initialize handshake half of --timeout.
-			t.stdio.DiscoverWait = a.flags.timeout / 2
-		}
-		s.closers = append(s.closers, func() error {
-			if p := t.stdio.Process(); p != nil {
-				return p.Close()
-			}
-			return nil
-		})
-		cs, err = client.Connect(cctx, t.stdio, t.via, opts)
-	} else {
-		t.http.Observer = observer
-		cs, err = client.Connect(cctx, t.http.Transport(), t.via, opts)
-	}
-	if err != nil {
-		err = s.explain(err)
-		s.Close()
-		if cctx.Err() != nil && ctx.Err() == nil {
-			return nil, fmt.Errorf("server (%s) did not finish connecting within %s (--timeout)", t.via, a.flags.timeout)
-		}
-		return nil, &connectError{via: t.via, err: err}
-	}
-	s.Session = cs
-	return s, nil
-}
-
-// connectError is a failure to start a session.
-type connectError struct {
-	via string
-	err error
-}
-
-func (e *connectError) Error() string { return fmt.Sprintf("connecting to %s: %v", e.via, e.err) }
-func (e *connectError) Unwrap() error { return e.err }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -15,7 +16,7 @@ import (
 // servers that misbehave on purpose, or speak an older protocol.
 func testServerMain() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content|banner|big|cursor-loop|env")
+		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content|banner|chatty|big|cursor-loop|env")
 		os.Exit(2)
 	}
 	mode := os.Args[1]
@@ -33,6 +34,14 @@ func testServerMain() {
 	if mode == "banner" {
 		// A log line on stdout, where only messages may go.
 		fmt.Println("Weather server v2 listening on stdio")
+	}
+	if mode == "chatty" {
+		// A server that logs on stdout all the time.
+		for i := 0; i < 10; i++ {
+			fmt.Printf("debug: tick %d\n", i)
+		}
+		io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
 	}
 	opts := &mcp.ServerOptions{}
 	if mode == "legacy" {

@@ -1,0 +1,244 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+	"github.com/mcpcli/mcpcli/schema"
+)
+
+// MaxListPages bounds how many pages of one list mcpcli reads.
+const MaxListPages = 1000
+
+// ToolList is every tool a server lists.
+type ToolList struct {
+	Tools []*mcp.Tool
+	// Raw is each kept tool exactly as the server sent it (its
+	// inputSchema's keys in the server's order), by name.
+	Raw map[string]json.RawMessage
+	// Dropped are the tools the server listed that cannot be called as
+	// listed (invalid x-mcp-header annotations), and why.
+	Dropped []DroppedTool
+}
+
+// DroppedTool is a listed tool left out of ToolList.Tools.
+type DroppedTool struct {
+	Name   string
+	Reason string
+}
+
+// PromptList is every prompt a server lists.
+type PromptList struct {
+	Prompts []*mcp.Prompt
+	Raw     map[string]json.RawMessage
+}
+
+// ResourceList is every resource a server lists.
+type ResourceList struct {
+	Resources []*mcp.Resource
+	Raw       map[string]json.RawMessage // by URI
+}
+
+// listCache keeps the tool list: calls that need a tool's schema share it.
+type listCache struct {
+	mu    sync.Mutex
+	tools *ToolList
+}
+
+// droppedTools collects the go-sdk's warnings about tools it left out.
+type droppedTools struct {
+	mu     sync.Mutex
+	reason map[string]string
+}
+
+func (d *droppedTools) add(name, reason string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.reason == nil {
+		d.reason = map[string]string{}
+	}
+	d.reason[name] = reason
+}
+
+func (d *droppedTools) get(name string) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.reason[name]
+}
+
+// PageCycleError is a server whose nextCursor comes back to one it gave
+// before: its pages go round in a circle.
+type PageCycleError struct {
+	Server string
+	Method string
+	Cursor string
+	Page   int
+}
+
+func (e *PageCycleError) Error() string {
+	return fmt.Sprintf("server %q sent nextCursor %q again on page %d of %s: its pages go round in a circle, a bug in the server", e.Server, e.Cursor, e.Page, e.Method)
+}
+
+// PageLimitError is a list longer than mcpcli reads.
+type PageLimitError struct {
+	Server string
+	Method string
+	Pages  int
+}
+
+func (e *PageLimitError) Error() string {
+	return fmt.Sprintf("server %q still had more of %s after %d pages; mcpcli stops there", e.Server, e.Method, e.Pages)
+}
+
+// pages reads every page of a list. page returns its items, the next
+// cursor, and the raw result. Each raw item is handed to keep with its key.
+func pages[T any](ctx context.Context, s *Session, method string, page func(ctx context.Context, cursor string) ([]T, string, error), field string, keyOf func(raw []byte) string, keep func(key string, raw json.RawMessage)) ([]T, error) {
+	var all []T
+	seen := map[string]bool{}
+	cursor := ""
+	for n := 1; ; n++ {
+		ex := &exchange{}
+		items, next, err := page(withExchange(ctx, ex), cursor)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", method, err)
+		}
+		all = append(all, items...)
+		if raw := ex.result(); raw != nil && keep != nil {
+			if arr := jsonpeek.Get(raw, field); arr != nil {
+				_ = jsonpeek.Array(arr, func(v []byte) bool { keep(keyOf(v), v); return true })
+			}
+		}
+		if next == "" {
+			return all, nil
+		}
+		if seen[next] {
+			return nil, &PageCycleError{Server: s.server.Display(), Method: method, Cursor: next, Page: n}
+		}
+		if n >= MaxListPages {
+			return nil, &PageLimitError{Server: s.server.Display(), Method: method, Pages: n}
+		}
+		seen[next] = true
+		cursor = next
+	}
+}
+
+func nameOf(raw []byte) string {
+	s, _ := jsonpeek.String(jsonpeek.Get(raw, "name"))
+	return s
+}
+
+// ListTools lists every tool. Tools whose x-mcp-header annotations are
+// invalid are left out, in Dropped with the reason.
+func (s *Session) ListTools(ctx context.Context) (*ToolList, error) {
+	raw := map[string]json.RawMessage{}
+	var listed []string
+	tools, err := pages(ctx, s, "tools/list", func(ctx context.Context, cursor string) ([]*mcp.Tool, string, error) {
+		res, err := s.cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return res.Tools, res.NextCursor, nil
+	}, "tools", nameOf, func(name string, v json.RawMessage) {
+		raw[name] = v
+		listed = append(listed, name)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &ToolList{Raw: map[string]json.RawMessage{}}
+	kept := map[string]bool{}
+	for _, t := range tools {
+		r := raw[t.Name]
+		if err := schema.MisplacedHeader(jsonpeek.Get(r, "inputSchema")); err != nil {
+			out.Dropped = append(out.Dropped, DroppedTool{Name: t.Name, Reason: err.Error()})
+			continue
+		}
+		out.Tools = append(out.Tools, t)
+		if r != nil {
+			out.Raw[t.Name] = r
+		}
+		kept[t.Name] = true
+	}
+	for _, name := range listed {
+		if !kept[name] && !slices.ContainsFunc(out.Dropped, func(d DroppedTool) bool { return d.Name == name }) {
+			reason := s.dropped.get(name)
+			if reason == "" {
+				reason = "the go-sdk refused its definition"
+			}
+			out.Dropped = append(out.Dropped, DroppedTool{Name: name, Reason: reason})
+		}
+	}
+	sort.SliceStable(out.Dropped, func(i, j int) bool { return out.Dropped[i].Name < out.Dropped[j].Name })
+	s.lists.mu.Lock()
+	s.lists.tools = out
+	s.lists.mu.Unlock()
+	return out, nil
+}
+
+// Tool returns the tool called name from the tool list (listed once per
+// session), or nil with the list when there is none by that name.
+func (s *Session) Tool(ctx context.Context, name string) (*mcp.Tool, *ToolList, error) {
+	s.lists.mu.Lock()
+	list := s.lists.tools
+	s.lists.mu.Unlock()
+	if list == nil {
+		var err error
+		if list, err = s.ListTools(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, t := range list.Tools {
+		if t.Name == name {
+			return t, list, nil
+		}
+	}
+	return nil, list, nil
+}
+
+// ListPrompts lists every prompt.
+func (s *Session) ListPrompts(ctx context.Context) (*PromptList, error) {
+	out := &PromptList{Raw: map[string]json.RawMessage{}}
+	prompts, err := pages(ctx, s, "prompts/list", func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
+		res, err := s.cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return res.Prompts, res.NextCursor, nil
+	}, "prompts", nameOf, func(name string, v json.RawMessage) { out.Raw[name] = v })
+	if err != nil {
+		return nil, err
+	}
+	out.Prompts = prompts
+	return out, nil
+}
+
+// ListResources lists every resource.
+func (s *Session) ListResources(ctx context.Context) (*ResourceList, error) {
+	out := &ResourceList{Raw: map[string]json.RawMessage{}}
+	uriOf := func(field string) func([]byte) string {
+		return func(raw []byte) string {
+			u, _ := jsonpeek.String(jsonpeek.Get(raw, field))
+			return u
+		}
+	}
+	keep := func(key string, v json.RawMessage) { out.Raw[key] = v }
+	res, err := pages(ctx, s, "resources/list", func(ctx context.Context, cursor string) ([]*mcp.Resource, string, error) {
+		res, err := s.cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return res.Resources, res.NextCursor, nil
+	}, "resources", uriOf("uri"), keep)
+	if err != nil {
+		return nil, err
+	}
+	out.Resources = res
+	return out, nil
+}

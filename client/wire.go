@@ -1,0 +1,226 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+	"github.com/mcpcli/mcpcli/transport"
+)
+
+// wire is the session's view of the traffic. The transport shows it every
+// message; each received message is looked at once, here, and what the
+// session needs is kept: the final result of each of its requests as the
+// server wrote it, the server's own requests waiting for their handler,
+// what server/discover and -32022 said, which requests are unanswered.
+type wire struct {
+	mu         sync.Mutex
+	pending    map[string]*sent // by JSON-RPC id: requests not yet answered
+	supported  []string         // server/discover's supportedVersions
+	offered    []string         // the data.supported of the last -32022
+	requests   []*serverRequest // the server's requests, until handled
+	cancelSent chan struct{}    // closed at the first notifications/cancelled sent
+	cancelOnce sync.Once
+
+	// Log and progress notifications received, and handled (shown).
+	notesSeen, notesShown atomic.Int64
+}
+
+// sent is a request mcpcli sent and is waiting for the answer to.
+type sent struct {
+	method string
+	ex     *exchange // where its result goes, if the caller wants it
+}
+
+// exchange receives the result of the requests made with its context, as
+// the server wrote it. The loop gives each request it makes one.
+type exchange struct {
+	mu  sync.Mutex
+	raw json.RawMessage
+}
+
+func (e *exchange) result() json.RawMessage {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.raw
+}
+
+type exchangeKey struct{}
+
+// withExchange returns ctx carrying ex: the result of a request sent with
+// it is kept in ex.
+func withExchange(ctx context.Context, ex *exchange) context.Context {
+	return context.WithValue(ctx, exchangeKey{}, ex)
+}
+
+// serverRequest is a request the server sent (a legacy elicitation, a
+// sampling or roots request), as it wrote it.
+type serverRequest struct {
+	method string
+	params json.RawMessage
+}
+
+func newWire() *wire {
+	return &wire{pending: map[string]*sent{}, cancelSent: make(chan struct{})}
+}
+
+// envelope is what is looked at in every message: subslices of its bytes.
+type envelope struct {
+	id, method, params, result, error []byte
+}
+
+func peek(msg []byte) (envelope, bool) {
+	var e envelope
+	err := jsonpeek.Object(msg, func(k string, v []byte) bool {
+		switch k {
+		case "id":
+			if !jsonpeek.IsNull(v) {
+				e.id = v
+			}
+		case "method":
+			e.method = v
+		case "params":
+			e.params = v
+		case "result":
+			e.result = v
+		case "error":
+			e.error = v
+		}
+		return true
+	})
+	return e, err == nil
+}
+
+// observe is the transport's Observer.
+func (w *wire) observe(ev transport.Event) {
+	if len(ev.Msg) == 0 {
+		return
+	}
+	e, ok := peek(ev.Msg)
+	if !ok {
+		return
+	}
+	method, _ := jsonpeek.String(e.method)
+	if ev.Dir == transport.Send {
+		w.sent(ev.Ctx, e, method)
+		return
+	}
+	switch {
+	case method == "" && e.id != nil:
+		w.answered(e)
+	case method != "" && e.id != nil:
+		switch method {
+		case "elicitation/create", "sampling/createMessage", "roots/list":
+			w.mu.Lock()
+			w.requests = append(w.requests, &serverRequest{method: method, params: e.params})
+			w.mu.Unlock()
+		}
+	case method == "notifications/message" || method == "notifications/progress":
+		w.notesSeen.Add(1)
+	}
+}
+
+func (w *wire) sent(ctx context.Context, e envelope, method string) {
+	if method == "notifications/cancelled" {
+		w.cancelOnce.Do(func() { close(w.cancelSent) })
+		return
+	}
+	if method == "" || e.id == nil {
+		return
+	}
+	s := &sent{method: method}
+	if ctx != nil {
+		s.ex, _ = ctx.Value(exchangeKey{}).(*exchange)
+	}
+	w.mu.Lock()
+	w.pending[string(e.id)] = s
+	w.mu.Unlock()
+}
+
+func (w *wire) answered(e envelope) {
+	w.mu.Lock()
+	s := w.pending[string(e.id)]
+	delete(w.pending, string(e.id))
+	w.mu.Unlock()
+	if e.error != nil {
+		var je struct {
+			Code int64 `json:"code"`
+			Data *struct {
+				Supported []string `json:"supported"`
+			} `json:"data"`
+		}
+		if json.Unmarshal(e.error, &je) == nil && je.Code == mcp.CodeUnsupportedProtocolVersion && je.Data != nil {
+			w.mu.Lock()
+			w.offered = je.Data.Supported
+			w.mu.Unlock()
+		}
+		return
+	}
+	if s == nil || e.result == nil {
+		return
+	}
+	if s.ex != nil {
+		s.ex.mu.Lock()
+		s.ex.raw = e.result
+		s.ex.mu.Unlock()
+	}
+	if s.method == "server/discover" {
+		var d struct {
+			SupportedVersions []string `json:"supportedVersions"`
+		}
+		if json.Unmarshal(e.result, &d) == nil && d.SupportedVersions != nil {
+			w.mu.Lock()
+			w.supported = d.SupportedVersions
+			w.mu.Unlock()
+		}
+	}
+}
+
+// takeRequest returns the raw params of the oldest request of method that
+// match says is the one being handled, and forgets it.
+func (w *wire) takeRequest(method string, match func(params json.RawMessage) bool) json.RawMessage {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i, r := range w.requests {
+		if r.method == method && match(r.params) {
+			w.requests = append(w.requests[:i], w.requests[i+1:]...)
+			return r.params
+		}
+	}
+	return nil
+}
+
+func (w *wire) versions() (supported, offered []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.supported...), append([]string(nil), w.offered...)
+}
+
+// unanswered reports whether a request is still waiting for its response.
+func (w *wire) unanswered() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.pending) > 0
+}
+
+// shown counts a log or progress notification handled.
+func (w *wire) shown() { w.notesShown.Add(1) }
+
+// notesWait bounds how long drain waits.
+const notesWait = time.Second
+
+// drain waits until every log and progress notification received so far
+// has been handled. The SDK hands notifications to their handlers apart
+// from responses, so the last log lines of a request can otherwise be
+// handled after its result, or lost when mcpcli exits.
+func (w *wire) drain() {
+	deadline := time.Now().Add(notesWait)
+	for w.notesShown.Load() < w.notesSeen.Load() && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond)
+	}
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/shellwords"
+	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/transport"
+)
+
+// GlobalFlags are the flags every server command shares.
+type GlobalFlags struct {
+	Stdio       string
+	URL         string
+	Headers     []string
+	Env         []string
+	Cwd         string
+	Trace       string
+	Answers     string
+	OpenURLs    bool
+	Elicitation string
+	MaxRounds   int
+	Timeout     time.Duration
+	Output      string
+	Accessible  bool
+	LogLevel    string
+	Verbose     bool
+	ServerArgv  []string // after --
+}
+
+// Factory is what the commands of one run share: the outside world (Deps),
+// the global flags, and what is made from them once (the console).
+type Factory struct {
+	Deps  *Deps
+	Flags GlobalFlags
+
+	console *render.Console
+	closers []func() // run when the command is done: the trace
+}
+
+// cleanup runs what the run left to do at its end.
+func (f *Factory) cleanup() {
+	for _, c := range f.closers {
+		c()
+	}
+	f.closers = nil
+}
+
+// JSON reports -o json.
+func (f *Factory) JSON() bool { return f.Flags.Output == "json" }
+
+// Console is the run's stderr, made on first use.
+func (f *Factory) Console() *render.Console {
+	if f.console == nil {
+		d := f.Deps
+		f.console = render.NewConsole(d.Err, render.ConsoleOptions{
+			TTY:   d.ErrTTY,
+			Color: f.getenv("NO_COLOR") == "" && f.getenv("TERM") != "dumb",
+			Width: func() int {
+				if fd, ok := d.Err.(interface{ Fd() uintptr }); ok {
+					if w, _, err := term.GetSize(int(fd.Fd())); err == nil {
+						return w
+					}
+				}
+				return 0
+			},
+		})
+	}
+	return f.console
+}
+
+func (f *Factory) getenv(k string) string {
+	if f.Deps.Getenv == nil {
+		return ""
+	}
+	return f.Deps.Getenv(k)
+}
+
+// Transport reads --stdio, --url and the command after -- into the
+// transport to the server. It starts nothing.
+func (f *Factory) Transport(cmd *cobra.Command) (transport.Transport, error) {
+	fl := f.Flags
+	var argv []string
+	if fl.Stdio != "" {
+		words, err := shellwords.Split(fl.Stdio)
+		if err == nil && len(words) == 0 {
+			err = errors.New("the command is empty")
+		}
+		if err != nil {
+			return nil, usageErrorf(cmd, "--stdio %q: %v", fl.Stdio, err)
+		}
+		argv = words
+	}
+	if len(fl.ServerArgv) > 0 {
+		if argv != nil {
+			return nil, usageErrorf(cmd, "give the server once: either --stdio \"CMD ARGS\" or the command after --, not both")
+		}
+		argv = fl.ServerArgv
+	}
+	switch {
+	case argv != nil && fl.URL != "":
+		return nil, usageErrorf(cmd, "give either a stdio command or --url, not both")
+	case argv == nil && fl.URL == "":
+		return nil, usageErrorf(cmd, "no server given: pass --stdio \"CMD ARGS\", put the command after -- (mcpcli %s -- ./server), or pass --url URL", cmd.Name())
+	case len(argv) == 0 && fl.URL == "":
+		return nil, usageErrorf(cmd, "the server command is empty")
+	}
+	if fl.URL != "" {
+		if len(fl.Env) > 0 || fl.Cwd != "" {
+			return nil, usageErrorf(cmd, "--env and --cwd apply to stdio servers; they do nothing with --url")
+		}
+		if _, err := transport.ParseURL(fl.URL); err != nil {
+			return nil, usageErrorf(cmd, "--url %v", err)
+		}
+		h := http.Header{}
+		for _, raw := range fl.Headers {
+			if err := transport.ParseHeader(h, raw); err != nil {
+				return nil, usageErrorf(cmd, "--header %v", err)
+			}
+		}
+		return &transport.HTTP{URL: fl.URL, Header: h}, nil
+	}
+	if len(fl.Headers) > 0 {
+		return nil, usageErrorf(cmd, "--header applies to --url servers; stdio servers take --env")
+	}
+	if fl.Cwd != "" {
+		if st, err := os.Stat(fl.Cwd); err != nil || !st.IsDir() {
+			return nil, usageErrorf(cmd, "--cwd %q is not a directory", fl.Cwd)
+		}
+	}
+	return f.stdio(transport.Command{Argv: argv, Env: fl.Env, Dir: fl.Cwd}), nil
+}
+
+// stdio is the transport to a server started as c.
+func (f *Factory) stdio(c transport.Command) *transport.Stdio {
+	s := &transport.Stdio{Cmd: c, Warn: f.Console().Warn}
+	if t := f.Flags.Timeout; t > 0 && t/2 < transport.DefaultDiscoverWait {
+		// Leave the initialize handshake half of --timeout.
+		s.DiscoverWait = t / 2
+	}
+	return s
+}
+
+// Connect starts a session with the server over t, with this run's
+// answerer, trace and display. Closing the session closes t.
+func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.Transport) (*client.Session, error) {
+	con := f.Console()
+	answerer, err := f.Answerer(cmd)
+	if err != nil {
+		t.Close()
+		return nil, err
+	}
+	var closers []func()
+	if f.Flags.Trace != "" {
+		var w io.Writer
+		escape := false
+		if f.Flags.Trace == "-" {
+			w, escape = con, true
+		} else {
+			file, err := os.Create(f.Flags.Trace)
+			if err != nil {
+				t.Close()
+				return nil, usageErrorf(cmd, "--trace %q: %v", f.Flags.Trace, err)
+			}
+			w = file
+			closers = append(closers, func() { file.Close() })
+		}
+		tr := transport.NewTracer(w)
+		tr.EscapeControls = escape
+		t.Observe(tr.Observe)
+		name := f.Flags.Trace
+		closers = append([]func(){func() {
+			if err := tr.Err(); err != nil {
+				con.Warn(fmt.Sprintf("the trace %s is incomplete: %v", name, err))
+			}
+		}}, closers...)
+	}
+	modes, _ := client.ParseModes(f.Flags.Elicitation)
+	s, err := client.Connect(ctx, t, client.Options{
+		ClientVersion: version,
+		Modes:         modes,
+		Answerer:      answerer,
+		MaxRounds:     f.Flags.MaxRounds,
+		Timeout:       f.Flags.Timeout,
+		LogLevel:      f.Flags.LogLevel,
+		Warn:          con.Warn,
+		OnLog:         con.Log,
+		OnProgress:    con.Progress,
+		OnStep: func(st client.Step) {
+			if st.Kind != client.StepSend {
+				con.EndProgress()
+			}
+			if f.Flags.Verbose {
+				con.Step(st)
+			}
+		},
+	})
+	if err != nil {
+		for _, c := range closers {
+			c()
+		}
+		return nil, err
+	}
+	f.closers = append(f.closers, closers...)
+	return s, nil
+}

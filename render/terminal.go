@@ -1,0 +1,144 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// ErrCancelled means the person dismissed what was on screen. Every
+// full-screen program mcpcli runs turns its library's own signal for it
+// (bubbletea's ErrInterrupted) into this, in one place: Terminal.Run.
+var ErrCancelled = errors.New("cancelled")
+
+// Terminal is where the full-screen programs of a run (forms, URL consent)
+// are shown: the person's keys and the screen. One Terminal serves a run,
+// one program at a time.
+type Terminal struct {
+	// In is the terminal's input (stdin).
+	In io.Reader
+	// Out is where programs draw and status lines are written: a terminal
+	// (stderr, or /dev/tty), never stdout, which carries the results.
+	Out io.Writer
+	// Hold, when set, is called while a program is on screen; what it
+	// returns is called when the program is gone. The Console's Hold keeps
+	// other writers (server logs, progress) off the screen meanwhile.
+	Hold func() (release func())
+	// Options are extra bubbletea options (tests: a window size).
+	Options []tea.ProgramOption
+
+	keys *keySource
+}
+
+// Run shows m until it quits and returns its final model. Ctrl+C is a key
+// of the program's own; a real SIGINT or SIGTERM ends ctx, which main owns,
+// and Run returns ctx's error. ErrCancelled means the program was
+// interrupted without deciding.
+func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
+	if t == nil || t.In == nil || t.Out == nil {
+		return nil, errors.New("there is no terminal to show this on")
+	}
+	if t.Hold != nil {
+		release := t.Hold()
+		defer release()
+	}
+	in := t.In
+	if _, isFile := in.(*os.File); !isFile {
+		// bubbletea cannot stop reading a pipe when it quits: its reader
+		// would take the first keys meant for the next program. Give each
+		// program its own end of one shared reader instead.
+		if t.keys == nil {
+			t.keys = newKeySource(in)
+		}
+		s := t.keys.session()
+		defer s.Close()
+		in = s
+	}
+	opts := []tea.ProgramOption{
+		tea.WithContext(ctx),
+		tea.WithInput(in),
+		tea.WithOutput(t.Out),
+		tea.WithoutSignalHandler(),
+	}
+	final, err := tea.NewProgram(m, append(opts, t.Options...)...).Run()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if errors.Is(err, tea.ErrInterrupted) {
+			return final, ErrCancelled
+		}
+		return nil, fmt.Errorf("showing it on the terminal: %w", err)
+	}
+	return final, nil
+}
+
+// keySource reads a non-terminal input (a pipe) once, for a series of
+// programs: each gets a session that ends when it closes, leaving what it
+// did not read to the next.
+type keySource struct {
+	chunks chan []byte
+}
+
+func newKeySource(r io.Reader) *keySource {
+	k := &keySource{chunks: make(chan []byte)}
+	go func() {
+		defer close(k.chunks)
+		for {
+			buf := make([]byte, 256)
+			n, err := r.Read(buf)
+			if n > 0 {
+				k.chunks <- buf[:n]
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return k
+}
+
+func (k *keySource) session() *keySession {
+	return &keySession{src: k, done: make(chan struct{})}
+}
+
+type keySession struct {
+	src  *keySource
+	done chan struct{}
+	once sync.Once
+	rest []byte
+}
+
+func (s *keySession) Read(p []byte) (int, error) {
+	if len(s.rest) > 0 {
+		n := copy(p, s.rest)
+		s.rest = s.rest[n:]
+		return n, nil
+	}
+	select {
+	case <-s.done:
+		return 0, io.EOF
+	default:
+	}
+	select {
+	case <-s.done:
+		return 0, io.EOF
+	case b, ok := <-s.src.chunks:
+		if !ok {
+			return 0, io.EOF
+		}
+		n := copy(p, b)
+		s.rest = b[n:]
+		return n, nil
+	}
+}
+
+func (s *keySession) Close() error {
+	s.once.Do(func() { close(s.done) })
+	return nil
+}

@@ -1,0 +1,353 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+)
+
+// Args is a tool's inputSchema read for arguments typed on a command line:
+// each KEY=VALUE is typed by its property's schema.
+type Args struct {
+	// Names are the properties, in the order the server wrote them.
+	Names []string
+	Props map[string]*Arg
+	// Required are the required properties' names.
+	Required []string
+	// Closed is set when additionalProperties is false: a key not in Props
+	// is refused.
+	Closed bool
+}
+
+// Arg is one property of an inputSchema.
+type Arg struct {
+	Name string
+	// Types are its JSON types in the order given ("integer", "string"...);
+	// empty when the schema gives none.
+	Types       []string
+	Description string
+	Title       string
+	Enum        []json.RawMessage
+	Default     json.RawMessage
+	Format      string
+	Minimum     *float64
+	Maximum     *float64
+	// Items is the element schema of an array (its types only).
+	Items *Arg
+	// Raw is the property's schema as the server wrote it.
+	Raw json.RawMessage
+}
+
+// Type is the first type that is not null, or "" when untyped.
+func (a *Arg) Type() string {
+	for _, t := range a.Types {
+		if t != "null" {
+			return t
+		}
+	}
+	return ""
+}
+
+// Nullable reports whether null is one of its types.
+func (a *Arg) Nullable() bool {
+	for _, t := range a.Types {
+		if t == "null" {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseArgs reads an inputSchema. A schema without properties takes any
+// keys, as strings.
+func ParseArgs(inputSchema json.RawMessage) (*Args, error) {
+	a := &Args{Props: map[string]*Arg{}}
+	if jsonpeek.IsNull(inputSchema) {
+		return a, nil
+	}
+	var top struct {
+		Required             []string        `json:"required"`
+		AdditionalProperties json.RawMessage `json:"additionalProperties"`
+	}
+	if err := json.Unmarshal(inputSchema, &top); err != nil {
+		return nil, fmt.Errorf("the inputSchema is not a JSON Schema object: %v", err)
+	}
+	a.Required = top.Required
+	a.Closed = string(bytes.TrimSpace(top.AdditionalProperties)) == "false"
+	props := jsonpeek.Get(inputSchema, "properties")
+	if jsonpeek.IsNull(props) {
+		return a, nil
+	}
+	err := jsonpeek.Object(props, func(name string, raw []byte) bool {
+		a.Names = append(a.Names, name)
+		a.Props[name] = parseArg(name, raw)
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("the inputSchema's properties are not an object: %v", err)
+	}
+	return a, nil
+}
+
+func parseArg(name string, raw []byte) *Arg {
+	var p struct {
+		Type        json.RawMessage   `json:"type"`
+		Description string            `json:"description"`
+		Title       string            `json:"title"`
+		Enum        []json.RawMessage `json:"enum"`
+		Default     json.RawMessage   `json:"default"`
+		Format      string            `json:"format"`
+		Minimum     *float64          `json:"minimum"`
+		Maximum     *float64          `json:"maximum"`
+		Items       json.RawMessage   `json:"items"`
+	}
+	a := &Arg{Name: name, Raw: raw}
+	if json.Unmarshal(raw, &p) != nil {
+		return a
+	}
+	a.Types = typeList(p.Type)
+	a.Description, a.Title, a.Enum, a.Default, a.Format = p.Description, p.Title, p.Enum, p.Default, p.Format
+	a.Minimum, a.Maximum = p.Minimum, p.Maximum
+	if len(a.Types) == 0 && len(p.Enum) > 0 {
+		// An untyped enum takes the type of its values.
+		a.Types = []string{jsonTypeOf(p.Enum[0])}
+	}
+	if !jsonpeek.IsNull(p.Items) && bytes.HasPrefix(bytes.TrimSpace(p.Items), []byte("{")) {
+		a.Items = parseArg(name+"[]", p.Items)
+	}
+	return a
+}
+
+func typeList(raw json.RawMessage) []string {
+	var one string
+	if json.Unmarshal(raw, &one) == nil && one != "" {
+		return []string{one}
+	}
+	var many []string
+	if json.Unmarshal(raw, &many) == nil {
+		return many
+	}
+	return nil
+}
+
+func jsonTypeOf(v json.RawMessage) string {
+	switch b := bytes.TrimSpace(v); {
+	case len(b) == 0:
+		return ""
+	case b[0] == '"':
+		return "string"
+	case b[0] == 't' || b[0] == 'f':
+		return "boolean"
+	case b[0] == '[':
+		return "array"
+	case b[0] == '{':
+		return "object"
+	case b[0] == 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// Coerce types the value typed for key. Strings (and untyped arguments)
+// are kept exactly as typed; numbers keep the digits as typed (JSON has no
+// limit on them); arrays and objects are read as JSON, strictly. A value
+// is refused, with the reason, when it fits none of the property's types.
+func (a *Args) Coerce(key, value string) (any, error) {
+	if !utf8.ValidString(value) {
+		return nil, errors.New("is not valid UTF-8")
+	}
+	p := a.Props[key]
+	if p == nil {
+		return value, nil
+	}
+	types := p.Types
+	if len(types) == 0 {
+		return value, nil
+	}
+	if value == "null" && p.Nullable() {
+		return nil, nil
+	}
+	var firstErr error
+	for _, t := range types {
+		if t == "null" {
+			continue
+		}
+		v, err := coerceAs(t, value)
+		if err == nil {
+			return v, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	if len(nonNull(types)) > 1 {
+		return nil, fmt.Errorf("the tool wants %s", strings.Join(describeTypes(nonNull(types)), " or "))
+	}
+	return nil, firstErr
+}
+
+func nonNull(types []string) []string {
+	var out []string
+	for _, t := range types {
+		if t != "null" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func describeTypes(types []string) []string {
+	out := make([]string, len(types))
+	for i, t := range types {
+		out[i] = map[string]string{"integer": "a whole number", "number": "a number", "boolean": "true or false",
+			"array": "a JSON array", "object": "a JSON object", "string": "text"}[t]
+		if out[i] == "" {
+			out[i] = t
+		}
+	}
+	return out
+}
+
+func coerceAs(typ, value string) (any, error) {
+	v := strings.TrimSpace(value)
+	switch typ {
+	case "integer":
+		n, ok := new(big.Int).SetString(v, 10)
+		if !ok {
+			return nil, errors.New("the tool wants a whole number")
+		}
+		return json.Number(n.String()), nil
+	case "number":
+		if isJSONNumber(v) {
+			return json.Number(v), nil
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			// JSON has no NaN or infinity.
+			return nil, errors.New("the tool wants a number")
+		}
+		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
+	case "boolean":
+		switch strings.ToLower(v) {
+		case "true", "yes", "1":
+			return true, nil
+		case "false", "no", "0":
+			return false, nil
+		}
+		return nil, errors.New("the tool wants true or false")
+	case "array", "object":
+		x, err := DecodeJSON([]byte(value))
+		if err != nil {
+			return nil, fmt.Errorf("the tool wants a JSON %s: %v", typ, err)
+		}
+		if _, isArr := x.([]any); typ == "array" && !isArr {
+			return nil, errors.New("the tool wants a JSON array like [1, 2]")
+		}
+		if _, isObj := x.(map[string]any); typ == "object" && !isObj {
+			return nil, errors.New(`the tool wants a JSON object like {"k": 1}`)
+		}
+		return x, nil
+	case "null":
+		if v == "null" {
+			return nil, nil
+		}
+		return nil, errors.New("the tool wants null")
+	}
+	return value, nil // strings, and types mcpcli does not know, as typed
+}
+
+// isJSONNumber reports whether s is a number as JSON writes it.
+func isJSONNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	var n json.Number
+	return json.Unmarshal([]byte(s), &n) == nil && s[0] != '"'
+}
+
+// Missing returns the required arguments values lacks, in the schema's order.
+func (a *Args) Missing(values map[string]any) []string {
+	var out []string
+	req := map[string]bool{}
+	for _, r := range a.Required {
+		req[r] = true
+	}
+	for _, n := range a.Names {
+		if _, ok := values[n]; req[n] && !ok {
+			out = append(out, n)
+			delete(req, n)
+		}
+	}
+	for _, r := range a.Required {
+		if _, ok := values[r]; req[r] && !ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// DecodeJSON reads one JSON value typed by a person, strictly: numbers
+// keep their digits (json.Number), and trailing data, duplicate keys and
+// invalid UTF-8 are errors rather than silently dropped.
+func DecodeJSON(data []byte) (any, error) {
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	if !utf8.Valid(data) {
+		return nil, errors.New("it is not valid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		return nil, fmt.Errorf("there is more after the value: %q", clipText(string(rest), 20))
+	}
+	if key, ok := duplicateKey(bytes.TrimSpace(data)); ok {
+		return nil, fmt.Errorf("key %q appears twice", key)
+	}
+	return v, nil
+}
+
+// duplicateKey finds a key that appears twice in one object, anywhere in v.
+func duplicateKey(v []byte) (string, bool) {
+	if len(v) == 0 {
+		return "", false
+	}
+	var dup string
+	found := false
+	switch v[0] {
+	case '{':
+		seen := map[string]bool{}
+		_ = jsonpeek.Object(v, func(k string, val []byte) bool {
+			if seen[k] {
+				dup, found = k, true
+				return false
+			}
+			seen[k] = true
+			dup, found = duplicateKey(val)
+			return !found
+		})
+	case '[':
+		_ = jsonpeek.Array(v, func(e []byte) bool {
+			dup, found = duplicateKey(e)
+			return !found
+		})
+	}
+	return dup, found
+}
+
+func clipText(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,172 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+)
+
+// CodeRejectedByTransport is the go-sdk's code for a request that never
+// reached the server (the HTTP request itself failed).
+const CodeRejectedByTransport = -32005
+
+// isCall reports whether a POST body is a JSON-RPC request (with an id),
+// not a notification or a response to the server's own request.
+func isCall(body []byte) bool {
+	var method, id bool
+	_ = jsonpeek.Object(body, func(k string, v []byte) bool {
+		switch k {
+		case "method":
+			method = true
+		case "id":
+			id = !jsonpeek.IsNull(v)
+		}
+		return true
+	})
+	return method && id
+}
+
+// maxErrorText bounds the text of an error body kept to show.
+const maxErrorText = 300
+
+// record keeps what the response to a request says, to explain a failure.
+func (h *HTTP) record(resp *http.Response) {
+	ex := exchange{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), challenge: resp.Header.Get("WWW-Authenticate")}
+	if mt, _, _ := mime.ParseMediaType(ex.ctype); resp.StatusCode >= 400 && (mt == "text/plain" || mt == "") {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorText+1))
+		resp.Body = readCloser{io.MultiReader(bytes.NewReader(b), resp.Body), resp.Body}
+		ex.text = plainText(b)
+	}
+	h.mu.Lock()
+	if ex.challenge == "" {
+		ex.challenge = h.last.challenge // a later answer without one does not take it back
+	}
+	h.last = ex
+	h.mu.Unlock()
+}
+
+// plainText is a short body as one line of printable text, or "" when it
+// is not text.
+func plainText(b []byte) string {
+	cut := len(b) > maxErrorText
+	if cut {
+		b = b[:maxErrorText]
+	}
+	if !utf8.Valid(b) && !cut {
+		return ""
+	}
+	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "")), " ")
+	if cut && s != "" {
+		s += "…"
+	}
+	return s
+}
+
+// Explain turns what the go-sdk says about an HTTP failure into a typed
+// error from what the last response showed: *AuthError for 401 and 403,
+// *StatusError for an answer that carries no JSON-RPC message.
+func (h *HTTP) Explain(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return err
+	}
+	h.mu.Lock()
+	ex := h.last
+	h.mu.Unlock()
+	switch ex.status {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return &AuthError{URL: h.URL, Status: ex.status, Challenge: ex.challenge, Cause: err}
+	}
+	var je *jsonrpc.Error
+	if errors.As(err, &je) && je.Code != CodeRejectedByTransport {
+		return err // the server answered in JSON-RPC
+	}
+	mt, _, _ := mime.ParseMediaType(ex.ctype)
+	se := &StatusError{URL: h.URL, Status: ex.status, ContentType: mt, Text: ex.text, Cause: err}
+	switch {
+	case ex.status == http.StatusNotFound:
+		se.Kind = NotFound
+	case ex.status >= 500:
+		se.Kind = ServerFailed
+	case ex.status >= 400:
+		se.Kind = Refused
+	case ex.status == http.StatusAccepted:
+		se.Kind = NoBody
+	case ex.status >= 200 && ex.status < 300 && mt != "" && mt != "application/json" && mt != "text/event-stream":
+		se.Kind = NotMCP
+	default:
+		return err
+	}
+	return se
+}
+
+// StatusKind says what an HTTP answer without a JSON-RPC message means.
+type StatusKind int
+
+const (
+	NotFound     StatusKind = iota + 1 // 404: nothing at that path
+	ServerFailed                       // 5xx
+	Refused                            // another 4xx
+	NoBody                             // 202 to a request: a server bug
+	NotMCP                             // 2xx with another content type
+)
+
+// StatusError is an HTTP answer to a request that carries no JSON-RPC
+// message.
+type StatusError struct {
+	URL         string
+	Status      int
+	Kind        StatusKind
+	ContentType string
+	Text        string // the start of a text/plain body, on one line
+	Cause       error
+}
+
+func (e *StatusError) Error() string {
+	msg := fmt.Sprintf("server %s answered HTTP %d %s", e.URL, e.Status, http.StatusText(e.Status))
+	switch e.Kind {
+	case NoBody:
+		msg += " to a request, with no body"
+	case NotMCP:
+		msg += " with Content-Type " + e.ContentType + ", not application/json or text/event-stream"
+	case ServerFailed, Refused:
+		msg += " with no JSON-RPC error saying why"
+	}
+	if e.Text != "" {
+		msg += fmt.Sprintf(" (its body says %q)", e.Text)
+	}
+	return msg
+}
+
+func (e *StatusError) Unwrap() error { return e.Cause }
+
+// AuthError is a server that wants credentials mcpcli did not send (401),
+// or refuses the ones it sent (403).
+type AuthError struct {
+	URL       string
+	Status    int
+	Challenge string // WWW-Authenticate
+	Cause     error
+}
+
+func (e *AuthError) Error() string {
+	if e.Status == http.StatusForbidden {
+		return fmt.Sprintf("server %s refused the request (HTTP 403 Forbidden)", e.URL)
+	}
+	msg := fmt.Sprintf("server %s requires authorization (HTTP 401 Unauthorized)", e.URL)
+	if e.Challenge != "" {
+		msg += "; it asks for: " + e.Challenge
+	}
+	return msg
+}
+
+func (e *AuthError) Unwrap() error { return e.Cause }

@@ -1,0 +1,214 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// StderrLines is how many of a server's last stderr lines are kept.
+const StderrLines = 200
+
+// Command describes a server to start and talk to over stdio.
+type Command struct {
+	Argv []string // program and arguments; Argv[0] is looked up in $PATH
+	Env  []string // extra K=V pairs, added to mcpcli's own environment
+	Dir  string   // working directory; empty means mcpcli's
+	// Stderr, when set, also receives the server's stderr as it is written
+	// (mcpcli keeps the last StderrLines lines either way).
+	Stderr io.Writer
+	// Grace is how long to wait after closing stdin, and again after
+	// SIGTERM, before escalating. Zero means 2s.
+	Grace time.Duration
+}
+
+// String is the command line as the user would recognise it.
+func (c Command) String() string { return strings.Join(c.Argv, " ") }
+
+// StartError is a server command that could not be started.
+type StartError struct {
+	Program string
+	Dir     string // the working directory asked for, if any
+	// NotFound is set when the program is not there (not on $PATH, or the
+	// directory does not exist).
+	NotFound bool
+	Err      error
+}
+
+func (e *StartError) Error() string {
+	if e.Program == "" {
+		return "no server command given"
+	}
+	if e.NotFound && e.Dir != "" {
+		return fmt.Sprintf("cannot start server %q in %s: %v", e.Program, e.Dir, e.Err)
+	}
+	return fmt.Sprintf("cannot start server %q: %v", e.Program, e.Err)
+}
+
+func (e *StartError) Unwrap() error { return e.Err }
+
+// Process is a running server. Writes go to its stdin; Close shuts it down:
+// close stdin, wait, SIGTERM the process group, wait, SIGKILL the group.
+type Process struct {
+	cmd    *exec.Cmd
+	stdin  *os.File
+	stdout *os.File
+	stderr *tail
+	grace  time.Duration
+
+	done    chan struct{}
+	state   *os.ProcessState
+	waitErr error
+
+	closeOnce sync.Once
+	signaled  atomic.Bool // mcpcli sent it SIGTERM or SIGKILL
+	closing   atomic.Bool // mcpcli closed its stdin
+}
+
+// Start starts c.
+func Start(c Command) (*Process, error) {
+	if len(c.Argv) == 0 || c.Argv[0] == "" {
+		return nil, &StartError{Err: errors.New("the command is empty")}
+	}
+	cmd := exec.Command(c.Argv[0], c.Argv[1:]...)
+	cmd.Dir = c.Dir
+	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.SysProcAttr = sysProcAttr()
+	// The pipes are mcpcli's own, not exec's: the write end of stdin stays
+	// pollable (a write to a server that stopped reading can be cut short
+	// when the run ends), and it can tell whether the server has read what
+	// was written (see Unread).
+	stdinR, stdin, err := os.Pipe()
+	if err != nil {
+		return nil, &StartError{Program: c.Argv[0], Err: err}
+	}
+	stdout, stdoutW, err := os.Pipe()
+	if err != nil {
+		stdinR.Close()
+		stdin.Close()
+		return nil, &StartError{Program: c.Argv[0], Err: err}
+	}
+	cmd.Stdin, cmd.Stdout = stdinR, stdoutW
+	t := newTail(StderrLines, c.Stderr)
+	cmd.Stderr = t
+	err = cmd.Start()
+	stdinR.Close() // the server's ends
+	stdoutW.Close()
+	if err != nil {
+		stdin.Close()
+		stdout.Close()
+		var ee *exec.Error
+		if errors.As(err, &ee) {
+			return nil, &StartError{Program: c.Argv[0], NotFound: true, Err: ee.Err}
+		}
+		return nil, &StartError{Program: c.Argv[0], Dir: c.Dir, NotFound: errors.Is(err, os.ErrNotExist), Err: err}
+	}
+	grace := c.Grace
+	if grace <= 0 {
+		grace = 2 * time.Second
+	}
+	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, stderr: t, grace: grace, done: make(chan struct{})}
+	go func() {
+		p.waitErr = cmd.Wait()
+		p.state = cmd.ProcessState
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// Unread is how many bytes written to the server's stdin it has not read
+// yet; ok is false where that cannot be known.
+func (p *Process) Unread() (n int, ok bool) { return unread(p.stdin) }
+
+// Write writes to the server's stdin.
+func (p *Process) Write(b []byte) (int, error) { return p.stdin.Write(b) }
+
+// errCutShort is a write that ctx ended part way: the server has half a
+// message, and the stream is no longer whole.
+var errCutShort = errors.New("a message to the server was cut short")
+
+// write writes b to the server's stdin, unless ctx ends first: a server
+// that stops reading must not hold mcpcli (or its Ctrl+C) for ever.
+func (p *Process) write(ctx context.Context, b []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	set := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		_ = p.stdin.SetWriteDeadline(time.Unix(1, 0))
+		close(set)
+	})
+	n, err := p.stdin.Write(b)
+	if !stop() {
+		<-set
+		_ = p.stdin.SetWriteDeadline(time.Time{})
+	}
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
+		if n > 0 {
+			return fmt.Errorf("%w: %w", errCutShort, ctx.Err())
+		}
+		return ctx.Err()
+	}
+	return err
+}
+
+// Done is closed when the process has exited.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Pid is the server's process id (and its process group id).
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// StderrTail returns the last lines the server wrote to stderr.
+func (p *Process) StderrTail() []string { return p.stderr.Lines() }
+
+// Close shuts the server down and waits for it. It never leaves the process
+// group behind.
+func (p *Process) Close() error {
+	p.closeOnce.Do(func() {
+		p.closing.Store(true)
+		p.stdin.Close()
+		pgid := p.cmd.Process.Pid
+		if !p.wait(p.grace) {
+			p.signaled.Store(true)
+			_ = syscall.Kill(-pgid, syscall.SIGTERM)
+			if !p.wait(p.grace) {
+				_ = syscall.Kill(-pgid, syscall.SIGKILL)
+				p.wait(5 * time.Second)
+			}
+		}
+		// Whatever the server left running in its group goes too.
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		p.stdout.Close()
+	})
+	return nil
+}
+
+func (p *Process) wait(d time.Duration) bool {
+	select {
+	case <-p.done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+func describeExit(st *os.ProcessState, waitErr error) string {
+	if st == nil {
+		if waitErr != nil {
+			return "could not be waited for (" + waitErr.Error() + ")"
+		}
+		return "exited"
+	}
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return "was killed by signal " + ws.Signal().String()
+	}
+	return fmt.Sprintf("exited with status %d", st.ExitCode())
+}

@@ -1,0 +1,326 @@
+package transport
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaxMessageSize bounds one message from a stdio server by default. The
+// go-sdk's own default (16 MiB) is less than a resource a server may well
+// return.
+const MaxMessageSize = 256 << 20
+
+// MaxBannerLines is how many lines that are not JSON-RPC messages a stdio
+// server may write on stdout (a start-up banner, a stray log line) before
+// mcpcli stops reading it: each is skipped, with one warning.
+const MaxBannerLines = 5
+
+// conn is a stdio server's connection: one JSON-RPC message per line each
+// way. It reads in a goroutine of its own, so that a Read can end with its
+// context, with Close, or when the server process exits (even if a child
+// of the server keeps its stdout open).
+type conn struct {
+	p       *Process
+	obs     Observer
+	warn    func(string)
+	maxLine int
+
+	in        chan readResult
+	done      chan struct{}
+	closeOnce sync.Once
+	startOnce sync.Once
+
+	writeMu sync.Mutex
+	broken  error // a write was cut short: the stream is not whole
+
+	mu      sync.Mutex
+	readErr error  // why reading stopped, once it has
+	badLine string // the first line that could not be a message
+	skipped int    // lines skipped as not messages
+
+	reading atomic.Bool // the reader is waiting on the pipe
+}
+
+type readResult struct {
+	msg jsonrpc.Message
+	err error
+}
+
+func newConn(p *Process, obs Observer, warn func(string), maxLine int) *conn {
+	if maxLine <= 0 {
+		maxLine = MaxMessageSize
+	}
+	c := &conn{p: p, obs: obs, warn: warn, maxLine: maxLine, in: make(chan readResult), done: make(chan struct{})}
+	go c.watchExit()
+	return c
+}
+
+// Read implements mcp.Connection.
+func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	c.startOnce.Do(func() { go c.pump() })
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.done:
+		return nil, mcp.ErrConnectionClosed
+	case r, ok := <-c.in:
+		if !ok {
+			c.mu.Lock()
+			err := c.readErr
+			c.mu.Unlock()
+			return nil, err
+		}
+		return r.msg, nil
+	}
+}
+
+// pump reads lines until the pipe ends or a line cannot be read.
+func (c *conn) pump() {
+	lr := &lineReader{r: bufio.NewReaderSize(readFlag{c.p.stdout, &c.reading}, 64<<10), max: c.maxLine}
+	var err error
+	for err == nil {
+		var line []byte
+		line, err = lr.next()
+		if err != nil {
+			break
+		}
+		if c.obs != nil {
+			c.obs(Event{Time: time.Now(), Dir: Recv, Msg: line})
+		}
+		if line[0] != '{' && line[0] != '[' {
+			err = c.notMessage(line)
+			continue
+		}
+		var msgs []jsonrpc.Message
+		msgs, err = decodeLine(line)
+		for _, m := range msgs {
+			select {
+			case c.in <- readResult{msg: m}:
+			case <-c.done:
+				return
+			}
+		}
+	}
+	c.mu.Lock()
+	if c.readErr == nil {
+		c.readErr = err
+	}
+	c.mu.Unlock()
+	close(c.in)
+}
+
+// notMessage skips a line that is not a message (a banner, a log line on
+// the wrong stream), up to MaxBannerLines of them, with one warning.
+func (c *conn) notMessage(line []byte) error {
+	c.mu.Lock()
+	if c.badLine == "" {
+		c.badLine = shortLine(line)
+	}
+	c.skipped++
+	n, first := c.skipped, c.badLine
+	c.mu.Unlock()
+	if n > MaxBannerLines {
+		return &NotMessageError{Line: first, Lines: n}
+	}
+	if n == 1 && c.warn != nil {
+		c.warn(fmt.Sprintf("the server wrote a line on stdout that is not a JSON-RPC message (%q); skipping it (a stdio server must keep stdout for messages and log to stderr)", first))
+	}
+	return nil
+}
+
+func shortLine(line []byte) string {
+	const max = 120
+	if len(line) > max {
+		return string(line[:max]) + "…"
+	}
+	return string(line)
+}
+
+// NotMessageError is a stdio server that keeps writing lines on stdout
+// that are not JSON-RPC messages.
+type NotMessageError struct {
+	Line  string // the first of them
+	Lines int
+}
+
+func (e *NotMessageError) Error() string {
+	return fmt.Sprintf("%d lines on stdout are not JSON-RPC messages, the first %q", e.Lines, e.Line)
+}
+
+// TooLongError is a message longer than mcpcli reads.
+type TooLongError struct{ Max int }
+
+func (e *TooLongError) Error() string {
+	return fmt.Sprintf("a message is larger than %d MiB, more than mcpcli reads", e.Max>>20)
+}
+
+// decodeLine decodes one line: a message, or a batch of them.
+func decodeLine(line []byte) ([]jsonrpc.Message, error) {
+	if line[0] != '[' {
+		m, err := jsonrpc.DecodeMessage(line)
+		if err != nil {
+			return nil, &DecodeError{Line: shortLine(line), Err: err}
+		}
+		return []jsonrpc.Message{m}, nil
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(line, &raws); err != nil || len(raws) == 0 {
+		return nil, &DecodeError{Line: shortLine(line), Err: errOr(err, "an empty batch")}
+	}
+	msgs := make([]jsonrpc.Message, 0, len(raws))
+	for _, r := range raws {
+		m, err := jsonrpc.DecodeMessage(r)
+		if err != nil {
+			return nil, &DecodeError{Line: shortLine(line), Err: err}
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
+}
+
+// DecodeError is a line that looks like JSON but is not a JSON-RPC message.
+type DecodeError struct {
+	Line string
+	Err  error
+}
+
+func (e *DecodeError) Error() string { return fmt.Sprintf("cannot read %q: %v", e.Line, e.Err) }
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+func errOr(err error, msg string) error {
+	if err != nil {
+		return err
+	}
+	return errors.New(msg)
+}
+
+// Write implements mcp.Connection.
+func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if c.broken != nil {
+		return c.broken
+	}
+	if c.obs != nil {
+		c.obs(Event{Time: time.Now(), Dir: Send, Msg: data[:len(data)-1], Ctx: ctx})
+	}
+	err = c.p.write(ctx, data)
+	if errors.Is(err, errCutShort) {
+		c.broken = err
+	}
+	return err
+}
+
+// Close implements mcp.Connection: it shuts the server down.
+func (c *conn) Close() error {
+	c.closeOnce.Do(func() { close(c.done) })
+	return c.p.Close()
+}
+
+// SessionID implements mcp.Connection; stdio has no sessions.
+func (c *conn) SessionID() string { return "" }
+
+// failure is why reading failed, when it was not simply the end.
+func (c *conn) failure() (err error, badLine string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	err = c.readErr
+	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) || errors.Is(err, io.ErrClosedPipe) {
+		return nil, ""
+	}
+	return err, c.badLine
+}
+
+// watchExit ends reading once the server has exited and everything it
+// wrote has been read: a child it left running may hold stdout open, and
+// mcpcli must not wait for it.
+func (c *conn) watchExit() {
+	select {
+	case <-c.p.done:
+	case <-c.done:
+		return
+	}
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for limit := 0; ; limit++ {
+		n, known := unread(c.p.stdout)
+		if c.reading.Load() && (known && n == 0 || !known && limit > 20) || limit > 500 {
+			c.p.stdout.Close()
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-c.done:
+			return
+		}
+	}
+}
+
+// readFlag marks the time spent waiting in the pipe's Read.
+type readFlag struct {
+	r    io.Reader
+	flag *atomic.Bool
+}
+
+func (r readFlag) Read(p []byte) (int, error) {
+	r.flag.Store(true)
+	n, err := r.r.Read(p)
+	r.flag.Store(false)
+	return n, err
+}
+
+// lineReader splits a stream into lines of at most max bytes. Each line
+// comes back in a slice of its own, without its line ending; blank lines
+// are skipped.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+}
+
+func (l *lineReader) next() ([]byte, error) {
+	for {
+		var line []byte
+		for {
+			frag, err := l.r.ReadSlice('\n')
+			if len(line)+len(frag) > l.max+2 {
+				return nil, &TooLongError{Max: l.max}
+			}
+			if line == nil && err == nil {
+				line = append(make([]byte, 0, len(frag)), frag...)
+			} else {
+				line = append(line, frag...)
+			}
+			if err == nil {
+				break
+			}
+			if errors.Is(err, bufio.ErrBufferFull) {
+				continue
+			}
+			if len(bytes.TrimSpace(line)) > 0 && errors.Is(err, io.EOF) {
+				break // a last line without its newline
+			}
+			return nil, err
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) > 0 {
+			return line, nil
+		}
+	}
+}

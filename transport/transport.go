@@ -1,0 +1,143 @@
+// Package transport turns what the user gives (a command to start, or a
+// Streamable HTTP URL) into go-sdk transports, supervises the server
+// process, lets observers see every JSON-RPC message exactly as it crossed
+// the wire, and explains its own failures.
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Transport is a go-sdk transport to one server, with what mcpcli needs
+// around it. Stdio and HTTP are both one.
+type Transport interface {
+	mcp.Transport
+	// Observe adds an observer of every message (and, over HTTP, of the
+	// headers of every exchange). Call it before Connect.
+	Observe(Observer)
+	// Explain turns an error of a session over this transport into one that
+	// says what happened to the server, when the transport knows more (the
+	// process died, the HTTP status); otherwise it returns err.
+	Explain(err error) error
+	// Close releases what the transport holds: a stdio server is shut
+	// down. It is safe to call more than once, and before Connect.
+	Close() error
+	// Via says how the server is reached: "stdio: CMD ARGS" or the URL.
+	Via() string
+}
+
+// Direction says which way a message went, from mcpcli's point of view.
+type Direction string
+
+const (
+	Send Direction = "send"
+	Recv Direction = "recv"
+)
+
+// Event is one thing seen on the wire: a JSON-RPC message (Msg), or for HTTP
+// the headers of a request or response (HTTP).
+type Event struct {
+	Time time.Time
+	Dir  Direction
+	// Msg is the message as it crossed the wire. It belongs to the event:
+	// an observer may keep it, and must not change it.
+	Msg  json.RawMessage
+	HTTP *HTTPHeaders
+	// Ctx is the context of the request a sent message belongs to, when
+	// the transport knows it; observers read values from it (which
+	// request of which caller this is). Nil otherwise.
+	Ctx context.Context
+}
+
+// HTTPHeaders describes one HTTP request (Method, URL) or response (Status).
+type HTTPHeaders struct {
+	Method string      `json:"method,omitempty"`
+	URL    string      `json:"url,omitempty"`
+	Status int         `json:"status,omitempty"`
+	Header http.Header `json:"headers"`
+}
+
+// Observer receives events. It must be safe for concurrent use, and quick:
+// it runs on the transport's own path.
+type Observer func(Event)
+
+// Observers fans one event out to several observers; nil entries are skipped.
+func Observers(obs ...Observer) Observer {
+	var keep []Observer
+	for _, o := range obs {
+		if o != nil {
+			keep = append(keep, o)
+		}
+	}
+	switch len(keep) {
+	case 0:
+		return nil
+	case 1:
+		return keep[0]
+	}
+	return func(ev Event) {
+		for _, o := range keep {
+			o(ev)
+		}
+	}
+}
+
+// Wrap makes an in-process go-sdk transport (mcp.NewInMemoryTransports, an
+// IOTransport over pipes) a Transport, observed at the connection: each
+// message is shown to observers as the go-sdk encodes it. Servers mcpcli
+// talks to go through Stdio or HTTP, which show the bytes that crossed
+// the wire; Wrap is for tests and embedding.
+func Wrap(t mcp.Transport, via string) Transport {
+	return &wrapped{t: t, via: via}
+}
+
+type wrapped struct {
+	t   mcp.Transport
+	via string
+	obs []Observer
+}
+
+func (w *wrapped) Observe(o Observer)      { w.obs = append(w.obs, o) }
+func (w *wrapped) Explain(err error) error { return err }
+func (w *wrapped) Close() error            { return nil }
+func (w *wrapped) Via() string             { return w.via }
+
+func (w *wrapped) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := w.t.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	obs := Observers(w.obs...)
+	if obs == nil {
+		return c, nil
+	}
+	return &wrappedConn{Connection: c, obs: obs}, nil
+}
+
+type wrappedConn struct {
+	mcp.Connection
+	obs Observer
+}
+
+func (c *wrappedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if err == nil {
+		if b, err := jsonrpc.EncodeMessage(m); err == nil {
+			c.obs(Event{Time: time.Now(), Dir: Recv, Msg: b})
+		}
+	}
+	return m, err
+}
+
+func (c *wrappedConn) Write(ctx context.Context, m jsonrpc.Message) error {
+	if b, err := jsonrpc.EncodeMessage(m); err == nil {
+		c.obs(Event{Time: time.Now(), Dir: Send, Msg: b, Ctx: ctx})
+	}
+	return c.Connection.Write(ctx, m)
+}
