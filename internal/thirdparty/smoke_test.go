@@ -48,8 +48,9 @@ func sse(endpoint func(t *testing.T) string) func(t *testing.T) mcp.Transport {
 // TestHandshake starts every server the helpers know, connects the go-sdk
 // client (server/discover, falling back to initialize), and records the
 // protocol version each negotiates and a tool it lists. The TypeScript
-// servers (SDK 1.32.2) know nothing newer than 2025-11-25; the go-sdk's
-// speak 2026-07-28.
+// servers (SDK 1.32.2) know nothing newer than 2025-11-25 and answer
+// server/discover with an error; the go-sdk's examples speak 2026-07-28 over
+// stdio only.
 func TestHandshake(t *testing.T) {
 	const (
 		legacy = "2025-11-25"
