@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,6 +89,7 @@ func lookupGoSDKExample(t testing.TB, name string) goSDKExample {
 		for n := range goSDKExamples {
 			names = append(names, n)
 		}
+		sort.Strings(names)
 		t.Fatalf("thirdparty: no go-sdk example server %q; known: %s", name, strings.Join(names, ", "))
 	}
 	return ex
