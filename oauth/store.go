@@ -285,6 +285,8 @@ type StoreOptions struct {
 	Home   func() (string, error)
 	// Notice is told once where tokens are kept when they go to the file.
 	Notice func(msg string)
+	// ProbeWait bounds the keyring's answer to the probe; 0 means 3s.
+	ProbeWait time.Duration
 }
 
 // OpenStore picks the token store as opts say.
@@ -303,13 +305,13 @@ func OpenStore(opts StoreOptions) (Store, error) {
 		if opts.Keyring == nil {
 			return nil, errors.New("no system keyring can be used here; keep tokens in a file instead (token store \"file\")")
 		}
-		if err := probe(opts.Keyring); err != nil {
+		if err := probe(opts.Keyring, opts.ProbeWait); err != nil {
 			return nil, fmt.Errorf("the system keyring does not answer (%v); keep tokens in a file instead (token store \"file\")", err)
 		}
 		return &KeyringStore{Keyring: opts.Keyring}, nil
 	case "", "auto":
 		if opts.Keyring != nil {
-			err := probe(opts.Keyring)
+			err := probe(opts.Keyring, opts.ProbeWait)
 			if err == nil {
 				return &KeyringStore{Keyring: opts.Keyring}, nil
 			}
@@ -320,14 +322,17 @@ func OpenStore(opts StoreOptions) (Store, error) {
 	return nil, fmt.Errorf("token store %q: use auto, keyring or file", opts.Backend)
 }
 
-// probeWait bounds how long a keyring may take to answer the probe: a
-// Secret Service that must be started, or is stuck, must not hold up a
+// defaultProbeWait bounds how long a keyring may take to answer the probe:
+// a Secret Service that must be started, or is stuck, must not hold up a
 // command.
-const probeWait = 3 * time.Second
+const defaultProbeWait = 3 * time.Second
 
 // probe asks the keyring for an item that is not there: a keyring that
 // works says "not found".
-func probe(k Keyring) error {
+func probe(k Keyring, probeWait time.Duration) error {
+	if probeWait <= 0 {
+		probeWait = defaultProbeWait
+	}
 	done := make(chan error, 1)
 	go func() {
 		_, err := k.Get(keyringService, "probe")
