@@ -478,7 +478,10 @@ func TestRefusals(t *testing.T) {
 		{"iss with a trailing slash (no normalization)", func(as *fakeAS) { as.issMode = "slash" }, nil, true,
 			func(err error) bool { var e *IssuerMismatchError; return errors.As(err, &e) }, "names issuer"},
 		{"error response", func(as *fakeAS) { as.denyWith = "access_denied" }, nil, true,
-			func(err error) bool { var e *AuthorizationError; return errors.As(err, &e) && e.Code == "access_denied" }, `\x1b[31m`},
+			func(err error) bool {
+				var e *AuthorizationError
+				return errors.As(err, &e) && e.Code == "access_denied"
+			}, `\x1b[31m`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
