@@ -101,7 +101,8 @@ type Handler struct {
 	red    redactor
 
 	mu        sync.Mutex          // one Authorize at a time
-	signIns   int                 // interactive sign-ins by this handler
+	signIns   int                 // interactive sign-ins started by this handler
+	failed    error               // why the last sign-in failed: not tried again
 	signedIn  map[string][]string // issuer → scopes granted by this handler's sign-ins
 	refreshed bool                // a refresh was tried after a 401
 
@@ -320,7 +321,25 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 	defer resp.Body.Close()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.red.Err(h.authorize(ctx, req, resp, false))
+	return h.wrap(h.authorize(ctx, req, resp, false))
+}
+
+// SignInError is every error Authorize and Login return: the transport
+// wraps it in its own, and errors.As finds it there. Its message is the
+// cause's, with no secret in it.
+type SignInError struct {
+	Server string
+	Err    error
+}
+
+func (e *SignInError) Error() string { return e.Err.Error() }
+func (e *SignInError) Unwrap() error { return e.Err }
+
+func (h *Handler) wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &SignInError{Server: h.server, Err: h.red.Err(err)}
 }
 
 func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.Response, login bool) error {
@@ -365,6 +384,11 @@ func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.R
 	if h.cfg.Consent == nil {
 		return &SignInRequiredError{Server: h.server, Issuer: issuer, Status: resp.StatusCode}
 	}
+	if h.failed != nil {
+		// One failed sign-in per command: the next request would only
+		// open the browser on the same failure.
+		return h.failed
+	}
 	if h.signIns >= h.cfg.MaxSignIns {
 		return &SignInLimitError{Server: h.server, Count: h.signIns}
 	}
@@ -378,7 +402,11 @@ func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.R
 	if rec != nil {
 		prev = rec.Scopes
 	}
-	return h.signIn(ctx, req, resp, d, prev)
+	if err := h.signIn(ctx, req, resp, d, prev); err != nil {
+		h.failed = err
+		return err
+	}
+	return nil
 }
 
 // refresh trades rec's refresh token for a new token; false if that did
@@ -477,6 +505,7 @@ func (h *Handler) signIn(ctx context.Context, req *http.Request, resp *http.Resp
 		return fmt.Errorf("sign-in configuration: %w", err)
 	}
 	h.notice("server %s asks you to sign in with %q", h.server, issuer)
+	h.signIns++
 	if err := flow.Authorize(ctx, req, resp); err != nil {
 		return fmt.Errorf("signing in to %s with %q: %w", h.server, issuer, err)
 	}
@@ -511,7 +540,6 @@ func (h *Handler) signIn(ctx context.Context, req *http.Request, resp *http.Resp
 	}
 	h.red.add(gotConf.ClientSecret)
 	h.red.addToken(gotTok)
-	h.signIns++
 	h.signedIn[issuer] = rec.Scopes
 
 	h.state.Lock()

@@ -28,7 +28,7 @@ func (h *Handler) Login(ctx context.Context) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.cfg.Consent == nil {
-		return &SignInRequiredError{Server: h.server}
+		return h.wrap(&SignInRequiredError{Server: h.server})
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.cfg.ServerURL,
 		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
@@ -39,16 +39,16 @@ func (h *Handler) Login(ctx context.Context) error {
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	resp, err := h.client.Do(req)
 	if err != nil {
-		return fmt.Errorf("reaching %s to sign in: %w", h.server, err)
+		return h.wrap(fmt.Errorf("reaching %s to sign in: %w", h.server, err))
 	}
 	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
 		resp.Body.Close()
 		d, err := discover(ctx, h.client, nil, h.cfg.ServerURL)
 		if err != nil {
-			return h.red.Err(fmt.Errorf("finding how to sign in to %s: %w", h.server, err))
+			return h.wrap(fmt.Errorf("finding how to sign in to %s: %w", h.server, err))
 		}
 		if d.MetadataURL == "" {
-			return &NotProtectedError{Server: h.server, Status: resp.StatusCode}
+			return h.wrap(&NotProtectedError{Server: h.server, Status: resp.StatusCode})
 		}
 		resp = &http.Response{StatusCode: http.StatusUnauthorized, Header: http.Header{}, Body: http.NoBody, Request: req}
 	} else if resp.StatusCode == http.StatusForbidden {
@@ -56,5 +56,6 @@ func (h *Handler) Login(ctx context.Context) error {
 		resp.StatusCode = http.StatusUnauthorized
 	}
 	defer resp.Body.Close()
-	return h.red.Err(h.authorize(ctx, req, resp, true))
+	h.failed = nil // asked for: try again
+	return h.wrap(h.authorize(ctx, req, resp, true))
 }

@@ -99,7 +99,7 @@ func TestWithStreamableClientTransport(t *testing.T) {
 		t.Errorf("CallTool = %+v", res)
 	}
 	_, auths, _ := as.snapshot()
-	if len(auths) != 2 || auths[0].Get("scope") != "mcp:read" || auths[1].Get("scope") != "mcp:read mcp:write" {
+	if len(auths) != 2 || auths[0].Get("scope") != "mcp:read" || sortedScopes(auths[1].Get("scope")) != "mcp:read mcp:write" {
 		var scopes []string
 		for _, a := range auths {
 			scopes = append(scopes, a.Get("scope"))
