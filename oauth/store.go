@@ -300,7 +300,7 @@ func OpenStore(opts StoreOptions) (Store, error) {
 	}
 	switch strings.ToLower(opts.Backend) {
 	case "file":
-		return fileStore("as asked")
+		return fileStore("the token store is set to file")
 	case "keyring":
 		if opts.Keyring == nil {
 			return nil, errors.New("no system keyring can be used here; keep tokens in a file instead (token store \"file\")")
