@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -25,19 +26,21 @@ type fakeAS struct {
 	srv *httptest.Server
 
 	// Configuration, set before use.
-	metadataPath   string // default /.well-known/oauth-authorization-server
-	prefix         string // route and issuer path prefix, e.g. /tenant1
-	issuer         string // metadata issuer override
-	cimd           bool
-	noDCR          bool
-	noPKCE         bool     // omit code_challenge_methods_supported
-	issMode        string   // "" correct, "omit", "wrong", "unadvertised" (correct but not advertised), "slash"
-	authMethods    []string // token_endpoint_auth_methods_supported; default none
-	regMethod      string   // token_endpoint_auth_method the registration answers with
-	scopesSupport  []string
-	expiresIn      int    // access token lifetime; default 3600
-	denyWith       string // authorize answers error=… instead of a code
-	noRedirectWait bool
+	metadataPath  string // default /.well-known/oauth-authorization-server
+	prefix        string // route and issuer path prefix, e.g. /tenant1
+	issuer        string // metadata issuer override
+	cimd          bool
+	noDCR         bool
+	noPKCE        bool     // omit code_challenge_methods_supported
+	issMode       string   // "" correct, "omit", "wrong", "unadvertised" (correct but not advertised), "slash"
+	authMethods   []string // token_endpoint_auth_methods_supported; default none
+	regMethod     string   // token_endpoint_auth_method the registration answers with
+	scopesSupport []string
+	expiresIn     int    // access token lifetime; default 3600
+	denyWith      string // authorize answers error=… instead of a code
+	// consentPage: /authorize shows a page whose form (submitted by a
+	// script on load, as a person would click) approves the request.
+	consentPage bool
 
 	mu        sync.Mutex
 	n         int
@@ -73,6 +76,7 @@ func newFakeAS(t *testing.T, configure func(*fakeAS)) *fakeAS {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+as.metadataPath, as.metadata)
 	mux.HandleFunc("GET "+as.prefix+"/authorize", as.authorize)
+	mux.HandleFunc("POST "+as.prefix+"/authorize", as.authorize)
 	mux.HandleFunc("POST "+as.prefix+"/token", as.token)
 	mux.HandleFunc("POST "+as.prefix+"/register", as.register)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -124,6 +128,20 @@ func (as *fakeAS) metadata(w http.ResponseWriter, r *http.Request) {
 
 func (as *fakeAS) authorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	if as.consentPage {
+		if r.Method == http.MethodGet {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, `<!doctype html><html><body><h1>Allow mcpcli?</h1>
+<form id="f" method="post" action="%s/authorize?%s"><button name="approve" value="yes">Allow</button></form>
+<script>document.getElementById("f").requestSubmit(document.querySelector("button"))</script></body></html>`,
+				as.prefix, html.EscapeString(r.URL.RawQuery))
+			return
+		}
+		if r.FormValue("approve") != "yes" {
+			http.Error(w, "not approved", http.StatusForbidden)
+			return
+		}
+	}
 	as.mu.Lock()
 	as.authReqs = append(as.authReqs, q)
 	as.n++

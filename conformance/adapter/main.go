@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -102,7 +103,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	r := &runner{bin: bin, browser: findBeside(*browser, "conformance-browser"), env: e, dir: dir, timeout: *timeout, log: stderr, ctx: ctx}
+	r := &runner{bin: bin, browser: findBeside(*browser, "conformance-browser"), env: e, dir: dir, timeout: *timeout, log: &lockedWriter{w: stderr}, ctx: ctx}
 	fmt.Fprintf(stderr, "adapter: scenario %s, spec %s, server %s\n", e.Scenario, orNone(e.Version), e.URL)
 	if err := play(r); err != nil {
 		fmt.Fprintf(stderr, "adapter: scenario %s: %v\n", e.Scenario, err)
@@ -133,6 +134,19 @@ func findMcpcli(flagValue string) (string, error) {
 		return "", errors.New("cannot find mcpcli: pass -mcpcli PATH (make conformance builds bin/mcpcli)")
 	}
 	return p, nil
+}
+
+// lockedWriter lets a command's stdout and stderr, copied by two
+// goroutines, share the adapter's log.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // findBeside is flagValue, else name beside this program, else name.
