@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -16,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/oauth2"
 )
 
 // fakeAS is an authorization server on loopback that checks what a client
@@ -469,10 +472,15 @@ func call(t *testing.T, h *Handler, serverURL string) (int, error) {
 		}
 		if ts != nil {
 			tok, err := ts.Token()
-			if err != nil {
+			var re *oauth2.RetrieveError
+			switch {
+			case errors.As(err, &re) && re.ErrorCode == "invalid_grant":
+				// As the transport does: go without, and let the 401 say.
+			case err != nil:
 				return nil, nil, err
+			default:
+				tok.SetAuthHeader(req)
 			}
-			tok.SetAuthHeader(req)
 		}
 		resp, err := http.DefaultClient.Do(req)
 		return req, resp, err

@@ -211,14 +211,15 @@ func (h *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 	return h.ts, nil
 }
 
-// currentAccess is the access token in use, or "".
-func (h *Handler) currentAccess() string {
+// currentToken is the token in use, or nil.
+func (h *Handler) currentToken() *oauth2.Token {
 	h.state.Lock()
 	defer h.state.Unlock()
 	if rec := h.entry.current(); rec != nil && rec.Token != nil {
-		return rec.Token.AccessToken
+		t := *rec.Token
+		return &t
 	}
-	return ""
+	return nil
 }
 
 // oauth2Config is what refreshing rec needs.
@@ -360,8 +361,10 @@ func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.R
 	}
 	if !login {
 		// Another request's sign-in or refresh may have happened while
-		// this one waited: retry with the new token.
-		if cur := h.currentAccess(); cur != "" && cur != bearerValue(req.Header.Get("Authorization")) {
+		// this one waited: retry with the new token. (A request that went
+		// without a token because the kept one could not be refreshed
+		// finds that token expired, and goes on to sign in.)
+		if cur := h.currentToken(); cur != nil && cur.Valid() && cur.AccessToken != bearerValue(req.Header.Get("Authorization")) {
 			return nil
 		}
 	}

@@ -633,3 +633,27 @@ func TestFailedSignInNotRepeated(t *testing.T) {
 		t.Errorf("Login did not try again: browser opened %d times, want 2", b.count())
 	}
 }
+
+// TestRefreshRejected: when the kept refresh token no longer works, the
+// request goes without a token, and its 401 starts a new sign-in.
+func TestRefreshRejected(t *testing.T) {
+	as := newFakeAS(t, nil)
+	rs := newFakeRS(t, as, nil)
+	store := newMemStore()
+	b := &browser{}
+	if status, err := call(t, newHandler(t, rs, store, b, nil), rs.URL()); err != nil || status != 200 {
+		t.Fatalf("sign-in: %d, %v", status, err)
+	}
+	e, _ := store.Load(ServerKey(rs.URL()))
+	e.current().Token.Expiry = e.current().Token.Expiry.AddDate(-1, 0, 0)
+	store.Save(ServerKey(rs.URL()), e)
+	as.mu.Lock()
+	as.refresh = map[string][]string{} // the authorization server forgot it
+	as.mu.Unlock()
+	if status, err := call(t, newHandler(t, rs, store, b, nil), rs.URL()); err != nil || status != 200 {
+		t.Fatalf("after the refresh token was rejected: %d, %v", status, err)
+	}
+	if b.count() != 2 {
+		t.Errorf("browser opened %d times, want 2 (a new sign-in)", b.count())
+	}
+}
