@@ -29,6 +29,7 @@ CONFORMANCE_CMD  := timeout -k 5 25 $(CURDIR)/bin/conformance-adapter -mcpcli $(
 conformance: build
 	@test -x $(CONFORMANCE) || { echo "the conformance suite is not installed: run npm ci --prefix conformance"; exit 1; }
 	$(GO) build -o bin/conformance-adapter ./conformance/adapter
+	$(GO) build -o bin/conformance-browser ./conformance/browser
 	@status=0; for v in 2026-07-28 2025-11-25; do \
 	  echo "== MCP conformance suite, client scenarios, spec $$v"; \
 	  rm -rf conformance/results/$$v; \

@@ -20,7 +20,13 @@ func init() {
 		return
 	}
 	args := os.Args[1:]
-	rec := map[string]any{"args": args}
+	env := map[string]string{}
+	for _, k := range []string{"BROWSER", "XDG_STATE_HOME", "MCPCLI_TOKEN_STORE", "MCPCLI_CLIENT_SECRET", "DBUS_SESSION_BUS_ADDRESS"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env[k] = v
+		}
+	}
+	rec := map[string]any{"args": args, "env": env}
 	for i, a := range args {
 		if a == "--answers" && i+1 < len(args) {
 			b, _ := os.ReadFile(args[i+1])
@@ -39,8 +45,9 @@ func init() {
 }
 
 type invocation struct {
-	Args    []string        `json:"args"`
-	Answers json.RawMessage `json:"answers"`
+	Args    []string          `json:"args"`
+	Answers json.RawMessage   `json:"answers"`
+	Env     map[string]string `json:"env"`
 }
 
 // play runs the adapter for a scenario against the stand-in mcpcli and
@@ -129,5 +136,51 @@ func TestUnknownScenario(t *testing.T) {
 	code, calls, stderr := play(t, "no-such-scenario", "", "")
 	if code != 2 || len(calls) != 0 || !strings.Contains(stderr, `no play for scenario "no-such-scenario"`) {
 		t.Errorf("exit %d, %d commands, stderr %q", code, len(calls), stderr)
+	}
+}
+
+// An auth scenario signs in through mcpcli's own flags: --open-urls with
+// the suite's browser stand-in as $BROWSER, tokens in a file in the
+// scenario's directory, and the pre-registered client from the context,
+// its secret in the environment only.
+func TestPreRegistrationSignsInWithTheContextsClient(t *testing.T) {
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/user/0/bus")
+	t.Setenv("MCPCLI_CLIENT_SECRET", "from-the-person-running-the-suite")
+	code, calls, stderr := play(t, "auth/pre-registration", `{"client_id":"pre-registered-client","client_secret":"pre-registered-secret"}`, `{"tools":[]}`)
+	if code != 0 || len(calls) != 2 {
+		t.Fatalf("exit %d, %d commands: %s", code, len(calls), stderr)
+	}
+	for _, c := range calls {
+		n := len(c.Args)
+		joined := strings.Join(c.Args, " ")
+		if !strings.Contains(joined, "--open-urls --client-id pre-registered-client --url") {
+			t.Errorf("mcpcli %q lacks --open-urls --client-id pre-registered-client before --url", c.Args)
+		}
+		if strings.Contains(joined, "pre-registered-secret") || n < 6 {
+			t.Errorf("mcpcli %q: the secret is on the command line", c.Args)
+		}
+		if c.Env["MCPCLI_CLIENT_SECRET"] != "pre-registered-secret" || c.Env["MCPCLI_TOKEN_STORE"] != "file" ||
+			!strings.HasSuffix(c.Env["XDG_STATE_HOME"], "/state") || !strings.HasSuffix(c.Env["BROWSER"], "conformance-browser") {
+			t.Errorf("mcpcli environment %v", c.Env)
+		}
+		if _, ok := c.Env["DBUS_SESSION_BUS_ADDRESS"]; ok {
+			t.Errorf("mcpcli was given the session bus: %v", c.Env)
+		}
+	}
+	if calls[0].Env["XDG_STATE_HOME"] != calls[1].Env["XDG_STATE_HOME"] {
+		t.Errorf("the two commands keep tokens in different places: %v, %v", calls[0].Env, calls[1].Env)
+	}
+	if got := calls[1].Args[:2]; !cmp.Equal(got, []string{"call", "test-tool"}) {
+		t.Errorf("second command %q, want call test-tool", calls[1].Args)
+	}
+}
+
+func TestBasicCIMDGivesTheSuitesDocument(t *testing.T) {
+	code, calls, stderr := play(t, "auth/basic-cimd", "", `{"tools":[]}`)
+	if code != 0 || len(calls) != 2 {
+		t.Fatalf("exit %d, %d commands: %s", code, len(calls), stderr)
+	}
+	if !strings.Contains(strings.Join(calls[0].Args, " "), "--client-metadata-url https://conformance-test.local/client-metadata.json") {
+		t.Errorf("mcpcli %q lacks the suite's client metadata URL", calls[0].Args)
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -47,12 +48,18 @@ type env struct {
 // runner runs mcpcli against one scenario server.
 type runner struct {
 	bin     string
+	browser string // the $BROWSER for sign-in (conformance/browser)
 	env     env
 	dir     string // private to this scenario
 	timeout time.Duration
 	log     io.Writer
 	ctx     context.Context
 	n       int // answers files written
+
+	// For sign-in: flags added to every command, and the environment
+	// (nil: the adapter's own).
+	flags   []string
+	environ []string
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) int {
@@ -60,6 +67,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	fs.SetOutput(stderr)
 	mcpcli := fs.String("mcpcli", "", "path to the mcpcli binary (default: mcpcli beside this program, else $PATH)")
 	timeout := fs.Duration("timeout", 20*time.Second, "bound on each mcpcli command")
+	browser := fs.String("browser", "", "the $BROWSER mcpcli signs in with (default: conformance-browser beside this program)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -95,7 +103,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	r := &runner{bin: bin, env: e, dir: dir, timeout: *timeout, log: stderr, ctx: ctx}
+	r := &runner{bin: bin, browser: findBeside(*browser, "conformance-browser"), env: e, dir: dir, timeout: *timeout, log: &lockedWriter{w: stderr}, ctx: ctx}
 	fmt.Fprintf(stderr, "adapter: scenario %s, spec %s, server %s\n", e.Scenario, orNone(e.Version), e.URL)
 	if err := play(r); err != nil {
 		fmt.Fprintf(stderr, "adapter: scenario %s: %v\n", e.Scenario, err)
@@ -128,6 +136,33 @@ func findMcpcli(flagValue string) (string, error) {
 	return p, nil
 }
 
+// lockedWriter lets a command's stdout and stderr, copied by two
+// goroutines, share the adapter's log.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// findBeside is flagValue, else name beside this program, else name.
+func findBeside(flagValue, name string) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	if self, err := os.Executable(); err == nil {
+		beside := filepath.Join(filepath.Dir(self), name)
+		if st, err := os.Stat(beside); err == nil && !st.IsDir() {
+			return beside
+		}
+	}
+	return name
+}
+
 // answers writes an answers file for one command and returns its path.
 func (r *runner) answers(v any) string {
 	r.n++
@@ -153,10 +188,12 @@ func (r *runner) mcpcli(answers any, args ...string) ([]byte, error) {
 		answers = decline
 	}
 	full := append([]string{}, args...)
+	full = append(full, r.flags...)
 	full = append(full, "--url", r.env.URL, "--answers", r.answers(answers), "--timeout", r.timeout.String())
 	ctx, cancel := context.WithTimeout(r.ctx, r.timeout+5*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, r.bin, full...)
+	cmd.Env = r.environ
 	cmd.Stdin = nil // /dev/null: mcpcli must not wait for a person
 	var out bytes.Buffer
 	cmd.Stdout = io.MultiWriter(&out, r.log)

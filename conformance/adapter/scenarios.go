@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -119,16 +121,69 @@ var scenarios = map[string]func(*runner) error{
 }
 
 func init() {
-	// OAuth is not in mcpcli yet: these run as a user would try them, and
-	// are expected to fail (conformance/expected-failures.yml).
 	for _, name := range authScenarios {
-		scenarios[name] = func(r *runner) error {
-			if _, err := r.list("tools"); err != nil {
-				return err
-			}
-			return r.call("test-tool", nil, nil)
+		scenarios[name] = signInAndCall
+	}
+}
+
+// signInAndCall plays an auth scenario the way a person would: list the
+// tools, then call the one the scenario serves, each command signing in
+// when the server asks (the first with a 401, the call perhaps with a 403
+// insufficient_scope). The person's browser is conformance/browser, which
+// follows the authorization server's redirect back to mcpcli's loopback
+// callback; the sign-in between the two commands is kept in the
+// scenario's own state directory. Scenarios that expect mcpcli to refuse
+// (a wrong iss, a resource mismatch…) let these commands fail.
+func signInAndCall(r *runner) error {
+	r.signIn()
+	return all(
+		func() error { _, err := r.list("tools"); return err },
+		func() error { return r.call("test-tool", nil, nil) },
+	)
+}
+
+// cimdURL is the client ID metadata document the suite's auth/basic-cimd
+// expects as the client ID (it does not resolve; the suite's
+// authorization server takes it as it is).
+const cimdURL = "https://conformance-test.local/client-metadata.json"
+
+// signIn sets what mcpcli needs to sign in, all through its ordinary
+// flags and environment:
+//
+//   - --open-urls: with --answers, open the sign-in URL with $BROWSER
+//     instead of only printing it;
+//   - BROWSER: conformance/browser;
+//   - XDG_STATE_HOME: the scenario's own directory, and
+//     MCPCLI_TOKEN_STORE=file, so that tokens are kept in a file there,
+//     never in the keyring of whoever runs the suite (and
+//     DBUS_SESSION_BUS_ADDRESS is dropped for mcpcli releases that look
+//     for a keyring regardless);
+//   - auth/basic-cimd: --client-metadata-url, the suite's document URL;
+//   - a context with client_id (auth/pre-registration): --client-id, and
+//     the secret in MCPCLI_CLIENT_SECRET, never on the command line.
+func (r *runner) signIn() {
+	r.flags = []string{"--open-urls"}
+	env := make([]string, 0, len(os.Environ())+5)
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "BROWSER", "XDG_STATE_HOME", "DBUS_SESSION_BUS_ADDRESS", "MCPCLI_TOKEN_STORE", "MCPCLI_CLIENT_SECRET":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "BROWSER="+r.browser, "XDG_STATE_HOME="+filepath.Join(r.dir, "state"), "MCPCLI_TOKEN_STORE=file")
+	if r.env.Scenario == "auth/basic-cimd" {
+		r.flags = append(r.flags, "--client-metadata-url", cimdURL)
+	}
+	var id, secret string
+	if raw, ok := r.env.Context["client_id"]; ok && json.Unmarshal(raw, &id) == nil && id != "" {
+		r.flags = append(r.flags, "--client-id", id)
+		if raw, ok := r.env.Context["client_secret"]; ok && json.Unmarshal(raw, &secret) == nil && secret != "" {
+			env = append(env, "MCPCLI_CLIENT_SECRET="+secret)
 		}
 	}
+	r.environ = env
 }
 
 // authScenarios are the suite's auth/* client scenarios at 2025-11-25 and

@@ -1,0 +1,137 @@
+package oauth
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Every string that came from a server is quoted with %q in these
+// messages: quoting escapes control characters, escape sequences and
+// invisible format characters, so the text stays inert on a terminal.
+
+// SignInRequiredError is a server that wants a sign-in where this run may
+// not start one (no Consent: no terminal and no --open-urls). The CLI
+// says which command to run.
+type SignInRequiredError struct {
+	Server string // the MCP server URL
+	Issuer string // its authorization server, when known
+	Status int    // 401 or 403
+}
+
+func (e *SignInRequiredError) Error() string {
+	msg := fmt.Sprintf("server %s requires sign-in (HTTP %d)", e.Server, e.Status)
+	if e.Issuer != "" {
+		msg += fmt.Sprintf(" with authorization server %q", e.Issuer)
+	}
+	return msg
+}
+
+// CallbackTimeoutError is a sign-in whose redirect never came back.
+type CallbackTimeoutError struct {
+	Waited time.Duration
+}
+
+func (e *CallbackTimeoutError) Error() string {
+	return fmt.Sprintf("the sign-in did not come back to mcpcli within %s; open the link again, or sign in with mcpcli auth login", e.Waited)
+}
+
+// AuthorizationError is an authorization server's error response to the
+// authorization request (RFC 6749 §4.1.2.1), from the redirect.
+type AuthorizationError struct {
+	Code, Description, URI string
+}
+
+func (e *AuthorizationError) Error() string {
+	msg := fmt.Sprintf("the authorization server refused the sign-in: %q", e.Code)
+	if e.Description != "" {
+		msg += fmt.Sprintf(" (%q)", e.Description)
+	}
+	return msg
+}
+
+// IssuerMismatchError is an authorization response that does not name the
+// authorization server the sign-in started with (RFC 9207): a possible
+// mix-up attack. Nothing in such a response is acted on.
+type IssuerMismatchError struct {
+	Got, Want string
+	// Missing: the server promised iss
+	// (authorization_response_iss_parameter_supported) and sent none.
+	Missing bool
+}
+
+func (e *IssuerMismatchError) Error() string {
+	if e.Missing {
+		return fmt.Sprintf("the authorization response does not name its issuer, although %q promised to (RFC 9207); mcpcli refused it", e.Want)
+	}
+	return fmt.Sprintf("the authorization response names issuer %q, not %q, the authorization server the sign-in started with (RFC 9207); mcpcli refused it", e.Got, e.Want)
+}
+
+// ResourceMismatchError is protected resource metadata that describes
+// another resource than the server asked (RFC 9728 §3.3): its
+// authorization servers are not trusted.
+type ResourceMismatchError struct {
+	MetadataURL, Got, Want string
+}
+
+func (e *ResourceMismatchError) Error() string {
+	return fmt.Sprintf("the protected resource metadata at %s is for %q, not %s (RFC 9728 §3.3); mcpcli will not sign in with the authorization servers it names", e.MetadataURL, e.Got, e.Want)
+}
+
+// InsufficientScopeError is a server that still refuses with
+// insufficient_scope after a sign-in that granted what it asked.
+type InsufficientScopeError struct {
+	Server string
+	Scopes []string // what the server asks for
+}
+
+func (e *InsufficientScopeError) Error() string {
+	return fmt.Sprintf("server %s still refuses (HTTP 403 insufficient_scope) although this run's sign-in granted the scopes it asks for (%q); signing in again would not help", e.Server, strings.Join(e.Scopes, " "))
+}
+
+// SignInLimitError is a server that keeps asking for sign-in.
+type SignInLimitError struct {
+	Server string
+	Count  int
+}
+
+func (e *SignInLimitError) Error() string {
+	return fmt.Sprintf("server %s asked for sign-in again after %d sign-ins in this run; giving up (run mcpcli auth status --url %s to see what is kept)", e.Server, e.Count, e.Server)
+}
+
+// ClientIssuerError is a pre-registered client ID used before with one
+// authorization server while the server now names another: client IDs
+// belong to the authorization server that issued them.
+type ClientIssuerError struct {
+	ClientID, Was, Now string
+}
+
+func (e *ClientIssuerError) Error() string {
+	return fmt.Sprintf("client ID %q was registered with authorization server %q, but the server now uses %q; register mcpcli with the new one and pass its client ID, or run mcpcli auth logout to forget the old one", e.ClientID, e.Was, e.Now)
+}
+
+// ConsentError is a sign-in the person did not start.
+type ConsentError struct {
+	Err error
+}
+
+func (e *ConsentError) Error() string { return "sign-in not started: " + e.Err.Error() }
+func (e *ConsentError) Unwrap() error { return e.Err }
+
+// NoRegistrationError is an authorization server that offers mcpcli no way
+// to get a client ID: no dynamic registration, and no client ID metadata
+// document (or none configured), and no pre-registered client ID given.
+type NoRegistrationError struct {
+	Issuer string
+	// CIMDSupported: the server takes client ID metadata documents, but
+	// no client metadata URL was configured.
+	CIMDSupported bool
+}
+
+func (e *NoRegistrationError) Error() string {
+	msg := fmt.Sprintf("authorization server %q does not register clients dynamically", e.Issuer)
+	if e.CIMDSupported {
+		return msg + "; give mcpcli a client metadata document URL, or a client ID registered with it"
+	}
+	return msg + "; register mcpcli with it and give its client ID"
+}
