@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Input is a VS Code input variable that a value needs, ${input:ID}, as the
@@ -26,7 +27,12 @@ type expander struct {
 	c      *Config
 	s      *source
 	server string
+	depth  int // of defaults being expanded
 }
+
+// maxNesting bounds ${A:-${B:-...}}, so a hostile value cannot recurse
+// without end.
+const maxNesting = 16
 
 func (x *expander) fail(format string, args ...any) *Error {
 	return &Error{File: x.s.Path, Server: x.server, Msg: fmt.Sprintf(format, args...)}
@@ -118,6 +124,11 @@ func (x *expander) variable(field, body string) (string, error) {
 		return v, nil
 	}
 	if hasDef {
+		if x.depth >= maxNesting {
+			return "", x.fail("%s: defaults are nested more than %d deep", field, maxNesting)
+		}
+		x.depth++
+		defer func() { x.depth-- }()
 		return x.expand(field, def)
 	}
 	if prefix == "env:" {
@@ -133,7 +144,7 @@ func goodVarName(name string) bool {
 		return false
 	}
 	for _, r := range name {
-		if unicode.IsSpace(r) || unsafeRune(r) || strings.ContainsRune("{}$:", r) {
+		if unicode.IsSpace(r) || unsafeRune(r) || r == utf8.RuneError || strings.ContainsRune("{}$:", r) {
 			return false
 		}
 	}

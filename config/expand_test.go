@@ -34,6 +34,8 @@ func TestExpand(t *testing.T) {
 		{in: "${workspaceFolder}/x", want: "<W>/x"},
 		{in: "${workspaceFolderBasename}", want: "proj"},
 		{in: "${userHome}${/}${pathSeparator}", want: "<H>//"},
+		{in: strings.Repeat("${U:-", 16) + "deep" + strings.Repeat("}", 16), want: "deep"},
+		{in: strings.Repeat("${U:-", 17) + "deep" + strings.Repeat("}", 17), wantErr: `server "s" in F: "args"[0]: defaults are nested more than 16 deep`},
 		{in: "${UNSET}", wantErr: `server "s" in F: ${UNSET} is not set; export it or give a default with ${UNSET:-value}`},
 		{in: "${env:UNSET}", wantErr: `server "s" in F: ${env:UNSET} is not set; export it or give a default with ${env:UNSET:-value}`},
 		{in: "${UNSET:-${ALSO}}", wantErr: `server "s" in F: ${ALSO} is not set; export it or give a default with ${ALSO:-value}`},
