@@ -157,13 +157,16 @@ func Load(o Options) (*Config, error) {
 		o.LookupEnv = func(string) (string, bool) { return "", false }
 	}
 	c := &Config{opts: o, userFile: userFile(o), files: map[string]*file{}, answers: map[answerKey]string{}}
-	seen := map[string]bool{}
+	// A place is read once, at its first (highest) rank: a file given
+	// with --config is not read again as a project or user file.
+	seen := map[Source]bool{}
 	add := func(s *source) {
 		s.Path = filepath.Clean(s.Path)
-		if seen[s.Path] && s.Kind != KindClaudeUser {
+		key := Source{Path: s.Path, Project: s.Project}
+		if seen[key] {
 			return
 		}
-		seen[s.Path] = true
+		seen[key] = true
 		c.sources = append(c.sources, s)
 	}
 	if o.File != "" {
@@ -384,7 +387,11 @@ func (c *Config) load(s *source) {
 		return
 	}
 	if s.Kind == KindVSCode || s.Kind == KindExplicit {
-		s.inputs, _ = container.get("inputs")
+		var n int
+		if s.inputs, n = container.get("inputs"); n > 1 {
+			s.err = s.dupError("", container, "inputs")
+			return
+		}
 	}
 	if servers == nil {
 		return

@@ -46,8 +46,8 @@ type NotFoundError struct {
 }
 
 func (e *NotFoundError) Error() string {
-	return fmt.Sprintf("no server named %s in any of the %d config files mcpcli reads; \"mcpcli servers\" lists the names it knows",
-		quote(e.Name), len(e.Searched))
+	return fmt.Sprintf("no server named %s in the config files of mcpcli, Claude Code, Claude Desktop, VS Code or Cursor; \"mcpcli servers\" lists the names it knows",
+		quote(e.Name))
 }
 
 func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }

@@ -292,10 +292,13 @@ func (c *Config) resolve(s *source, name string, e Entry) (*Server, error) {
 		}
 		srv.UnsetEnv = slices.Clone(e.UnsetEnv)
 		srv.Cwd = x.abs(ex(`"cwd"`, e.Cwd))
-		if err == nil && srv.Command == "" {
+		if err != nil {
+			return nil, err
+		}
+		if srv.Command == "" {
 			return nil, x.fail("\"command\" %s is empty once expanded; give the program to start", quote(e.Command))
 		}
-		return srv, err
+		return srv, nil
 	}
 	srv.URL = ex(`"url"`, e.URL)
 	if e.Headers != nil {
