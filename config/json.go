@@ -303,7 +303,17 @@ func (p *parser) array(v *value, depth int) *syntaxError {
 func (p *parser) string() (string, *syntaxError) {
 	start := p.i
 	p.i++ // "
+	// Most strings have no escapes: take them whole.
+	for j := p.i; j < len(p.src); j++ {
+		if c := p.src[j]; c == '"' {
+			p.i = j + 1
+			return string(p.src[start+1 : j]), nil
+		} else if c == '\\' || c < 0x20 {
+			break
+		}
+	}
 	var b strings.Builder
+	run := p.i // the start of the bytes not yet copied into b
 	for {
 		if p.i >= len(p.src) {
 			p.i = start
@@ -312,17 +322,18 @@ func (p *parser) string() (string, *syntaxError) {
 		c := p.src[p.i]
 		switch {
 		case c == '"':
+			b.Write(p.src[run:p.i])
 			p.i++
 			return b.String(), nil
 		case c < 0x20:
 			return "", p.errorf("invalid JSON: control character %s inside a string; write it as an escape like \\n or \\u%04x", strconv.QuoteRune(rune(c)), c)
 		case c == '\\':
+			b.Write(p.src[run:p.i])
 			if p.i+1 >= len(p.src) {
 				p.i++
 				return "", p.errorf("invalid JSON: a string is never closed with \"")
 			}
-			esc := p.src[p.i+1]
-			switch esc {
+			switch esc := p.src[p.i+1]; esc {
 			case '"', '\\', '/':
 				b.WriteByte(esc)
 			case 'b':
@@ -342,26 +353,27 @@ func (p *parser) string() (string, *syntaxError) {
 				}
 				p.i += 6
 				if utf16.IsSurrogate(r) {
+					dec := utf8.RuneError
 					if r2, ok := p.hex4(p.i + 2); ok && p.src[p.i] == '\\' && p.src[p.i+1] == 'u' {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							b.WriteRune(dec)
+						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+							dec = d
 							p.i += 6
-							continue
 						}
 					}
-					r = utf8.RuneError
+					r = dec
 				}
 				b.WriteRune(r)
+				run = p.i
 				continue
 			default:
 				p.i++
-				return "", p.errorf("invalid JSON: %s is not an escape JSON knows (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)", "\\"+p.describe()[1:len(p.describe())-1])
+				r, _ := utf8.DecodeRune(p.src[p.i:])
+				return "", p.errorf("invalid JSON: \\%s is not an escape JSON knows (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)", strings.Trim(strconv.QuoteRune(r), "'"))
 			}
 			p.i += 2
+			run = p.i
 		default:
-			r, size := utf8.DecodeRune(p.src[p.i:])
-			b.WriteRune(r)
-			p.i += size
+			p.i++ // bytes of valid UTF-8: copied with the run
 		}
 	}
 }
