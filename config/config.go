@@ -3,12 +3,14 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // Kind says which tool a file belongs to, and so its shape.
@@ -95,6 +97,13 @@ type Options struct {
 	LookupEnv func(key string) (string, bool) // the environment, for ${VAR} and for XDG_CONFIG_HOME, APPDATA, CLAUDE_CONFIG_DIR
 	File      string                          // --config FILE: read before every other source; "" for none
 	Ask       func(in Input) (string, error)  // answers ${input:ID}; nil when nobody can be asked
+	// Trust, when set, is asked about each project file found by the
+	// upward search before it is read: those files can come from anywhere
+	// above the working directory, and a /tmp/.mcp.json another user left
+	// there must not start commands. An error skips the file; List reports
+	// it. SystemOptions sets it to accept only files owned by the user
+	// running mcpcli, or by root (on Unix).
+	Trust func(path string, info fs.FileInfo) error
 }
 
 // SystemOptions fills Options from this process: runtime.GOOS, the home
@@ -109,7 +118,7 @@ func SystemOptions() (Options, error) {
 	if err != nil {
 		return Options{}, fmt.Errorf("cannot find the working directory to search for config files: %w", err)
 	}
-	return Options{OS: runtime.GOOS, Home: home, Dir: dir, LookupEnv: os.LookupEnv}, nil
+	return Options{OS: runtime.GOOS, Home: home, Dir: dir, LookupEnv: os.LookupEnv, Trust: ownedBy(os.Getuid())}, nil
 }
 
 // Config is every source of named servers for one run of mcpcli. Files are
@@ -133,6 +142,7 @@ type source struct {
 
 	loaded  bool
 	doc     *doc
+	skipped error               // Options.Trust refused the file
 	err     error               // the source as a whole cannot be used
 	names   []string            // server names in file order, each once
 	entries map[string][]member // every definition of each name
@@ -143,6 +153,7 @@ type source struct {
 type file struct {
 	doc     *doc
 	err     error
+	skipped error
 	missing bool
 }
 
@@ -299,17 +310,21 @@ func (c *Config) Sources() []Source {
 	return out
 }
 
-// readFile reads a file once per Config.
-func (c *Config) readFile(path string, jsonc bool) *file {
+// readFile reads a file once per Config, after asking trust about it (the
+// file opened, so that it cannot be swapped between the two).
+func (c *Config) readFile(path string, jsonc bool, trust func(string, fs.FileInfo) error) *file {
 	if f, ok := c.files[path]; ok {
 		return f
 	}
 	f := &file{}
 	c.files[path] = f
-	data, err := os.ReadFile(path)
+	data, err := readTrusted(path, trust)
+	var distrust *distrustError
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 		f.missing = true
+	case errors.As(err, &distrust):
+		f.skipped = &Error{File: path, Msg: "skipped: " + oneLine(distrust.err) + "; a project file can start commands, so if you trust it, pass it with --config", Err: distrust.err}
 	case err != nil:
 		f.err = &Error{File: path, Msg: "cannot be read: " + oneLine(err), Err: err}
 	default:
@@ -323,14 +338,44 @@ func (c *Config) readFile(path string, jsonc bool) *file {
 	return f
 }
 
+type distrustError struct{ err error }
+
+func (e *distrustError) Error() string { return e.err.Error() }
+
+func readTrusted(path string, trust func(string, fs.FileInfo) error) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if trust != nil {
+		info, err := f.Stat()
+		if err != nil {
+			return nil, err
+		}
+		if err := trust(path, info); err != nil {
+			return nil, &distrustError{err}
+		}
+	}
+	return io.ReadAll(f)
+}
+
 // load reads a source's file and finds its servers, once.
 func (c *Config) load(s *source) {
 	if s.loaded {
 		return
 	}
 	s.loaded = true
-	f := c.readFile(s.Path, s.jsonc)
+	var trust func(string, fs.FileInfo) error
+	if s.Kind == KindClaudeProject || s.Kind == KindVSCode || s.Kind == KindCursorProject {
+		trust = c.opts.Trust
+	}
+	f := c.readFile(s.Path, s.jsonc, trust)
 	if f.missing {
+		return
+	}
+	if f.skipped != nil {
+		s.skipped = f.skipped
 		return
 	}
 	if f.err != nil {
@@ -563,6 +608,10 @@ func (c *Config) List() (servers []Listed, problems []error) {
 	seen := map[string]bool{}
 	for _, s := range c.sources {
 		c.load(s)
+		if s.skipped != nil {
+			problems = append(problems, s.skipped)
+			continue
+		}
 		if s.err != nil {
 			problems = append(problems, s.err)
 			continue

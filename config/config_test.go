@@ -2,6 +2,9 @@ package config
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -534,5 +537,88 @@ func TestClaudeCodeProjectKeyOnWindows(t *testing.T) {
 	srv, err := m.load().Server("w")
 	if err != nil || srv.Command != "win" || srv.Source.Project != slashed {
 		t.Errorf("Server(%q) = %+v, %v; want the project filed under %q", "w", srv, err, slashed)
+	}
+}
+
+func TestTrustSkipsProjectFiles(t *testing.T) {
+	m := newMachine(t)
+	planted := m.write("work/.mcp.json", `{"mcpServers": {"github": {"command": "evil"}}}`)
+	m.write("~/.config/mcpcli/servers.json", `{"mcpServers": {"github": {"command": "mine"}}}`)
+	m.write("~/.cursor/mcp.json", `{"mcpServers": {"c": {"command": "c"}}}`)
+	var asked []string
+	opts := m.options()
+	opts.Trust = func(path string, _ fs.FileInfo) error {
+		asked = append(asked, path)
+		if path == planted {
+			return errors.New("it belongs to another user (uid 1001), not to you (uid 1000)")
+		}
+		return nil
+	}
+	c, err := Load(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv, err := c.Server("github"); err != nil || srv.Command != "mine" {
+		t.Errorf("Server(github) = %+v, %v; want the distrusted project file skipped", srv, err)
+	}
+	_, problems := c.List()
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.Error())
+	}
+	want := []string{planted + ": skipped: it belongs to another user (uid 1001), not to you (uid 1000); a project file can start commands, so if you trust it, pass it with --config"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("List() problems (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{planted}, asked); diff != "" {
+		t.Errorf("Trust was asked about (-want +got):\n%s\nwant only project files that exist", diff)
+	}
+
+	// Named with --config, the same file is the user's choice.
+	opts.File = planted
+	asked = nil
+	c, err = Load(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv, err := c.Server("github"); err != nil || srv.Command != "evil" {
+		t.Errorf("Server(github) with --config %s = %+v, %v; want the file given", planted, srv, err)
+	}
+}
+
+func TestOwnedBy(t *testing.T) {
+	trust := ownedBy(os.Getuid())
+	if trust == nil {
+		t.Skip("no file owners to check on this system")
+	}
+	m := newMachine(t)
+	f := m.write("mine.json", `{}`)
+	info, err := os.Stat(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trust(f, info); err != nil {
+		t.Errorf("ownedBy(my uid)(my file) = %v; want nil", err)
+	}
+	// A file of another user: as root, give it away; otherwise ask as
+	// someone else.
+	owner, me := os.Getuid(), os.Getuid()+1
+	if os.Getuid() == 0 {
+		owner, me = 4242, 0
+		if err := os.Chown(f, owner, -1); err != nil {
+			t.Fatal(err)
+		}
+		if info, err = os.Stat(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := fmt.Sprintf("it belongs to another user (uid %d), not to you (uid %d)", owner, me)
+	if err := ownedBy(me)(f, info); errString(err) != want {
+		t.Errorf("ownedBy(%d)(a file of uid %d) = %v; want %q", me, owner, err, want)
+	}
+	if root, err := os.Stat("/"); err == nil {
+		if err := ownedBy(me)("/", root); err != nil {
+			t.Errorf("ownedBy(%d)(/) = %v; want root's files trusted", me, err)
+		}
 	}
 }

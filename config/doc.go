@@ -24,6 +24,10 @@
 //     it keeps for the working directory (projects[DIR].mcpServers), then
 //     its user servers (mcpServers), then Cursor's ~/.cursor/mcp.json.
 //
+// Project files can come from anywhere above the working directory, and a
+// project file can start commands, so on Unix a project file that belongs
+// to neither you nor root is skipped (as git refuses a repository another
+// user owns); "mcpcli servers" says so, and --config FILE reads it anyway.
 // Missing files are skipped. Files are read only when needed: a lookup
 // stops at the first file that defines the name, and a file that cannot be
 // read or parsed is an error only when the lookup reaches it (it might
