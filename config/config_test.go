@@ -622,3 +622,12 @@ func TestOwnedBy(t *testing.T) {
 		}
 	}
 }
+
+func TestAVSCodeFileIsNotADirectory(t *testing.T) {
+	m := newMachine(t)
+	m.write("work/proj/.vscode", "a file, not a directory")
+	m.write("~/.config/mcpcli/servers.json", `{"mcpServers": {"x": {"command": "x"}}}`)
+	if srv, err := m.load().Server("x"); err != nil || srv.Command != "x" {
+		t.Errorf("Server(x) = %+v, %v; want a .vscode file to mean no .vscode/mcp.json", srv, err)
+	}
+}
