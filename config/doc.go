@@ -61,9 +61,11 @@
 //   - type: "stdio", "http" (Streamable HTTP; also written "streamableHttp"
 //     or "streamable-http") or "sse". Without it, an entry with a command
 //     is stdio and one with a url is http.
-//   - command, args (an array of strings), env (an object of strings),
-//     envFile (a dotenv file of more variables; env wins over it) and cwd,
-//     for a server started as a command.
+//   - command, args (an array of strings), env (an object of strings; a
+//     number is taken as written, and null, as in VS Code, removes the
+//     variable from what the server inherits), envFile (a dotenv file of
+//     more variables; env wins over it) and cwd, for a server started as a
+//     command.
 //   - url (or serverUrl) and headers (an object of strings), for a remote
 //     server.
 //   - oauth, for a remote server that needs a sign-in: clientId,
@@ -102,7 +104,7 @@
 //   - ${input:ID} (VS Code) is asked of the user, as the file's "inputs"
 //     describes it (a promptString with a description, an optional default,
 //     and "password": true to hide what is typed), once per file and ID
-//     for the run.
+//     for the run. Other input types (pickString, command) are an error.
 //   - ${workspaceFolder} is the project directory: the one holding
 //     .mcp.json, .vscode or .cursor, or the --config file (its parent when
 //     it sits in .vscode or .cursor); for user files it is the working
