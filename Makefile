@@ -9,8 +9,15 @@ LDFLAGS   := -X main.version=$(VERSION)
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mcpcli
 
-# Every test: unit, loop, CLI (testscript), TUI in tmux, URL mode in Chromium.
-test: lint
+# The third-party servers the tests run against (pinned npm packages), installed
+# when missing or when the lock file changed.
+THIRDPARTY := thirdparty/node_modules/.package-lock.json
+$(THIRDPARTY): thirdparty/package-lock.json
+	npm ci --prefix thirdparty --no-audit --no-fund
+
+# Every test: unit, loop, CLI (testscript), TUI in tmux, URL mode in Chromium,
+# and against third-party servers.
+test: lint $(THIRDPARTY)
 	$(GO) test -count=1 ./...
 
 # The tour: the demo server as a child over stdio, every kind of elicitation.

@@ -13,9 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -463,41 +463,120 @@ func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage, error) {
 	return names, values, nil
 }
 
-// secretRE matches words that name secrets: passwords, keys, tokens, card
-// numbers and other credentials. It runs on text normalized by words().
-var secretRE = regexp.MustCompile(`(?i)(\bpass(word|wd|phrase|code)?s?\b|\bsecrets?\b|\bclient secret|\btokens?\b|\bapi ?keys?\b|\bapikey|\baccess ?keys?\b|\bprivate ?keys?\b|\bsecret ?keys?\b|\bsigning ?keys?\b|\bcredentials?\b|\bcard ?(number|no|num)\b|\bcredit ?card|\bdebit ?card|\bcvv2?\b|\bcvc2?\b|\bsecurity code\b|\bpin( code)?\b|\bssn\b|\bsocial security\b|\botp\b|\bone ?time ?(pass)?code\b|\b(2fa|mfa|totp) ?(code)?\b|\bverification code\b|\bsession ?(id|cookie)\b|\bcookie\b|\biban\b|\bbearer\b|\bpassport number\b)`)
+// secretPhrases are the words that name secrets: passwords, keys, tokens,
+// card numbers and other credentials, each a sequence of lower-case words
+// (a name like apiKey or api_key is split into words first).
+var secretPhrases = [][]string{
+	{"password"}, {"passwords"}, {"passwd"}, {"passphrase"}, {"passcode"}, {"pass"},
+	{"secret"}, {"secrets"}, {"token"}, {"tokens"}, {"apikey"}, {"apikeys"},
+	{"api", "key"}, {"api", "keys"}, {"access", "key"}, {"private", "key"}, {"secret", "key"},
+	{"signing", "key"}, {"credential"}, {"credentials"},
+	{"card", "number"}, {"card", "no"}, {"card", "num"}, {"credit", "card"}, {"debit", "card"},
+	{"cvv"}, {"cvv2"}, {"cvc"}, {"cvc2"}, {"security", "code"}, {"pin"},
+	{"ssn"}, {"social", "security"}, {"otp"}, {"one", "time", "code"}, {"one", "time", "passcode"},
+	{"onetime", "code"}, {"2fa"}, {"mfa"}, {"totp"}, {"verification", "code"},
+	{"session", "id"}, {"session", "cookie"}, {"cookie"}, {"iban"}, {"bearer"}, {"passport", "number"},
+}
 
+// negations turn a mention of a secret into a warning against giving one:
+// "do not give us your PIN", "never share a password".
+var negations = map[string]bool{"not": true, "never": true, "dont": true, "don't": true, "no": true, "without": true, "avoid": true, "nor": true}
+
+// looksSecret reports whether a field seems to ask for a secret. Its name
+// and title decide first; a description counts only where it asks for
+// one, not where it warns against giving one.
 func looksSecret(f *Field) bool {
 	if f.Kind != String && f.Kind != Number && f.Kind != Integer {
 		return false
 	}
-	for _, s := range []string{f.Name, f.Title, f.Description} {
-		if secretRE.MatchString(words(s)) {
-			return true
+	if hasSecret(words(f.Name), false) || hasSecret(words(f.Title), false) {
+		return true
+	}
+	return hasSecret(words(f.Description), true)
+}
+
+// hasSecret reports whether ws holds a secret phrase. With negated set, a
+// phrase after a negation in the same sentence does not count.
+func hasSecret(ws []string, negated bool) bool {
+	neg := false // a negation came earlier in this sentence
+	for i, w := range ws {
+		switch {
+		case w == ".":
+			neg = false
+			continue
+		case w == ",":
+			continue // a list after a negation stays negated: "not your phone, PIN, or …"
+		case negations[w]:
+			neg = true
+			continue
+		}
+		if negated && neg {
+			continue
+		}
+		for _, p := range secretPhrases {
+			if matchAt(ws, i, p) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// words splits identifiers into words so that word boundaries match:
-// apiKey, api_key and api-key all become "api Key".
-func words(s string) string {
-	return strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(splitCamel(s))
+func matchAt(ws []string, i int, p []string) bool {
+	if i+len(p) > len(ws) {
+		return false
+	}
+	for k, w := range p {
+		if ws[i+k] != w {
+			return false
+		}
+	}
+	return true
 }
 
-// splitCamel turns apiKey into "api Key" so word boundaries match.
-func splitCamel(s string) string {
-	var b strings.Builder
+// words splits text and identifiers into lower-case words, with sentence
+// punctuation as words of its own ("." ends a sentence, "," the rest):
+// "apiKey", "api_key" and "api-key" are all "api", "key".
+func words(s string) []string {
+	var out []string
+	start := -1
 	prevLower := false
-	for _, r := range s {
-		isUpper := r >= 'A' && r <= 'Z'
-		if isUpper && prevLower {
-			b.WriteByte(' ')
+	flush := func(end int) {
+		if start >= 0 {
+			out = append(out, strings.ToLower(s[start:end]))
+			start = -1
 		}
-		b.WriteRune(r)
-		prevLower = r >= 'a' && r <= 'z'
 	}
-	return b.String()
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '\'' || r > 0x7f && unicode.IsLetter(r):
+			if start < 0 {
+				start = i
+			}
+			prevLower = r >= 'a' && r <= 'z'
+		case r >= 'A' && r <= 'Z':
+			if prevLower {
+				flush(i)
+			}
+			if start < 0 {
+				start = i
+			}
+			prevLower = false
+		case r == '.' || r == '!' || r == '?':
+			flush(i)
+			out = append(out, ".")
+			prevLower = false
+		case r == ',' || r == ';' || r == ':' || r == '(' || r == ')':
+			flush(i)
+			out = append(out, ",")
+			prevLower = false
+		default:
+			flush(i)
+			prevLower = false
+		}
+	}
+	flush(len(s))
+	return out
 }
 
 func containsAny(s string, subs ...string) bool {

@@ -250,6 +250,12 @@ func TestSecret(t *testing.T) {
 		{"email", "", "", "string", false},
 		{"spin", "", "", "number", false},
 		{"remember_password", "Remember password?", "", "boolean", false}, // booleans carry no secret
+		// A description that warns against giving a secret does not ask
+		// for one (server-everything's "Integer").
+		{"integer", "Integer", "Your favorite integer (do not give us your phone number, pin, or other sensitive info)", "integer", false},
+		{"nickname", "", "Never use your password here.", "string", false},
+		{"note", "", "No passwords, please. Paste your API key below.", "string", true},
+		{"phone", "", "Don't share your PIN", "string", false},
 	}
 	for _, tt := range tests {
 		prop, _ := json.Marshal(map[string]any{"type": tt.kind, "title": tt.title, "description": tt.desc})

@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -46,46 +43,20 @@ at http://ADDR/mcp.`,
 				return err
 			}
 			defer d.Close()
-			ctx := cmd.Context()
 			if httpAddr == "" {
-				t := &mcp.IOTransport{Reader: io.NopCloser(f.Deps.In), Writer: nopWriteCloser{f.Deps.Out}}
-				err := d.Server().Run(ctx, t)
-				if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || ctx.Err() != nil) {
-					return nil
-				}
-				return err
+				return d.ServeStdio(cmd.Context(), f.Deps.In, f.Deps.Out)
 			}
 			ln, err := net.Listen("tcp", httpAddr)
 			if err != nil {
 				return usageErrorf(cmd, "--http %q: %v", httpAddr, err)
 			}
-			// Stateless: 2026-07-28 requests carry everything they need, and a
-			// stateful handler would push modern clients back to the
-			// legacy handshake.
-			handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return d.Server() }, &mcp.StreamableHTTPOptions{Stateless: true})
-			mux := http.NewServeMux()
-			mux.Handle("/mcp", handler)
-			srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 			f.Console().Printf("mcpcli demo server listening on http://%s/mcp (Ctrl+C stops it)", ln.Addr())
-			go func() {
-				<-ctx.Done()
-				sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-				defer cancel()
-				srv.Shutdown(sctx)
-			}()
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				return err
-			}
-			return nil
+			return d.ServeHTTP(cmd.Context(), ln)
 		},
 	}
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve Streamable HTTP on `ADDR` (host:port; port 0 picks one) instead of stdio")
 	return cmd
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // DemoOptions are what demo needs.
 type DemoOptions struct {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -65,11 +66,7 @@ func toolsRun(ctx context.Context, opts *ListOptions) error {
 		}
 		warnDropped(opts.Console, list)
 		if opts.JSON {
-			raw := make([]json.RawMessage, 0, len(list.Tools))
-			for _, t := range list.Tools {
-				raw = append(raw, list.Raw[t.Name])
-			}
-			return render.WriteJSON(opts.Out, map[string]any{"tools": raw})
+			return writeRawList(opts.Out, "tools", list.Tools, func(t *mcp.Tool) json.RawMessage { return list.Raw[t.Name] })
 		}
 		if len(list.Tools) == 0 {
 			fmt.Fprintln(opts.Out, "(the server has no tools)")
@@ -86,6 +83,20 @@ func toolsRun(ctx context.Context, opts *ListOptions) error {
 		}
 		return nil
 	})
+}
+
+// writeRawList prints {"key": [...]} with each item as the server sent it
+// (or as the go-sdk decoded it, where the bytes were not seen).
+func writeRawList[T any](w io.Writer, key string, items []T, raw func(T) json.RawMessage) error {
+	out := make([]any, len(items))
+	for i, it := range items {
+		if r := raw(it); r != nil {
+			out[i] = r
+		} else {
+			out[i] = it
+		}
+	}
+	return render.WriteJSON(w, map[string]any{key: out})
 }
 
 // warnDropped says which listed tools were left out, and why.
@@ -140,11 +151,7 @@ func promptsRun(ctx context.Context, opts *ListOptions) error {
 			return err
 		}
 		if opts.JSON {
-			raw := make([]json.RawMessage, 0, len(list.Prompts))
-			for _, p := range list.Prompts {
-				raw = append(raw, list.Raw[p.Name])
-			}
-			return render.WriteJSON(opts.Out, map[string]any{"prompts": raw})
+			return writeRawList(opts.Out, "prompts", list.Prompts, func(p *mcp.Prompt) json.RawMessage { return list.Raw[p.Name] })
 		}
 		if len(list.Prompts) == 0 {
 			fmt.Fprintln(opts.Out, "(the server has no prompts)")
@@ -185,11 +192,7 @@ func resourcesRun(ctx context.Context, opts *ListOptions) error {
 			return err
 		}
 		if opts.JSON {
-			raw := make([]json.RawMessage, 0, len(list.Resources))
-			for _, r := range list.Resources {
-				raw = append(raw, list.Raw[r.URI])
-			}
-			return render.WriteJSON(opts.Out, map[string]any{"resources": raw})
+			return writeRawList(opts.Out, "resources", list.Resources, func(r *mcp.Resource) json.RawMessage { return list.Raw[r.URI] })
 		}
 		if len(list.Resources) == 0 {
 			fmt.Fprintln(opts.Out, "(the server has no resources)")
