@@ -424,3 +424,28 @@ func checkPane(t *testing.T, tm *term, where string) {
 		t.Errorf("%s: the server wrote the clipboard: %q", where, bufs)
 	}
 }
+
+// A call missing a required argument opens a form built from the tool's
+// inputSchema; what is typed there is what the call sends.
+func TestTUIArgumentsForm(t *testing.T) {
+	bin := mcpcli(t)
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	tm := start(t, nil, "", bin, "call", "create_repo", "--trace", trace, "--", bin, "demo-server")
+	tm.waitFor("Arguments for tool create_repo", "owner *", "Who will own the repository", "esc cancel")
+	if s := tm.screen(); strings.Contains(s, "decline") {
+		t.Errorf("the arguments form offers decline:\n%s", s)
+	}
+	tm.keys("o", "c", "t", "o", "Enter")
+	tm.waitFor("Review: these arguments go to", "octo", "[ Send ]")
+	tm.keys("Enter")
+	tm.waitFor("New repository for octo", "step 1 of 2")
+	tm.keys("Escape")
+	tm.exited()
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"name":"create_repo","arguments":{"owner":"octo"}`) {
+		t.Errorf("no tools/call carried owner=octo:\n%s", b)
+	}
+}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 
@@ -129,7 +130,7 @@ func newSlot(f *schema.Field) *Slot {
 	default:
 		s.kind = slotText
 		if f.Default != nil {
-			if f.Long() {
+			if f.Long() || f.Kind == schema.JSON {
 				s.text = clip(Sanitize(f.Show(f.Default)), maxDescription)
 			} else {
 				s.text = clip(Line(f.Show(f.Default)), maxDescription)
@@ -137,7 +138,7 @@ func newSlot(f *schema.Field) *Slot {
 			shown := s.text
 			s.shownDefault = &shown
 		}
-		if f.Long() && !f.Secret {
+		if (f.Long() || f.Kind == schema.JSON) && !f.Secret {
 			t := huh.NewText().Title(s.title).Lines(3).ExternalEditor(false).Value(&s.text)
 			t.Validate(s.checkText)
 			t.Placeholder(placeholder(f))
@@ -157,6 +158,8 @@ func newSlot(f *schema.Field) *Slot {
 func placeholder(f *schema.Field) string {
 	var p string
 	switch {
+	case f.Kind == schema.JSON:
+		p = jsonExample(f)
 	case f.Format == "email":
 		p = "name@example.com"
 	case f.Format == "uri":
@@ -226,6 +229,56 @@ func (s *Slot) Value() (any, error) {
 func (s *Slot) Problem() error {
 	_, err := s.Value()
 	return err
+}
+
+// jsonExample is what a JSON field's value looks like.
+func jsonExample(f *schema.Field) string {
+	switch jsonType(f) {
+	case "object":
+		return `JSON, like {"key": "value"}`
+	case "array":
+		return `JSON, like ["a", "b"]`
+	}
+	return "JSON"
+}
+
+// jsonType is the first type a JSON field's schema names, or "".
+func jsonType(f *schema.Field) string {
+	var p struct {
+		Type any `json:"type"`
+	}
+	_ = json.Unmarshal(f.Schema, &p)
+	switch t := p.Type.(type) {
+	case string:
+		return t
+	case []any:
+		for _, e := range t {
+			if s, ok := e.(string); ok && s != "null" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// set puts v in the slot, as if typed: a value the person gave already.
+func (s *Slot) set(v any) {
+	f := s.Field
+	switch s.kind {
+	case slotConfirm:
+		s.on, _ = v.(bool)
+	case slotList:
+		s.list.set(v)
+	default:
+		s.shownDefault = nil
+		if f.Kind == schema.JSON {
+			if b, err := json.Marshal(v); err == nil {
+				s.text = string(b)
+			}
+			return
+		}
+		s.text = f.Show(v)
+	}
 }
 
 // Values are the typed values that are set and acceptable.

@@ -104,6 +104,28 @@ func newListField(s *Slot) *listField {
 	return l
 }
 
+// set chooses v (a value of the field's kind), as if the person had.
+func (l *listField) set(v any) {
+	switch d := v.(type) {
+	case bool:
+		l.chosen = max(l.index(fmt.Sprint(d)), 0)
+	case string:
+		l.chosen = max(l.index(d), 0)
+	case []string:
+		for i := range l.picked {
+			l.picked[i] = false
+		}
+		for _, s := range d {
+			if i := l.index(s); i >= 0 {
+				l.picked[i] = true
+			}
+		}
+	}
+	if !l.multi {
+		l.cursor = l.chosen
+	}
+}
+
 func (l *listField) index(value string) int {
 	for i, o := range l.opts {
 		if !o.none && o.value == value {

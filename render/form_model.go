@@ -72,12 +72,17 @@ type askModel struct {
 	msgLines []string // the message, wrapped to msgWidth
 	msgWidth int
 
+	// args is set when the form asks for a request's arguments rather
+	// than answering a server's ask: its title, and no decline.
+	args *Arguments
+
 	onView func(string)
 }
 
 // Button labels.
 const (
 	btnAccept  = "Accept: send"
+	btnCall    = "Send"
 	btnDecline = "Decline"
 	btnCancel  = "Cancel"
 )
@@ -162,9 +167,12 @@ func (m *askModel) maxMessageLines() int { return min(max((m.height-8)/4, 1), 6)
 
 func (m *askModel) header() []string {
 	w := m.innerWidth()
-	lines := []string{styleTitle.Render(truncate(AskTitle(m.r, m.i), w))}
-	sub := "your answers go to " + Who(m.r.Server)
-	if c := Context(m.r); c != "" {
+	title, sub := AskTitle(m.r, m.i), "your answers go to "+Who(m.r.Server)
+	if m.args != nil {
+		title, sub = m.args.title(), "sent to "+Who(m.r.Server)+" when you send it"
+	}
+	lines := []string{styleTitle.Render(truncate(title, w))}
+	if c := Context(m.r); c != "" && m.args == nil {
 		sub = c + " · " + sub
 	}
 	lines = append(lines, styleDim.Render(truncate(sub, w)))
@@ -274,6 +282,9 @@ func (m *askModel) focusOn(i int) tea.Cmd {
 }
 
 func (m *askModel) finish(action string, content map[string]any) (tea.Model, tea.Cmd) {
+	if m.args != nil && action == client.Decline {
+		return m, nil // arguments are sent or not: there is no one to decline
+	}
 	m.result = &mcp.ElicitResult{Action: action, Content: content}
 	if action == client.Cancel && m.rest > 0 {
 		m.screen = screenCancelRest
@@ -359,6 +370,15 @@ func (m *askModel) advance() tea.Cmd {
 	return m.focusOn(m.focus + 1)
 }
 
+// keysLine is a footer of keys; an arguments form has no decline, and its
+// accept sends.
+func (m *askModel) keysLine(keys string) string {
+	if m.args == nil {
+		return keys
+	}
+	return strings.NewReplacer("ctrl+x decline · ", "", "ctrl+s accept", "ctrl+s send").Replace(keys)
+}
+
 // Review.
 
 func (m *askModel) toReview() tea.Cmd {
@@ -382,7 +402,12 @@ func (m *askModel) firstProblem() int {
 	return len(m.fields.Slots)
 }
 
-func (m *askModel) reviewButtons() []string { return []string{btnAccept, btnDecline, btnCancel} }
+func (m *askModel) reviewButtons() []string {
+	if m.args != nil {
+		return []string{btnCall, btnCancel}
+	}
+	return []string{btnAccept, btnDecline, btnCancel}
+}
 
 // reviewRows is how many field rows fit on the review screen: all of
 // them if they can, beside the heading, a blank line and the buttons;
@@ -465,7 +490,7 @@ func (m *askModel) reviewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case "right", "l", "tab":
 		if m.cursor < n {
 			m.cursor = n
-		} else if m.cursor < n+2 {
+		} else if m.cursor < n+len(m.reviewButtons())-1 {
 			m.cursor++
 		}
 	case "home", "g":
@@ -477,18 +502,19 @@ func (m *askModel) reviewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m.edit(m.cursor)
 		}
 	case "enter", "space":
-		switch {
-		case m.cursor < n:
+		if m.cursor < n {
 			return m.edit(m.cursor)
-		case m.cursor == n:
+		}
+		switch m.reviewButtons()[min(m.cursor-n, len(m.reviewButtons())-1)] {
+		case btnAccept, btnCall:
 			return m.accept()
-		case m.cursor == n+1:
+		case btnDecline:
 			return m.finish(client.Decline, nil)
 		default:
 			return m.finish(client.Cancel, nil)
 		}
 	}
-	m.cursor = max(0, min(m.cursor, n+2))
+	m.cursor = max(0, min(m.cursor, n+len(m.reviewButtons())-1))
 	if n == 0 && m.cursor < 0 {
 		m.cursor = 0
 	}
@@ -697,7 +723,7 @@ func (m *askModel) editView() string {
 	left += " · * required"
 	return m.screenOf(body,
 		spread(styleDim.Render(left), m.fieldKeys(), w),
-		"shift+tab back · ctrl+s review · ctrl+x decline · esc cancel · ctrl+o more")
+		m.keysLine("shift+tab back · ctrl+s review · ctrl+x decline · esc cancel · ctrl+o more"))
 }
 
 // hint is the line under a field: why its value will not do, or what it
@@ -748,7 +774,11 @@ func (m *askModel) reviewView() string {
 	w := m.innerWidth()
 	n := len(m.fields.Slots)
 	var body []string
-	body = append(body, styleTitle.Render(truncate("Review: accept sends this to "+Line(m.r.Server.Display()), w)))
+	heading := "Review: accept sends this to " + Line(m.r.Server.Display())
+	if m.args != nil {
+		heading = "Review: these arguments go to " + Line(m.r.Server.Display())
+	}
+	body = append(body, styleTitle.Render(truncate(heading, w)))
 	if n == 0 {
 		body = append(body, styleDim.Render("  (no fields: accept just says yes)"))
 	}
@@ -795,7 +825,7 @@ func (m *askModel) reviewView() string {
 	body = append(body, strings.Join(bs, "  "))
 	return m.screenOf(body,
 		"↑/↓ pick a field, enter edits it · tab to the buttons",
-		"ctrl+s accept · ctrl+x decline · esc cancel · ctrl+o more")
+		m.keysLine("ctrl+s accept · ctrl+x decline · esc cancel · ctrl+o more"))
 }
 
 func (m *askModel) choiceView() string {
@@ -818,7 +848,7 @@ func (m *askModel) choiceView() string {
 		body = append(body[:max(h-3, 0)], styleDim.Render("  … (ctrl+o: all of it)"))
 	}
 	body = append(body, "", strings.Join(bs, "  "))
-	return m.screenOf(body, "←/→ move · enter choose", "ctrl+x decline · esc cancel · ctrl+o more")
+	return m.screenOf(body, "←/→ move · enter choose", m.keysLine("ctrl+x decline · esc cancel · ctrl+o more"))
 }
 
 func (m *askModel) cancelRestView() string {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -72,10 +73,51 @@ func TestParseKinds(t *testing.T) {
 			if !form.Renderable() {
 				t.Fatalf("Parse(%s) problems: %v", tt.prop, form.Problems)
 			}
+			if string(got.Schema) != tt.prop {
+				t.Errorf("Parse(%s).Schema = %s, want the property as written", tt.prop, got.Schema)
+			}
+			got.Schema = nil
 			if diff := cmp.Diff(&tt.want, got); diff != "" {
 				t.Errorf("Parse(%s) field (-want +got):\n%s", tt.prop, diff)
 			}
 		})
+	}
+}
+
+func TestParseArgumentsTypesWhatAFormCannotHoldAsJSON(t *testing.T) {
+	raw := `{"type":"object","properties":{
+		"name":{"type":"string","format":"uuid"},
+		"note":{"type":["string","null"]},
+		"opts":{"type":"object","properties":{"a":{"type":"integer"}}},
+		"rows":{"type":"array","items":{"type":"object"}},
+		"any":{},
+		"either":{"type":["integer","string"]},
+		"level":{"type":"integer","minimum":1,"maximum":5}
+	},"required":["name","opts"]}`
+	form, err := ParseArguments(json.RawMessage(raw))
+	if err != nil || !form.Renderable() {
+		t.Fatalf("ParseArguments = %v, %v; want a form with every argument", form.Problems, err)
+	}
+	var got []string
+	for _, f := range form.Fields {
+		got = append(got, fmt.Sprintf("%s:%s:%v:%v", f.Name, f.Kind, f.Required, f.Nullable))
+	}
+	want := []string{"name:string:true:false", "note:string:false:true", "opts:json:true:false", "rows:json:false:false", "any:json:false:false", "either:json:false:false", "level:integer:false:false"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ParseArguments fields (-want +got):\n%s", diff)
+	}
+	v, err := form.Field("opts").ParseInput(`{"a": 1}`)
+	if err != nil {
+		t.Fatalf("ParseInput(opts) = %v", err)
+	}
+	if _, err := form.Content(map[string]any{"name": "x", "opts": v}); err != nil {
+		t.Errorf("Content with opts %v = %v, want it valid", v, err)
+	}
+	if _, err := form.Content(map[string]any{"name": "x", "opts": map[string]any{"a": "no"}}); err == nil {
+		t.Errorf("Content with opts.a a string = nil, want the schema's refusal")
+	}
+	if _, err := form.Field("opts").ParseInput(`{"a": 1} trailing`); err == nil {
+		t.Errorf("ParseInput(opts) with trailing data = nil, want an error")
 	}
 }
 

@@ -33,6 +33,8 @@ func (f *Field) fromJSON(raw json.RawMessage) (any, error) {
 // FromAny types a decoded JSON value for f.
 func (f *Field) FromAny(v any) (any, error) {
 	switch f.Kind {
+	case JSON:
+		return v, nil
 	case String, Select:
 		s, ok := v.(string)
 		if !ok {
@@ -100,6 +102,8 @@ func jsonKind(v any) string {
 // The reason reads after the field's name: "must be at least 3 characters".
 func (f *Field) Check(v any) error {
 	switch f.Kind {
+	case JSON:
+		return nil // the schema as written decides, when the whole is validated
 	case String:
 		s, ok := v.(string)
 		if !ok {
@@ -243,6 +247,12 @@ func (f *Field) ParseInput(in string) (any, error) {
 	}
 	var v any
 	switch f.Kind {
+	case JSON:
+		x, err := DecodeJSON([]byte(in))
+		if err != nil {
+			return nil, fmt.Errorf("must be JSON: %v", err)
+		}
+		return x, nil
 	case String:
 		v = in
 	case Number:
@@ -355,6 +365,12 @@ func (f *Field) Show(v any) string {
 			return "(none)"
 		}
 		return strings.Join(labels, ", ")
+	}
+	if f.Kind == JSON {
+		b, err := json.Marshal(v)
+		if err == nil {
+			return string(b)
+		}
 	}
 	return fmt.Sprint(v)
 }

@@ -28,16 +28,38 @@ func (f *Factory) Answerer(cmd *cobra.Command) (client.Answerer, error) {
 		// --open-urls, printed otherwise; refused schemes become decline.
 		return consent.Script(s, f.Flags.OpenURLs), nil
 	}
-	if f.fullScreen() {
-		// The forms draw on stderr; stdout keeps carrying only results, so
-		// `mcpcli call … -o json | jq` works with a form on screen.
-		consent.Term = con.Terminal(f.Deps.In)
-		return &render.FormAnswerer{Term: consent.Term, Status: con, URL: consent.TUI}, nil
+	if fa := f.forms(); fa != nil {
+		consent.Term = fa.Term
+		fa.URL = consent.TUI
+		return fa, nil
 	}
-	p := render.NewPrompter(f.Deps.In, con)
+	p := f.prompter()
 	p.URL = func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error) {
 		return consent.Line(ctx, p, r, i)
 	}
+	return p, nil
+}
+
+// forms is the run's full-screen form answerer, or nil when the run cannot
+// show one. The forms draw on stderr; stdout keeps carrying only results,
+// so `mcpcli call … -o json | jq` works with a form on screen.
+func (f *Factory) forms() *render.FormAnswerer {
+	if !f.fullScreen() {
+		return nil
+	}
+	if f.formAnswerer == nil {
+		con := f.Console()
+		f.formAnswerer = &render.FormAnswerer{Term: con.Terminal(f.Deps.In), Status: con}
+	}
+	return f.formAnswerer
+}
+
+// prompter is the run's line prompter: one, since it reads stdin ahead.
+func (f *Factory) prompter() *render.Prompter {
+	if f.linePrompter != nil {
+		return f.linePrompter
+	}
+	p := render.NewPrompter(f.Deps.In, f.Console())
 	if f.Deps.InTTY {
 		fd := f.Deps.InFd
 		p.ReadSecret = func() (string, error) {
@@ -47,7 +69,26 @@ func (f *Factory) Answerer(cmd *cobra.Command) (client.Answerer, error) {
 	} else {
 		p.Echo = true
 	}
-	return p, nil
+	f.linePrompter = p
+	return p
+}
+
+// argumentAsker asks a person for a request's missing arguments.
+type argumentAsker interface {
+	AskArguments(ctx context.Context, a render.Arguments) (map[string]any, error)
+}
+
+// arguments is how this run asks for missing arguments: a form on a
+// terminal, lines with --accessible on one; nil without a terminal, or
+// when the run is scripted with --answers.
+func (f *Factory) arguments() argumentAsker {
+	if !f.Deps.InTTY || f.Flags.Answers != "" {
+		return nil
+	}
+	if fa := f.forms(); fa != nil {
+		return fa
+	}
+	return f.prompter()
 }
 
 // fullScreen reports whether this run can show full-screen forms: stdin

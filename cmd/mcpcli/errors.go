@@ -56,6 +56,17 @@ func (e *resourceError) Error() string {
 		e.server, e.uri, e.rpc.Code, e.rpc.Message)
 }
 
+// notFoundError is a tool or prompt the server does not have.
+type notFoundError struct {
+	server, what, name string
+	maybe              []string // what it may have been meant
+	list               string   // the command that lists them
+}
+
+func (e *notFoundError) Error() string {
+	return fmt.Sprintf("server %q has no %s %q%s; run '%s' to list them", e.server, e.what, e.name, didYouMean(e.maybe), e.list)
+}
+
 // demoError is a tour with flows that did not complete.
 type demoError struct {
 	failed []string

@@ -44,8 +44,10 @@ type Factory struct {
 	Deps  *Deps
 	Flags GlobalFlags
 
-	console *render.Console
-	closers []func() // run when the command is done: the trace
+	console      *render.Console
+	formAnswerer *render.FormAnswerer
+	linePrompter *render.Prompter
+	closers      []func() // run when the command is done: the trace
 }
 
 // cleanup runs what the run left to do at its end.

@@ -329,7 +329,7 @@ func TestToolsWithInvalidHeaderAnnotationsAreLeftOut(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("tools exited %d: %s", code, errs)
 	}
-	if strings.TrimSpace(out) != "valid_tool [opts=object] [region=string]" {
+	if strings.TrimSpace(out) != "valid_tool [region=string] [opts=object]" {
 		t.Errorf("tools listed:\n%s", out)
 	}
 	for _, want := range []string{
