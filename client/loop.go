@@ -114,9 +114,10 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 		s.step(Step{Kind: StepSend, Call: call, Method: method, Target: target, Round: rounds, Answers: actions(responses), StateLen: stateLen(state)})
 		var got interim
 		ex := &exchange{}
+		meta := s.meta(fl) // one per request: sent again as it was if its stream breaks
 		err := s.request(ctx, fl, func(ctx context.Context) error {
 			var err error
-			got, err = do(withExchange(ctx, ex), s.meta(), responses, state)
+			got, err = do(withExchange(ctx, ex), meta, responses, state)
 			return err
 		})
 		s.mu.Lock()
@@ -319,6 +320,15 @@ func (s *Session) answerLegacy(ctx context.Context, req *mcp.ElicitRequest) (*mc
 	}
 	fl.legacyRounds++
 	round := Round{Server: s.server, Method: fl.method, Target: fl.target, Number: fl.legacyRounds, Legacy: true}
+	if fl.ctx != nil {
+		// The person answers for the request in flight: when it ends (Ctrl+C,
+		// its timeout), so does the answering, on both protocol paths.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		stop := context.AfterFunc(fl.ctx, cancel)
+		defer stop()
+	}
 	s.mu.Unlock()
 	ask := NewAsk("elicitation", p, jsonpeek.Get(raw, "requestedSchema"))
 	if err := s.checkAsk(ask); err != nil {

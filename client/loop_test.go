@@ -473,3 +473,59 @@ func TestTimeoutStopsASilentServer(t *testing.T) {
 		t.Fatalf("CallTool(hang) error = %v, want a TimeoutError after 200ms", err)
 	}
 }
+
+// Progress says the server is at work: each notification gives the request
+// its whole timeout again.
+func TestProgressResetsTheTimeout(t *testing.T) {
+	srv := newServer()
+	srv.AddTool(&mcp.Tool{Name: "slow", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		for i := 0; i < 6; i++ {
+			time.Sleep(60 * time.Millisecond)
+			req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(), Progress: float64(i)})
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+	})
+	s, _ := connect(t, srv, client.Options{Timeout: 150 * time.Millisecond, OnProgress: func(*mcp.ProgressNotificationParams) {}})
+	if _, err := s.CallTool(context.Background(), "slow", nil); err != nil {
+		t.Fatalf("CallTool(slow), with progress every 60ms under a 150ms timeout = %v, want the result", err)
+	}
+}
+
+// Ending a request while the person answers a legacy server's own
+// elicitation ends the answering too: nothing is sent for it afterwards.
+func TestLegacyAnswerEndsWithItsRequest(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "old-server", Version: "0.9"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
+	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		_, err := req.Session.Elicit(ctx, elicitForm("ok?"))
+		return nil, err
+	})
+	asked := make(chan struct{})
+	answerEnded := make(chan error, 1)
+	s, w := connect(t, srv, client.Options{Answerer: client.AnswererFunc(func(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
+		close(asked)
+		<-ctx.Done() // a person still typing
+		answerEnded <- ctx.Err()
+		return nil, ctx.Err()
+	})})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := s.CallTool(ctx, "ask", nil); done <- err }()
+	<-asked
+	cancel() // Ctrl+C
+	select {
+	case err := <-answerEnded:
+		if err == nil {
+			t.Errorf("the answer's context ended without an error")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the answer went on after its request was cancelled")
+	}
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("CallTool = %v, want context.Canceled", err)
+	}
+	for _, m := range w.msgs {
+		if m.Dir == "send" && strings.Contains(string(m.Raw), `"action":"accept"`) {
+			t.Errorf("an accept was sent after the cancel: %s", m.Raw)
+		}
+	}
+}
