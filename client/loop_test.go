@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -527,5 +528,32 @@ func TestLegacyAnswerEndsWithItsRequest(t *testing.T) {
 		if m.Dir == "send" && strings.Contains(string(m.Raw), `"action":"accept"`) {
 			t.Errorf("an accept was sent after the cancel: %s", m.Raw)
 		}
+	}
+}
+
+// When mcpcli cannot answer a legacy server's elicitation, the server gets
+// a real JSON-RPC error code and a message meant for it; the person gets
+// mcpcli's own words.
+func TestLegacyRefusalsUseRealErrorCodes(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "old-server", Version: "0.9"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
+	got := make(chan *jsonrpc.Error, 1)
+	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		_, err := req.Session.Elicit(ctx, elicitForm("ok?"))
+		var je *jsonrpc.Error
+		errors.As(err, &je)
+		got <- je
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "went on without it"}}}, nil
+	})
+	mine := errors.New(`answers for "elicitation" (round 1) do not fit what the server asked: ok must be true or false`)
+	s, _ := connect(t, srv, client.Options{Answerer: client.AnswererFunc(func(context.Context, client.Round) (map[string]*mcp.ElicitResult, error) {
+		return nil, mine
+	})})
+	_, err := s.CallTool(context.Background(), "ask", nil)
+	if !errors.Is(err, mine) {
+		t.Errorf("CallTool = %v, want mcpcli's own %q", err, mine)
+	}
+	je := <-got
+	if je == nil || je.Code != jsonrpc.CodeInternalError || strings.Contains(je.Message, "round 1") {
+		t.Errorf("the server got %+v, want code %d and a message of its own", je, jsonrpc.CodeInternalError)
 	}
 }

@@ -34,6 +34,7 @@ type GlobalFlags struct {
 	MaxRounds   int
 	Timeout     time.Duration
 	Output      string
+	SaveAnswers string
 	Accessible  bool
 	LogLevel    string
 	Verbose     bool
@@ -45,10 +46,13 @@ type GlobalFlags struct {
 type Factory struct {
 	Deps  *Deps
 	Flags GlobalFlags
+	// Args are the run's arguments, to say how to run it again.
+	Args []string
 
 	console      *render.Console
 	formAnswerer *render.FormAnswerer
 	linePrompter *render.Prompter
+	recorder     *client.Recorder // what the person answered
 	closers      []func() // run when the command is done: the trace
 }
 
