@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -555,5 +556,49 @@ func TestLegacyRefusalsUseRealErrorCodes(t *testing.T) {
 	je := <-got
 	if je == nil || je.Code != jsonrpc.CodeInternalError || strings.Contains(je.Message, "round 1") {
 		t.Errorf("the server got %+v, want code %d and a message of its own", je, jsonrpc.CodeInternalError)
+	}
+}
+
+// -32042: the URL asks in the error are asked as a round; when every one is
+// accepted the request goes again as it was, with a new id.
+func TestURLElicitationRequiredIsAskedThenSentAgain(t *testing.T) {
+	for _, tc := range []struct {
+		action  string
+		wantErr bool
+	}{{client.Accept, false}, {client.Decline, true}} {
+		t.Run(tc.action, func(t *testing.T) {
+			srv := newServer()
+			var calls atomic.Int32
+			srv.AddTool(&mcp.Tool{Name: "files", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				if calls.Add(1) == 1 {
+					return nil, &jsonrpc.Error{Code: mcp.CodeURLElicitationRequired, Message: "This request requires more information.",
+						Data: json.RawMessage(`{"elicitations":[{"mode":"url","elicitationId":"e1","url":"https://mcp.example.com/connect?id=e1","message":"Authorize access to your files."}]}`)}
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "3 files"}}}, nil
+			})
+			ans := &scripted{answer: func(r client.Round) (map[string]*mcp.ElicitResult, error) {
+				return map[string]*mcp.ElicitResult{"elicitation": {Action: tc.action}}, nil
+			}}
+			s, w := connect(t, srv, client.Options{Answerer: ans})
+			res, err := s.CallTool(context.Background(), "files", nil)
+			var ue *client.URLRequiredError
+			if tc.wantErr != (err != nil) || tc.wantErr && !errors.As(err, &ue) {
+				t.Fatalf("CallTool after %s = %v, %v", tc.action, res, err)
+			}
+			if len(ans.rounds) != 1 || ans.rounds[0].Asks[0].Params.URL != "https://mcp.example.com/connect?id=e1" || ans.rounds[0].Asks[0].Mode() != "url" {
+				t.Fatalf("rounds asked: %+v", ans.rounds)
+			}
+			want := 2
+			if tc.wantErr {
+				want = 1
+			}
+			sent := w.calls(t, "tools/call")
+			if len(sent) != want {
+				t.Fatalf("%d tools/call sent, want %d", len(sent), want)
+			}
+			if want == 2 && string(sent[0].ID) == string(sent[1].ID) {
+				t.Errorf("the request went again with the same id %s", sent[0].ID)
+			}
+		})
 	}
 }

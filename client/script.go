@@ -158,7 +158,13 @@ func (s *Script) Answer(ctx context.Context, r Round) (map[string]*mcp.ElicitRes
 func (s *Script) next(a Ask, r Round) (*mcp.ElicitResult, string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, key := range []string{a.Key, "*"} {
+	keys := []string{a.Key, "*"}
+	if r.Legacy && strings.HasPrefix(a.Key, "elicitation-") {
+		// The second and later URL asks of a -32042 error: "elicitation"
+		// answers them all, unless the file names them one by one.
+		keys = []string{a.Key, "elicitation", "*"}
+	}
+	for _, key := range keys {
 		e, ok := s.entries[key]
 		if !ok {
 			continue

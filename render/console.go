@@ -235,6 +235,9 @@ func DescribeStep(st client.Step) string {
 			}
 			asked = "asks " + strings.Join(q, ", ")
 		}
+		if st.URLRequired {
+			return fmt.Sprintf("← error -32042, URL elicitation required (round %d): %s; the request goes again when they are done", st.Round, asked)
+		}
 		return fmt.Sprintf("← input_required (round %d): %s; %s", st.Round, asked, stateText(st.StateLen, "requestState"))
 	case client.StepComplete:
 		if st.Round == 0 {
