@@ -53,7 +53,7 @@ type Factory struct {
 	formAnswerer *render.FormAnswerer
 	linePrompter *render.Prompter
 	recorder     *client.Recorder // what the person answered
-	closers      []func() // run when the command is done: the trace
+	closers      []func()         // run when the command is done: the trace
 }
 
 // cleanup runs what the run left to do at its end.
