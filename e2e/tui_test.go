@@ -74,6 +74,14 @@ const wait = 10 * time.Second
 // all, from its first byte.
 func start(t *testing.T, env []string, out string, argv ...string) *term {
 	t.Helper()
+	return startStyled(t, "", env, out, argv...)
+}
+
+// startStyled is start on a window of the given tmux style ("bg=#ffffff,
+// fg=#000000" for a light terminal; "" for tmux's default): the program
+// sees that background when it asks the terminal for it.
+func startStyled(t *testing.T, style string, env []string, out string, argv ...string) *term {
+	t.Helper()
 	dir := t.TempDir()
 	tm := &term{t: t, socket: filepath.Join(dir, "tmux.sock"), dir: dir}
 	var quoted []string
@@ -95,6 +103,9 @@ echo "[exit $?]"
 	}
 	tm.tmux("-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "80", "-y", "24", "sh "+shellQuote(filepath.Join(dir, "run.sh")))
 	tm.tmux("set-option", "-t", "main", "remain-on-exit", "on")
+	if style != "" {
+		tm.tmux("set-option", "-t", "main", "window-style", style)
+	}
 	tm.tmux("pipe-pane", "-t", "main", "-o", "cat >> "+shellQuote(filepath.Join(dir, "raw.log")))
 	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o644); err != nil {
 		t.Fatal(err)
