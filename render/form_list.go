@@ -321,9 +321,25 @@ func (l *listField) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
 			if l.filter != "" {
 				l.clearFilter()
 			}
+		case "left", "h":
+			if l.boolean {
+				l.move(-1)
+			}
+		case "right", "l":
+			if l.boolean {
+				l.move(1)
+			}
 		case "space", "x":
-			if l.multi {
+			switch {
+			case l.multi:
 				l.toggle()
+			case l.boolean:
+				// Space flips a yes/no, as it does with a default.
+				if l.index("true") == l.chosen {
+					l.set(false)
+				} else {
+					l.set(true)
+				}
 			}
 		case "enter", "tab":
 			return l, l.next()

@@ -68,6 +68,9 @@ type askModel struct {
 	result     *mcp.ElicitResult
 	cancelRest bool
 	quitting   bool
+	// quitAsked is set by a first ctrl+c: a second one quits mcpcli,
+	// abandoning the whole request (abandon), esc cancels just this ask.
+	quitAsked, abandon bool
 
 	msgLines []string // the message, wrapped to msgWidth
 	msgWidth int
@@ -242,6 +245,26 @@ func (m *askModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.quitting {
 			return m, nil
 		}
+		switch k := msg.String(); {
+		case k == "ctrl+c" && m.quitAsked:
+			m.abandon, m.quitting = true, true
+			return m, tea.Quit
+		case k == "ctrl+c":
+			// The way out of a server that keeps asking: one more ctrl+c
+			// leaves, esc cancels just this question.
+			m.quitAsked = true
+			return m, nil
+		case m.quitAsked && k == "esc":
+			m.quitAsked = false
+			if m.screen == screenCancelRest {
+				m.cancelRest = true
+				m.quitting = true
+				return m, tea.Quit
+			}
+			return m.finish(client.Cancel, nil)
+		case m.quitAsked:
+			m.quitAsked = false // any other key goes on with the form
+		}
 		switch m.screen {
 		case screenEdit:
 			return m.editKey(msg)
@@ -299,8 +322,6 @@ func (m *askModel) finish(action string, content map[string]any) (tea.Model, tea
 func (m *askModel) editKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	in := m.slot().Input
 	switch msg.String() {
-	case "ctrl+c":
-		return m.finish(client.Cancel, nil)
 	case "ctrl+x":
 		return m.finish(client.Decline, nil)
 	case "esc":
@@ -344,6 +365,17 @@ func (m *askModel) moves(in huh.Field, msg tea.KeyPressMsg) (advance, ok bool) {
 	k := msg.String()
 	switch f := in.(type) {
 	case *listField:
+		if f.boolean && !f.Filtering() {
+			// y and n answer a yes/no and move on, as with a default.
+			switch k {
+			case "y", "Y":
+				f.set(true)
+				return f.next() != nil, true
+			case "n", "N":
+				f.set(false)
+				return f.next() != nil, true
+			}
+		}
 		if k != "enter" && k != "tab" || f.multi && f.Filtering() && k == "enter" {
 			return false, false
 		}
@@ -461,7 +493,7 @@ func (m *askModel) reviewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	n := len(m.fields.Slots)
 	m.note = ""
 	switch msg.String() {
-	case "ctrl+c", "esc":
+	case "esc":
 		return m.finish(client.Cancel, nil)
 	case "ctrl+x":
 		return m.finish(client.Decline, nil)
@@ -552,7 +584,7 @@ func (m *askModel) accept() (tea.Model, tea.Cmd) {
 
 func (m *askModel) choiceKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch msg.String() {
-	case "ctrl+c", "esc":
+	case "esc":
 		return m.finish(client.Cancel, nil)
 	case "ctrl+x":
 		return m.finish(client.Decline, nil)
@@ -577,7 +609,7 @@ func (m *askModel) choiceKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 func (m *askModel) cancelRestKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch msg.String() {
-	case "y", "Y", "esc", "ctrl+c":
+	case "y", "Y", "esc":
 		m.cancelRest = true
 	case "n", "N":
 		m.cancelRest = false
@@ -627,8 +659,6 @@ func (m *askModel) moreRows() int { return max(m.height-footerLines, 1) }
 func (m *askModel) moreKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	rows := m.moreRows()
 	switch msg.String() {
-	case "ctrl+c":
-		return m.finish(client.Cancel, nil)
 	case "esc", "q", "ctrl+o", "enter":
 		m.screen = m.back
 		m.top = 0
@@ -689,6 +719,12 @@ func (m *askModel) screenOf(body []string, footer ...string) string {
 		lines = append(lines, "")
 	}
 	lines = append(lines, m.look.chrome().Rule.Render(strings.Repeat("─", m.innerWidth())))
+	if m.quitAsked {
+		footer = []string{
+			m.look.chrome().Warn.Render("Quit? ctrl+c again leaves mcpcli and abandons the request (nothing more is sent)"),
+			"esc cancels just this question · any other key goes back to it",
+		}
+	}
 	for _, f := range footer {
 		lines = append(lines, truncate(f, m.innerWidth()))
 	}

@@ -27,7 +27,8 @@ const (
 	chShow           // show the URL to copy
 	chAccept         // finished in the browser: accept
 	chDecline        // decline
-	chCancel         // cancel (Esc; ctrl+c too, as in the forms)
+	chCancel         // cancel (Esc, or ctrl+c then Esc, as in the forms)
+	chQuit           // ctrl+c twice: leave mcpcli, abandoning the request
 )
 
 // screen is which of the model's screens is up.
@@ -87,6 +88,7 @@ type model struct {
 
 	width, height int
 	light         bool // the terminal's background is light
+	quitAsked     bool // a first ctrl+c: a second one quits
 	offset        int  // first body line shown
 	seenAll       bool // the whole body has been on screen
 	hint          string
@@ -149,8 +151,16 @@ func (m model) quit(c choice) (tea.Model, tea.Cmd) {
 }
 
 func (m model) key(k string) (tea.Model, tea.Cmd) {
-	if k == "ctrl+c" {
-		return m.quit(chCancel)
+	switch {
+	case k == "ctrl+c" && m.quitAsked:
+		return m.quit(chQuit)
+	case k == "ctrl+c":
+		m.quitAsked = true
+		m.hint = "Quit? ctrl+c again leaves mcpcli and abandons the request; esc cancels just this question."
+		return m, nil
+	case m.quitAsked:
+		m.quitAsked = false
+		m.hint = ""
 	}
 	switch m.screen {
 	case refusedScreen:
@@ -356,8 +366,12 @@ func (c *Consent) TUI(ctx context.Context, r client.Round, i int) (*mcp.ElicitRe
 	an := Analyze(a.Params.URL)
 	m := newModel(r, i, an)
 	if !an.Openable() {
-		if _, err := c.run(ctx, m); err != nil {
+		fm, err := c.run(ctx, m)
+		if err != nil {
 			return nil, err
+		}
+		if fm.choice == chQuit {
+			return nil, client.ErrAbandoned
 		}
 		fmt.Fprintf(c.out(), "%s asked to open a link mcpcli refuses to open: %s\n", m.server, an.Shown)
 		fmt.Fprintf(c.out(), "  ✗ %s; answered decline.\n", an.Refused)
@@ -398,6 +412,8 @@ func (c *Consent) TUI(ctx context.Context, r client.Round, i int) (*mcp.ElicitRe
 			return &mcp.ElicitResult{Action: client.Accept}, nil
 		case chDecline:
 			return &mcp.ElicitResult{Action: client.Decline}, nil
+		case chQuit:
+			return nil, client.ErrAbandoned
 		default: // chCancel
 
 			return &mcp.ElicitResult{Action: client.Cancel}, nil
