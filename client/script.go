@@ -145,6 +145,11 @@ func (s *Script) Answer(ctx context.Context, r Round) (map[string]*mcp.ElicitRes
 				if err := checkContent(a, res.Content); err != nil {
 					return nil, fmt.Errorf("answers for %q (round %d) do not fit what the server asked: %v", a.Key, r.Number, err)
 				}
+				if a.Form != nil {
+					// What the file leaves out that has a default goes with
+					// its default, on every protocol path.
+					res.Content = a.Form.WithDefaults(res.Content)
+				}
 			}
 		}
 		if s.Notify != nil {

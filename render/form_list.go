@@ -146,6 +146,15 @@ func (l *listField) value() (any, error) {
 			}
 		}
 		if out == nil {
+			if f.Default != nil {
+				// Cleared on purpose: [] is sent, so that the server's
+				// default does not come back; where [] is not allowed, the
+				// default is what goes (and the review says so).
+				if f.Check([]string{}) == nil {
+					return []string{}, nil
+				}
+				return nil, nil
+			}
 			if !f.Required {
 				return nil, nil
 			}

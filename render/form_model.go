@@ -842,6 +842,8 @@ func (m *askModel) reviewView() string {
 				shown += "  "
 			}
 			value = shown + m.look.chrome().Error.Render("✗ "+Line(err.Error()))
+		case shown == "" && s.Field.Default != nil:
+			value = m.look.chrome().Dim.Render("(empty: the default, " + showValue(s.Field, s.Field.Default) + ", is sent)")
 		case shown == "":
 			value = m.look.chrome().Dim.Render("(not set: left out)")
 		default:

@@ -575,3 +575,21 @@ func TestFormCtrlCTwiceAbandonsTheRequest(t *testing.T) {
 		})
 	}
 }
+
+// What the review shows is what goes: a field left empty that has a
+// default says the default is sent, and it is.
+func TestFormReviewShowsTheDefaultThatGoes(t *testing.T) {
+	schema := `{"type":"object","properties":{"name":{"type":"string","title":"Name","default":"Ada"},"note":{"type":"string","title":"Note"}}}`
+	u := startTUI(t, roundOf([3]string{"p", "Who?", schema}), nil)
+	u.WaitFor("Name", "field 1/2")
+	u.Press(kBack, kBack, kBack, kCtrlS)
+	u.WaitFor("Review", "(empty: the default, Ada, is sent)", "(not set: left out)")
+	u.Press(kEnter)
+	res := u.Result()["p"]
+	if diff := cmp.Diff(map[string]any{"name": "Ada"}, res.Content); diff != "" {
+		t.Errorf("content (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(u.Output(), "→ accept sent to Test Server with 1 value") {
+		t.Errorf("the status line does not count what was sent:\n%s", u.Output())
+	}
+}
