@@ -38,3 +38,18 @@ func TestEverythingURLElicitationRequired(t *testing.T) {
 		t.Errorf("declined: exit %d, stderr:\n%s", code, errs)
 	}
 }
+
+// server-filesystem and server-memory return structuredContent that only
+// restates their text: each result is printed once.
+func TestThirdPartyResultsArePrintedOnce(t *testing.T) {
+	fs, root := thirdparty.Filesystem(t)
+	code, out, errs := runCLI(t, "", browsertest.New(t), append([]string{"call", "read_text_file", "path=" + root + "/hello.txt"}, stdioArgs(fs)...)...)
+	if code != 0 || strings.Count(out, "hello from mcpcli's tests") != 1 || strings.Contains(out, "structuredContent") {
+		t.Errorf("server-filesystem read_text_file: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	mem, _ := thirdparty.Memory(t)
+	code, out, errs = runCLI(t, "", browsertest.New(t), append([]string{"call", "create_entities", `entities=[{"name":"Ada","entityType":"person","observations":["wrote the first program"]}]`}, stdioArgs(mem)...)...)
+	if code != 0 || strings.Count(out, "wrote the first program") != 1 || strings.Contains(out, "structuredContent") {
+		t.Errorf("server-memory create_entities: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}
