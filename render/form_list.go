@@ -449,7 +449,12 @@ func (l *listField) View() string {
 }
 
 func (l *listField) infoLine(st *huh.FieldStyles) string {
-	n := len(l.shown)
+	n := 0
+	for _, i := range l.shown {
+		if !l.opts[i].none {
+			n++ // "(not set)" is not one of the server's choices
+		}
+	}
 	total := len(l.opts)
 	if len(l.opts) > 0 && l.opts[0].none {
 		total--

@@ -375,7 +375,7 @@ func TestFormMultiSelectLimits(t *testing.T) {
 	u.Press(kSpace)       // English on
 	u.Press(kDown, kDown) // Japanese
 	u.Press(kSpace)
-	u.WaitFor("✗ choose at most 2 (now 3)")
+	u.WaitFor("✗ must have at most 2 chosen (now 3)")
 	u.Press(kEnter) // refused
 	u.WaitFor("field 1/1")
 	u.Press(kUp, kSpace) // French off
@@ -592,4 +592,21 @@ func TestFormReviewShowsTheDefaultThatGoes(t *testing.T) {
 	if !strings.Contains(u.Output(), "→ accept sent to Test Server with 1 value") {
 		t.Errorf("the status line does not count what was sent:\n%s", u.Output())
 	}
+}
+
+// "* required" is said only where something is; a filter counts only the
+// server's own choices.
+func TestFormLegendAndFilterCount(t *testing.T) {
+	schema := `{"type":"object","properties":{"c":{"type":"string","title":"Colour","enum":["red","green","blue"]}}}`
+	u := startTUI(t, roundOf([3]string{"c", "Pick", schema}), nil)
+	s := u.WaitFor("Colour", "field 1/1")
+	if strings.Contains(s, "* required") {
+		t.Errorf("a form without required fields says \"* required\":\n%s", s)
+	}
+	u.Press("/", "e")
+	u.WaitFor("3 of 3 match") // not "4 of 3": "(not set: leave it out)" is no choice
+	u.Press(kEnter)
+	u.WaitFor("Review")
+	u.Press(kCtrlX)
+	u.Err()
 }
