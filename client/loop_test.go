@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // callParams is tools/call params as they went over the wire.
@@ -600,5 +601,35 @@ func TestURLElicitationRequiredIsAskedThenSentAgain(t *testing.T) {
 				t.Errorf("the request went again with the same id %s", sent[0].ID)
 			}
 		})
+	}
+}
+
+// The asks of a round come in the order the server wrote them in
+// inputRequests, not sorted by key.
+func TestAsksComeInTheServersOrder(t *testing.T) {
+	result := `{"resultType":"input_required","inputRequests":{` +
+		`"zeta":{"method":"elicitation/create","params":{"message":"z","requestedSchema":{"type":"object","properties":{}}}},` +
+		`"alpha":{"method":"elicitation/create","params":{"message":"a","requestedSchema":{"type":"object","properties":{}}}},` +
+		`"mid":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{}}}}}}`
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var order []string
+	s, err := client.Connect(ctx, transport.Wrap(rawServer(t, func(string) string { return result }), "raw"), client.Options{
+		Modes: client.Modes{Form: true}, MaxRounds: 1,
+		Answerer: client.AnswererFunc(func(_ context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
+			out := map[string]*mcp.ElicitResult{}
+			for _, a := range r.Asks {
+				order = append(order, a.Key)
+				out[a.Key] = &mcp.ElicitResult{Action: client.Decline}
+			}
+			return out, nil
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.CallTool(ctx, "t", nil) // the raw server asks for ever: the bound stops it
+	if diff := cmp.Diff([]string{"zeta", "alpha", "mid"}, order); diff != "" {
+		t.Errorf("asks order (-want +got):\n%s", diff)
 	}
 }
