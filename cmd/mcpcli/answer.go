@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -168,19 +169,20 @@ func (f *Factory) fullScreen() bool {
 
 // script reads --answers.
 func (f *Factory) script(cmd *cobra.Command) (*client.Script, error) {
-	var r io.Reader
-	name := f.Flags.Answers
+	name, what := f.Flags.Answers, f.Flags.Answers
+	open := openFile(name)
 	if name == "-" {
-		r, name = f.Deps.In, "from stdin"
-	} else {
-		file, err := os.Open(name)
-		if err != nil {
-			return nil, usageErrorf(cmd, "--answers: %v", err)
-		}
-		defer file.Close()
-		r = file
+		name, what = "from stdin", "stdin"
+		open = func() (io.ReadCloser, error) { return io.NopCloser(f.Deps.In), nil }
 	}
-	s, err := client.ParseScript(r, name)
+	b, err := readInput(cmd.Context(), what, open)
+	if err != nil {
+		if cmd.Context().Err() != nil {
+			return nil, err
+		}
+		return nil, usageErrorf(cmd, "--answers: %v", err)
+	}
+	s, err := client.ParseScript(bytes.NewReader(b), name)
 	if err != nil {
 		return nil, usageErrorf(cmd, "%v", err)
 	}

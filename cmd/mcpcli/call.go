@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -192,9 +191,12 @@ func parseArgsFlag(cmd *cobra.Command, raw string) (map[string]any, error) {
 	}
 	data := []byte(raw)
 	if strings.HasPrefix(raw, "@") {
-		b, err := os.ReadFile(raw[1:])
+		b, err := readInput(cmd.Context(), raw[1:], openFile(raw[1:]))
 		if err != nil {
-			return nil, usageErrorf(cmd, "--args %s: %v", raw, err)
+			if cmd.Context().Err() != nil {
+				return nil, err
+			}
+			return nil, usageErrorf(cmd, "--args: %v", err)
 		}
 		data = b
 	}

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/mcpcli/mcpcli/transport"
 	"github.com/mcpcli/mcpcli/urlmode"
 )
 
@@ -35,6 +36,9 @@ type Deps struct {
 	// only ever after their explicit choice (or --answers with --open-urls).
 	// nil means this run cannot open one; tests pass a recording stub.
 	Open urlmode.OpenFunc
+	// Servers keeps the process groups of the stdio servers the run
+	// starts, for main to kill should the run not end when told to.
+	Servers *transport.Group
 }
 
 // SystemDeps are the real streams and environment.
@@ -54,6 +58,7 @@ func SystemDeps() *Deps {
 		},
 		Getenv:     os.Getenv,
 		Executable: os.Executable,
+		Servers:    &transport.Group{},
 	}
 	var tty io.Reader // a terminal browser ($BROWSER=w3m) may use it; piped answers are never handed over
 	if d.InTTY {

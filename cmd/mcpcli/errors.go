@@ -87,9 +87,14 @@ func report(ctx context.Context, w *render.Console, err error) int {
 	if errors.As(err, &te) {
 		return exitToolError
 	}
+	var sig interrupted
+	if errors.As(err, &sig) {
+		// Stopped while reading the person's own input: nothing was sent.
+		w.Printf("mcpcli: %s before anything was sent", sig)
+		return sig.exitCode()
+	}
 	if errors.Is(err, client.ErrAbandoned) || ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		w.Printf("mcpcli: cancelled; the request was abandoned")
-		var sig interrupted
 		if errors.As(context.Cause(ctx), &sig) {
 			return sig.exitCode()
 		}

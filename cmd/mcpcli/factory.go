@@ -197,8 +197,16 @@ func (s *waitSlot) set(w *waitLine) {
 	s.w = w
 }
 
-// stdio is the transport to a server started as c.
+// stdio is the transport to a server started as c: under mcpcli's own
+// binary as its supervisor (so nothing it starts outlives mcpcli), in the
+// run's group of servers.
 func (f *Factory) stdio(c transport.Command) *transport.Stdio {
+	if f.Deps.Executable != nil {
+		if exe, err := f.Deps.Executable(); err == nil {
+			c.Supervisor = exe
+		}
+	}
+	c.Group = f.Deps.Servers
 	s := &transport.Stdio{Cmd: c, Warn: f.Console().Warn}
 	if t := f.Flags.Timeout; t > 0 && t/2 < transport.DefaultDiscoverWait {
 		// Leave the initialize handshake half of --timeout.

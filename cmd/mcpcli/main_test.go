@@ -9,13 +9,18 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == transport.SupervisorArg {
+		transport.Supervise(os.Args[2:]) // in-process runs use this binary as the supervisor
+	}
 	testscript.Main(m, map[string]func(){
 		"mcpcli": func() {
-			ctx, stop := signalContext()
 			deps := SystemDeps()
+			ctx, stop := signalContext(deps.Servers)
 			// Inside tests os.Executable is the test binary; find the
 			// mcpcli command testscript put on PATH instead.
 			deps.Executable = func() (string, error) { return exec.LookPath("mcpcli") }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -16,6 +17,9 @@ var version = "dev"
 
 // Run runs mcpcli with args and returns the exit code.
 func Run(ctx context.Context, args []string, deps *Deps) int {
+	if len(args) > 0 && args[0] == transport.SupervisorArg {
+		transport.Supervise(args[1:]) // mcpcli's own binary, between itself and a stdio server
+	}
 	f := &Factory{Deps: deps, Args: args}
 	root := NewCmdRoot(f)
 	root.SetArgs(args)
