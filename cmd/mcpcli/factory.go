@@ -141,8 +141,15 @@ func (f *Factory) Transport(cmd *cobra.Command) (transport.Transport, error) {
 	return f.stdio(transport.Command{Argv: argv, Env: fl.Env, Dir: fl.Cwd}), nil
 }
 
-// stdio is the transport to a server started as c.
+// stdio is the transport to a server started as c. With -v the server's
+// stderr is shown as it arrives; either way its last lines are kept for
+// when it fails.
 func (f *Factory) stdio(c transport.Command) *transport.Stdio {
+	if f.Flags.Verbose && c.Stderr == nil {
+		w := f.Console().ServerStderr("[server stderr] ")
+		c.Stderr = w
+		f.closers = append(f.closers, func() { w.Close() })
+	}
 	s := &transport.Stdio{Cmd: c, Warn: f.Console().Warn}
 	if t := f.Flags.Timeout; t > 0 && t/2 < transport.DefaultDiscoverWait {
 		// Leave the initialize handshake half of --timeout.

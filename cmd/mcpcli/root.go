@@ -89,7 +89,7 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 	p.StringVarP(&fl.Output, "output", "o", "text", "result format: text or json (json prints only the final result)")
 	p.BoolVar(&fl.Accessible, "accessible", false, "ask questions as plain lines instead of full-screen forms (also used when stdin is not a terminal)")
 	p.StringVar(&fl.LogLevel, "log-level", "", "ask the server for log messages at `LEVEL` (debug, info, notice, warning, error, ...) and show them on stderr")
-	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip on stderr")
+	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip, and what a stdio server writes to its stderr, on stderr")
 
 	root.AddCommand(
 		NewCmdDiscover(f, nil),

@@ -16,7 +16,7 @@ import (
 // servers that misbehave on purpose, or speak an older protocol.
 func testServerMain() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content|banner|chatty|big|cursor-loop|env")
+		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content|banner|chatty|big|cursor-loop|env|noisy")
 		os.Exit(2)
 	}
 	mode := os.Args[1]
@@ -30,6 +30,11 @@ func testServerMain() {
 	if mode == "cursor-loop" {
 		cursorLoop()
 		return
+	}
+	if mode == "noisy" {
+		// A server that logs on stderr, as it should, escapes and all.
+		fmt.Fprintln(os.Stderr, "noisy: starting \x1b[31mup\x1b[0m")
+		fmt.Fprint(os.Stderr, "noisy: ready\r\n")
 	}
 	if mode == "banner" {
 		// A log line on stdout, where only messages may go.
@@ -94,7 +99,7 @@ func testServerMain() {
 		srv.AddTool(&mcp.Tool{Name: "fail", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the disk is full"}}}, nil
 		})
-	case "banner":
+	case "banner", "noisy":
 		srv.AddTool(&mcp.Tool{Name: "forecast", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sunny"}}}, nil
 		})
