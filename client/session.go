@@ -88,8 +88,13 @@ type Options struct {
 	// Warn is told what the person should know that is not an error: the
 	// go-sdk's own warnings, a request sent again.
 	Warn func(msg string)
-	// ProtocolVersion, when set, is the version to ask for first.
+	// ProtocolVersion, when set, is the version to ask for first: a
+	// version before 2026-07-28 starts with the initialize handshake.
 	ProtocolVersion string
+	// PinProtocol accepts ProtocolVersion only: no fallback from
+	// server/discover to the initialize handshake, and no other version
+	// in an initialize answer (*PinError).
+	PinProtocol bool
 	// OnStep, when set, is told about each round trip as it happens, so
 	// that a UI can make the rounds visible.
 	OnStep func(Step)
@@ -105,6 +110,7 @@ type Session struct {
 	opts   Options
 	server Server
 	wire   *wire
+	neg    *negotiator
 
 	mu      sync.Mutex
 	current *inflight // the request mcpcli is waiting on, for legacy asks
@@ -176,8 +182,22 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		defer cancel()
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}, copts)
+	asked := opts.ProtocolVersion
+	if asked == "" {
+		asked = mcp.SupportedProtocolVersions()[0]
+	}
+	s.neg = &negotiator{s: s, neg: Negotiation{Asked: asked, Pinned: opts.PinProtocol}}
+	if asked < ModernVersion {
+		s.neg.neg.Handshake = "initialize"
+	}
+	c.AddSendingMiddleware(s.neg.middleware)
 	cs, err := c.Connect(cctx, t, &mcp.ClientSessionOptions{ProtocolVersion: opts.ProtocolVersion})
 	if err != nil {
+		var pe *PinError
+		if errors.As(err, &pe) {
+			t.Close()
+			return nil, &ConnectError{Via: t.Via(), Err: pe}
+		}
 		err = s.explain(err)
 		t.Close()
 		if cctx.Err() != nil && ctx.Err() == nil {

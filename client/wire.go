@@ -26,6 +26,8 @@ type wire struct {
 	requests   []*serverRequest // the server's requests, until handled
 	cancelSent chan struct{}    // closed at the first notifications/cancelled sent
 	cancelOnce sync.Once
+	discovers  int  // answers to server/discover seen
+	discoverOK bool // the last of them was a result, not an error
 
 	// Log and progress notifications received, and handled (shown).
 	notesSeen, notesShown atomic.Int64
@@ -146,6 +148,10 @@ func (w *wire) answered(e envelope) {
 	w.mu.Lock()
 	s := w.pending[string(e.id)]
 	delete(w.pending, string(e.id))
+	if s != nil && s.method == "server/discover" {
+		w.discovers++
+		w.discoverOK = e.error == nil
+	}
 	w.mu.Unlock()
 	if e.error != nil {
 		var je struct {
@@ -193,6 +199,21 @@ func (w *wire) takeRequest(method string, match func(params json.RawMessage) boo
 		}
 	}
 	return nil
+}
+
+// discoverAnswers counts the server's answers to server/discover so far.
+func (w *wire) discoverAnswers() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.discovers
+}
+
+// discoverResult reports whether the last answer to server/discover was a
+// result rather than an error.
+func (w *wire) discoverResult() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.discoverOK
 }
 
 func (w *wire) versions() (supported, offered []string) {

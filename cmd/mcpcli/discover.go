@@ -2,17 +2,21 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // DiscoverOptions are what discover needs.
@@ -37,8 +41,14 @@ capabilities and its instructions.
 
 mcpcli asks for 2026-07-28 first. A server that answers -32022 with other
 versions gets a retry with one both sides speak; a server that does not
-know server/discover gets the initialize handshake.`,
+know server/discover gets the initialize handshake. The How line says which
+happened and why: negotiated, pinned with --protocol, or a fallback (and
+what the server answered to server/discover).
+
+--protocol 2025-11-25 starts with the initialize handshake even with a server
+that speaks both; --protocol 2026-07-28 never falls back.`,
 		Example: `  mcpcli discover -- mcpcli demo-server
+  mcpcli discover --protocol 2025-11-25 -- mcpcli demo-server
   mcpcli discover --url http://127.0.0.1:8080/mcp -o json`,
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -75,6 +85,7 @@ type discoverInfo struct {
 	Era               string                  `json:"era"` // "modern" or "legacy"
 	HTTPSession       bool                    `json:"httpSession,omitempty"`
 	SupportedVersions []string                `json:"supportedVersions,omitempty"`
+	Negotiation       negotiationInfo         `json:"negotiation"`
 	Capabilities      *mcp.ServerCapabilities `json:"capabilities"`
 	Instructions      string                  `json:"instructions,omitempty"`
 }
@@ -88,6 +99,7 @@ func describeServer(s *client.Session) discoverInfo {
 		HTTPSession:       s.HTTPSession(),
 		Capabilities:      s.Capabilities(),
 		Instructions:      s.Instructions(),
+		Negotiation:       describeNegotiation(s.Negotiation()),
 	}
 	if srv.Modern() {
 		info.Era = "modern"
@@ -113,6 +125,9 @@ func (info discoverInfo) write(w io.Writer) {
 		era = "modern (server/discover; every request stands alone)"
 	}
 	fmt.Fprintf(w, "Protocol:     %s, %s\n", render.Line(info.ProtocolVersion), era)
+	if info.Negotiation.Reason != "" {
+		fmt.Fprintf(w, "How:          %s\n", render.Line(info.Negotiation.Reason))
+	}
 	if len(info.SupportedVersions) > 0 {
 		fmt.Fprintf(w, "Supports:     %s\n", render.Line(strings.Join(info.SupportedVersions, ", ")))
 	}
@@ -169,4 +184,74 @@ func capabilityList(c *mcp.ServerCapabilities) string {
 		return "none"
 	}
 	return strings.Join(out, ", ")
+}
+
+// negotiationInfo is how the protocol version was reached, and why.
+type negotiationInfo struct {
+	Asked     string `json:"asked"`
+	Pinned    bool   `json:"pinned"`
+	Handshake string `json:"handshake"`
+	// Discover is what became of server/discover: answered, refused,
+	// unanswered, no-modern-version, or not-sent.
+	Discover string `json:"discover"`
+	Reason   string `json:"reason"`
+}
+
+func describeNegotiation(n client.Negotiation) negotiationInfo {
+	info := negotiationInfo{Asked: n.Asked, Pinned: n.Pinned, Handshake: n.Handshake}
+	const initialize = "; mcpcli used the initialize handshake"
+	switch n.Discover {
+	case client.DiscoverNotSent:
+		info.Discover = "not-sent"
+		if n.Pinned {
+			info.Reason = fmt.Sprintf("pinned with --protocol %s: the initialize handshake, no server/discover", n.Asked)
+		} else {
+			info.Reason = fmt.Sprintf("asked for %s first: the initialize handshake, no server/discover", n.Asked)
+		}
+	case client.DiscoverAnswered:
+		info.Discover = "answered"
+		switch {
+		case n.Pinned:
+			info.Reason = fmt.Sprintf("pinned with --protocol %s: server/discover, no fallback", n.Asked)
+		case n.Retried:
+			info.Reason = fmt.Sprintf("negotiated with server/discover, after the server refused %s (-32022) and named the versions it speaks", n.Asked)
+		default:
+			info.Reason = "negotiated with server/discover"
+		}
+	case client.DiscoverRefused:
+		info.Discover = "refused"
+		info.Reason = "fallback: the server refused server/discover (" + refusal(n.DiscoverErr) + ")" + initialize
+	case client.DiscoverUnanswered:
+		info.Discover = "unanswered"
+		why := "no answer to server/discover"
+		if n.DiscoverErr != nil {
+			why = refusal(n.DiscoverErr)
+		}
+		info.Reason = "fallback: " + why + initialize
+	case client.DiscoverNoModern:
+		info.Discover = "no-modern-version"
+		info.Reason = fmt.Sprintf("fallback: server/discover named no version of %s or later that mcpcli speaks%s", client.ModernVersion, initialize)
+	}
+	return info
+}
+
+// refusal says in a few words how a server turned server/discover down.
+func refusal(err error) string {
+	var (
+		je *jsonrpc.Error
+		se *transport.StatusError
+	)
+	switch {
+	case errors.As(err, &se):
+		msg := fmt.Sprintf("HTTP %d %s", se.Status, http.StatusText(se.Status))
+		if se.Text != "" {
+			msg += fmt.Sprintf(": %q", se.Text)
+		}
+		return msg
+	case errors.As(err, &je) && je.Code == jsonrpc.CodeMethodNotFound:
+		return fmt.Sprintf("-32601 method not found: %s", strings.TrimSpace(je.Message))
+	case errors.As(err, &je):
+		return fmt.Sprintf("%d: %s", je.Code, strings.TrimSpace(je.Message))
+	}
+	return err.Error()
 }

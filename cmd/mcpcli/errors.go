@@ -134,8 +134,20 @@ func explain(err error) string {
 		ne  *net.OpError
 		je  *jsonrpc.Error
 		res *resourceError
+		pe  *client.PinError
 	)
 	switch {
+	case errors.As(err, &pe):
+		if pe.Got != "" {
+			return fmt.Sprintf("server (%s) answered initialize with protocol version %s, not %s as --protocol %s pins; use --protocol auto to accept what it speaks",
+				pe.Server, render.Line(pe.Got), pe.Version, pe.Version)
+		}
+		why := "it did not answer"
+		if pe.Discover != nil {
+			why = refusal(pe.Discover)
+		}
+		return fmt.Sprintf("server (%s) did not start a %s session with server/discover (%s), and --protocol %s allows no fallback; use --protocol auto or %s to reach it with the initialize handshake",
+			pe.Server, pe.Version, why, pe.Version, client.LegacyVersion)
 	case errors.As(err, &res):
 		return res.Error()
 	case errors.As(err, &ee):

@@ -35,6 +35,7 @@ type GlobalFlags struct {
 	Accessible  bool
 	LogLevel    string
 	Verbose     bool
+	Protocol    string   // auto, or a version to pin
 	ServerArgv  []string // after --
 }
 
@@ -193,16 +194,23 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 		}}, closers...)
 	}
 	modes, _ := client.ParseModes(f.Flags.Elicitation)
+	pinned := f.Flags.Protocol != "" && f.Flags.Protocol != "auto"
+	asked := ""
+	if pinned {
+		asked = f.Flags.Protocol
+	}
 	s, err := client.Connect(ctx, t, client.Options{
-		ClientVersion: version,
-		Modes:         modes,
-		Answerer:      answerer,
-		MaxRounds:     f.Flags.MaxRounds,
-		Timeout:       f.Flags.Timeout,
-		LogLevel:      f.Flags.LogLevel,
-		Warn:          con.Warn,
-		OnLog:         con.Log,
-		OnProgress:    con.Progress,
+		ProtocolVersion: asked,
+		PinProtocol:     pinned,
+		ClientVersion:   version,
+		Modes:           modes,
+		Answerer:        answerer,
+		MaxRounds:       f.Flags.MaxRounds,
+		Timeout:         f.Flags.Timeout,
+		LogLevel:        f.Flags.LogLevel,
+		Warn:            con.Warn,
+		OnLog:           con.Log,
+		OnProgress:      con.Progress,
 		OnStep: func(st client.Step) {
 			if st.Kind != client.StepSend {
 				con.EndProgress()

@@ -89,6 +89,7 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 	p.StringVarP(&fl.Output, "output", "o", "text", "result format: text or json (json prints only the final result)")
 	p.BoolVar(&fl.Accessible, "accessible", false, "ask questions as plain lines instead of full-screen forms (also used when stdin is not a terminal)")
 	p.StringVar(&fl.LogLevel, "log-level", "", "ask the server for log messages at `LEVEL` (debug, info, notice, warning, error, ...) and show them on stderr")
+	p.StringVar(&fl.Protocol, "protocol", "auto", "protocol version: auto (2026-07-28 with server/discover, falling back to the 2025-11-25 initialize handshake), or pin 2026-07-28 or 2025-11-25")
 	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip, and what a stdio server writes to its stderr, on stderr")
 
 	root.AddCommand(
@@ -112,6 +113,11 @@ func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
 	case "text", "json":
 	default:
 		return usageErrorf(cmd, "--output %q: use text or json", fl.Output)
+	}
+	switch fl.Protocol {
+	case "auto", client.ModernVersion, client.LegacyVersion:
+	default:
+		return usageErrorf(cmd, "--protocol %q: use auto, %s or %s", fl.Protocol, client.ModernVersion, client.LegacyVersion)
 	}
 	if _, err := client.ParseModes(fl.Elicitation); err != nil {
 		return usageErrorf(cmd, "--elicitation %v", err)
