@@ -57,6 +57,19 @@ type Negotiation struct {
 	Handshake string
 }
 
+// HTTPRefusal is an HTTP error status whose body is a JSON-RPC error
+// without an id: the server's reason, which the go-sdk cannot read.
+type HTTPRefusal struct {
+	Status int
+	RPC    *jsonrpc.Error
+}
+
+func (e *HTTPRefusal) Error() string {
+	return fmt.Sprintf("HTTP %d, JSON-RPC error %d: %s", e.Status, e.RPC.Code, e.RPC.Message)
+}
+
+func (e *HTTPRefusal) Unwrap() error { return e.RPC }
+
 // PinError is a server that would not speak the version --protocol pinned.
 type PinError struct {
 	Server  string
@@ -91,6 +104,13 @@ type negotiator struct {
 	versionRefused bool
 }
 
+// reset starts recording a new attempt at connecting.
+func (n *negotiator) reset(neg Negotiation) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.neg, n.versionRefused = neg, false
+}
+
 // Negotiation reports how the session's protocol version was reached.
 func (s *Session) Negotiation() Negotiation {
 	s.neg.mu.Lock()
@@ -104,8 +124,13 @@ func (n *negotiator) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		switch method {
 		case "server/discover":
 			seen := n.s.wire.discoverAnswers()
+			orphans, _ := n.s.wire.orphanErrors()
 			res, err := next(ctx, method, req)
-			n.discovered(err, n.s.wire.discoverAnswers() > seen)
+			var orphan *jsonrpc.Error
+			if now, last := n.s.wire.orphanErrors(); now > orphans {
+				orphan = last
+			}
+			n.discovered(err, n.s.wire.discoverAnswers() > seen, orphan)
 			return res, err
 		case "initialize":
 			n.mu.Lock()
@@ -131,8 +156,10 @@ func (n *negotiator) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // discovered records one server/discover: answered says whether the
-// server's own JSON-RPC answer was seen on the wire.
-func (n *negotiator) discovered(err error, answered bool) {
+// server's own JSON-RPC answer was seen on the wire; orphan is an error
+// response without an id that arrived meanwhile (the go-sdk cannot read
+// those, but it is the server's word on why).
+func (n *negotiator) discovered(err error, answered bool, orphan *jsonrpc.Error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if err == nil {
@@ -140,8 +167,14 @@ func (n *negotiator) discovered(err error, answered bool) {
 		n.neg.Retried = n.versionRefused
 		return
 	}
-	var je *jsonrpc.Error
-	isRPC := errors.As(err, &je)
+	var (
+		je *jsonrpc.Error
+		se *transport.StatusError
+	)
+	isRPC := errors.As(err, &je) && je.Code != transport.CodeRejectedByTransport
+	// An HTTP answer: with a JSON-RPC error the wire could not match to
+	// the request (servers answer id null), or with none at all.
+	httpStatus := !answered && errors.As(n.s.t.Explain(err), &se)
 	switch {
 	case answered && isRPC && je.Code == mcp.CodeUnsupportedProtocolVersion && n.s.wire.discoverResult():
 		// The go-sdk's own verdict on an answer without a modern
@@ -149,16 +182,14 @@ func (n *negotiator) discovered(err error, answered bool) {
 		n.neg.Discover = DiscoverNoModern
 	case answered && isRPC && je.Code == mcp.CodeUnsupportedProtocolVersion:
 		n.neg.Discover, n.versionRefused = DiscoverRefused, true
-	case answered:
+	case answered, httpStatus && isRPC:
 		n.neg.Discover = DiscoverRefused
+	case httpStatus && orphan != nil:
+		n.neg.Discover, err = DiscoverRefused, &HTTPRefusal{Status: se.Status, RPC: orphan}
+	case httpStatus:
+		n.neg.Discover, err = DiscoverRefused, se
 	default:
-		var se *transport.StatusError
-		explained := n.s.t.Explain(err)
-		if errors.As(explained, &se) {
-			n.neg.Discover, err = DiscoverRefused, se
-		} else {
-			n.neg.Discover = DiscoverUnanswered
-		}
+		n.neg.Discover = DiscoverUnanswered
 	}
 	n.neg.DiscoverErr = err
 }

@@ -141,6 +141,7 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		opts.MaxRounds = DefaultMaxRounds
 	}
 	s := &Session{opts: opts, t: t, wire: newWire()}
+	s.neg = &negotiator{s: s}
 	t.Observe(s.wire.observe)
 	caps := &mcp.ClientCapabilities{}
 	copts := &mcp.ClientOptions{
@@ -182,16 +183,22 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		defer cancel()
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}, copts)
-	asked := opts.ProtocolVersion
-	if asked == "" {
-		asked = mcp.SupportedProtocolVersions()[0]
-	}
-	s.neg = &negotiator{s: s, neg: Negotiation{Asked: asked, Pinned: opts.PinProtocol}}
-	if asked < ModernVersion {
-		s.neg.neg.Handshake = "initialize"
-	}
 	c.AddSendingMiddleware(s.neg.middleware)
-	cs, err := c.Connect(cctx, t, &mcp.ClientSessionOptions{ProtocolVersion: opts.ProtocolVersion})
+	cs, err := s.connect(cctx, c, t)
+	if err != nil {
+		if fb, ok := t.(transport.Fallbacker); ok && !errors.As(err, new(*PinError)) {
+			if next := fb.Fallback(err); next != nil {
+				// The server refused the Streamable HTTP POST in a way
+				// that says it may be an HTTP+SSE server: try that, with
+				// the same observers.
+				t.Close()
+				t = next
+				s.t = next
+				s.wire.forget()
+				cs, err = s.connect(cctx, c, t)
+			}
+		}
+	}
 	if err != nil {
 		var pe *PinError
 		if errors.As(err, &pe) {
@@ -228,6 +235,29 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	}
 	return s, nil
 }
+
+// connect starts the go-sdk session over t, asking for the version the
+// options and the transport call for.
+func (s *Session) connect(ctx context.Context, c *mcp.Client, t transport.Transport) (*mcp.ClientSession, error) {
+	asked := s.opts.ProtocolVersion
+	if _, sse := t.(*transport.SSE); sse && !s.opts.PinProtocol {
+		// HTTP+SSE servers speak the initialize handshake only.
+		asked = LegacyVersion
+	}
+	n := Negotiation{Asked: asked, Pinned: s.opts.PinProtocol}
+	if n.Asked == "" {
+		n.Asked = mcp.SupportedProtocolVersions()[0]
+	}
+	if n.Asked < ModernVersion {
+		n.Handshake = "initialize"
+	}
+	s.neg.reset(n)
+	return c.Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: asked})
+}
+
+// Transport is what the session runs over: the one given to Connect, or
+// the HTTP+SSE transport it fell back to.
+func (s *Session) Transport() transport.Transport { return s.t }
 
 // Server says who is on the other end.
 func (s *Session) Server() Server { return s.server }

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
@@ -28,6 +29,10 @@ type wire struct {
 	cancelOnce sync.Once
 	discovers  int  // answers to server/discover seen
 	discoverOK bool // the last of them was a result, not an error
+	// orphans counts error responses without an id (servers answer a
+	// request they could not read that way); orphan is the last.
+	orphans int
+	orphan  *jsonrpc.Error
 
 	// Log and progress notifications received, and handled (shown).
 	notesSeen, notesShown atomic.Int64
@@ -115,6 +120,14 @@ func (w *wire) observe(ev transport.Event) {
 	switch {
 	case method == "" && e.id != nil:
 		w.answered(e)
+	case method == "" && e.error != nil:
+		var je jsonrpc.Error
+		if json.Unmarshal(e.error, &je) == nil {
+			w.mu.Lock()
+			w.orphans++
+			w.orphan = &je
+			w.mu.Unlock()
+		}
 	case method != "" && e.id != nil:
 		switch method {
 		case "elicitation/create", "sampling/createMessage", "roots/list":
@@ -199,6 +212,22 @@ func (w *wire) takeRequest(method string, match func(params json.RawMessage) boo
 		}
 	}
 	return nil
+}
+
+// forget drops the requests of a connection that is gone (a failed
+// attempt before a fallback): their answers will never come.
+func (w *wire) forget() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.pending = map[string]*sent{}
+}
+
+// orphanErrors counts the error responses without an id so far, and
+// returns the last.
+func (w *wire) orphanErrors() (int, *jsonrpc.Error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.orphans, w.orphan
 }
 
 // discoverAnswers counts the server's answers to server/discover so far.

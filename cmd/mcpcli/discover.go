@@ -84,6 +84,7 @@ type discoverInfo struct {
 	ProtocolVersion   string                  `json:"protocolVersion"`
 	Era               string                  `json:"era"` // "modern" or "legacy"
 	HTTPSession       bool                    `json:"httpSession,omitempty"`
+	Transport         string                  `json:"transport"` // stdio, streamable-http or sse
 	SupportedVersions []string                `json:"supportedVersions,omitempty"`
 	Negotiation       negotiationInfo         `json:"negotiation"`
 	Capabilities      *mcp.ServerCapabilities `json:"capabilities"`
@@ -100,6 +101,23 @@ func describeServer(s *client.Session) discoverInfo {
 		Capabilities:      s.Capabilities(),
 		Instructions:      s.Instructions(),
 		Negotiation:       describeNegotiation(s.Negotiation()),
+	}
+	switch t := s.Transport().(type) {
+	case *transport.Stdio:
+		info.Transport = "stdio"
+	case *transport.HTTP:
+		info.Transport = "streamable-http"
+	case *transport.SSE:
+		info.Transport = "sse"
+		if t.Streamable != nil {
+			info.Negotiation.Reason = fmt.Sprintf("HTTP+SSE (the %s transport): the POST to the URL got %s, and a GET opened the event stream; the initialize handshake",
+				transport.LegacySSEVersion, refusal(t.Streamable))
+		} else {
+			info.Negotiation.Reason = fmt.Sprintf("HTTP+SSE (the %s transport, --transport sse): the initialize handshake", transport.LegacySSEVersion)
+		}
+		if info.Negotiation.Pinned {
+			info.Negotiation.Reason += fmt.Sprintf(", pinned with --protocol %s", info.Negotiation.Asked)
+		}
 	}
 	if srv.Modern() {
 		info.Era = "modern"
@@ -119,6 +137,9 @@ func (info discoverInfo) write(w io.Writer) {
 	era := "legacy (initialize handshake"
 	if info.HTTPSession {
 		era += ", HTTP session"
+	}
+	if info.Transport == "sse" {
+		era += ", HTTP+SSE"
 	}
 	era += ")"
 	if info.Era == "modern" {
@@ -240,8 +261,11 @@ func refusal(err error) string {
 	var (
 		je *jsonrpc.Error
 		se *transport.StatusError
+		hr *client.HTTPRefusal
 	)
 	switch {
+	case errors.As(err, &hr):
+		return fmt.Sprintf("HTTP %d %s with JSON-RPC error %d: %s", hr.Status, http.StatusText(hr.Status), hr.RPC.Code, strings.TrimSpace(hr.RPC.Message))
 	case errors.As(err, &se):
 		msg := fmt.Sprintf("HTTP %d %s", se.Status, http.StatusText(se.Status))
 		if se.Text != "" {

@@ -135,8 +135,17 @@ func explain(err error) string {
 		je  *jsonrpc.Error
 		res *resourceError
 		pe  *client.PinError
+		sse *transport.SSEError
+		oe  *transport.OriginError
 	)
 	switch {
+	case errors.As(err, &oe):
+		return oe.Error() + "; the server is broken or hostile"
+	case errors.As(err, &sse):
+		if sse.Streamable != nil {
+			return sse.Error() + "; check the URL's path (Streamable HTTP servers often serve MCP at /mcp, HTTP+SSE servers their stream at /sse)"
+		}
+		return sse.Error() + "; check the URL (HTTP+SSE servers often serve their stream at /sse), or drop --transport sse"
 	case errors.As(err, &pe):
 		if pe.Got != "" {
 			return fmt.Sprintf("server (%s) answered initialize with protocol version %s, not %s as --protocol %s pins; use --protocol auto to accept what it speaks",

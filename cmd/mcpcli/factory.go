@@ -36,6 +36,7 @@ type GlobalFlags struct {
 	LogLevel    string
 	Verbose     bool
 	Protocol    string   // auto, or a version to pin
+	Transport   string   // for --url: auto, streamable or sse
 	ServerArgv  []string // after --
 }
 
@@ -129,7 +130,19 @@ func (f *Factory) Transport(cmd *cobra.Command) (transport.Transport, error) {
 				return nil, usageErrorf(cmd, "--header %v", err)
 			}
 		}
+		switch fl.Transport {
+		case "sse":
+			if fl.Protocol == client.ModernVersion {
+				return nil, usageErrorf(cmd, "--transport sse carries the initialize handshake only (2025-11-25 at most); it cannot go with --protocol %s", client.ModernVersion)
+			}
+			return &transport.SSE{URL: fl.URL, Header: h}, nil
+		case "streamable":
+			return &transport.HTTP{URL: fl.URL, Header: h, Streamable: true}, nil
+		}
 		return &transport.HTTP{URL: fl.URL, Header: h}, nil
+	}
+	if fl.Transport != "auto" && fl.Transport != "" {
+		return nil, usageErrorf(cmd, "--transport %s applies to --url servers; a stdio server is reached over stdio", fl.Transport)
 	}
 	if len(fl.Headers) > 0 {
 		return nil, usageErrorf(cmd, "--header applies to --url servers; stdio servers take --env")

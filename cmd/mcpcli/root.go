@@ -76,7 +76,8 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 	fl := &f.Flags
 	p := root.PersistentFlags()
 	p.StringVar(&fl.Stdio, "stdio", "", "start the server `\"CMD ARGS\"` and talk to it over stdio (or put the command after --)")
-	p.StringVar(&fl.URL, "url", "", "talk to a Streamable HTTP server at `URL`")
+	p.StringVar(&fl.URL, "url", "", "talk to a Streamable HTTP server at `URL` (or an HTTP+SSE one: see --transport)")
+	p.StringVar(&fl.Transport, "transport", "auto", "with --url: auto (Streamable HTTP, falling back to HTTP+SSE when the server refuses the first POST with 400, 404 or 405), streamable, or sse (the 2024-11-05 HTTP+SSE transport)")
 	p.StringArrayVar(&fl.Headers, "header", nil, "add an HTTP header `\"Name: value\"` to every request (repeatable)")
 	p.StringArrayVar(&fl.Env, "env", nil, "set `K=V` in the stdio server's environment (repeatable)")
 	p.StringVar(&fl.Cwd, "cwd", "", "start the stdio server in `DIR`")
@@ -113,6 +114,11 @@ func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
 	case "text", "json":
 	default:
 		return usageErrorf(cmd, "--output %q: use text or json", fl.Output)
+	}
+	switch fl.Transport {
+	case "auto", "streamable", "sse":
+	default:
+		return usageErrorf(cmd, "--transport %q: use auto, streamable or sse", fl.Transport)
 	}
 	switch fl.Protocol {
 	case "auto", client.ModernVersion, client.LegacyVersion:

@@ -1,0 +1,138 @@
+package main
+
+// Tests of issue 11 against real third-party servers: server-everything
+// (stdio, Streamable HTTP, HTTP+SSE), the TypeScript SDK's examples and the
+// go-sdk's, started by internal/thirdparty (install them with
+// `npm ci --prefix thirdparty --no-audit --no-fund`).
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpcli/mcpcli/internal/thirdparty"
+)
+
+// stdioArgs is args then the server's argv after --.
+func stdioArgs(argv []string, args ...string) []string {
+	return append(append(args, "--"), argv...)
+}
+
+// wantRun runs mcpcli and fails unless it exits with code; it returns
+// stdout and stderr.
+func wantRun(t *testing.T, code int, args ...string) (stdout, stderr string) {
+	t.Helper()
+	got, out, errs := cli(t, args...)
+	if got != code {
+		t.Fatalf("mcpcli %s exited %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), got, code, out, errs)
+	}
+	return out, errs
+}
+
+func wantContains(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s does not contain %q:\n%s", what, w, got)
+		}
+	}
+}
+
+func TestProtocolThirdParty(t *testing.T) {
+	t.Run("go-sdk everything over stdio, pinned to 2025-11-25", func(t *testing.T) {
+		t.Parallel()
+		argv := thirdparty.GoSDKServer(t, "everything")
+		out, _ := wantRun(t, 0, stdioArgs(argv, "discover")...)
+		wantContains(t, "discover (auto)", out, "Protocol:     2026-07-28, modern", "How:          negotiated with server/discover")
+		out, _ = wantRun(t, 0, stdioArgs(argv, "discover", "--protocol", "2025-11-25")...)
+		wantContains(t, "discover --protocol 2025-11-25", out, "Protocol:     2025-11-25, legacy (initialize handshake)",
+			"How:          pinned with --protocol 2025-11-25: the initialize handshake, no server/discover")
+		// Its elicit tool uses the legacy elicitation/create, refused at
+		// 2026-07-28: pinned, it works.
+		answers := writeFile(t, "answers.json", `{"elicitation": {"action": "accept", "content": {"random": "xyzzy"}}}`)
+		out, errs := wantRun(t, 0, stdioArgs(argv, "call", "elicit (form)", "--protocol", "2025-11-25", "--answers", answers)...)
+		wantContains(t, "call elicit (form)", out, "xyzzy")
+		wantContains(t, "stderr", errs, `→ elicitation: accept (answers file, key "elicitation")`)
+	})
+	t.Run("server-everything over stdio, pinned to 2026-07-28", func(t *testing.T) {
+		t.Parallel()
+		argv := thirdparty.Everything(t)
+		_, errs := wantRun(t, 1, stdioArgs(argv, "discover", "--protocol", "2026-07-28")...)
+		wantContains(t, "stderr", errs, "did not start a 2026-07-28 session with server/discover (-32601 method not found",
+			"--protocol 2026-07-28 allows no fallback; use --protocol auto or 2025-11-25")
+		out, _ := wantRun(t, 0, stdioArgs(argv, "discover")...)
+		wantContains(t, "discover (auto)", out, "How:          fallback: the server refused server/discover (-32601 method not found")
+	})
+	t.Run("server-everything over Streamable HTTP", func(t *testing.T) {
+		t.Parallel()
+		url := thirdparty.EverythingHTTP(t)
+		out, _ := wantRun(t, 0, "discover", "--url", url)
+		wantContains(t, "discover (auto)", out, "Protocol:     2025-11-25, legacy (initialize handshake, HTTP session)",
+			"How:          fallback: the server refused server/discover (HTTP 400 Bad Request with JSON-RPC error -32000: Bad Request: Server not initialized)")
+		out, _ = wantRun(t, 0, "discover", "--url", url, "--protocol", "2025-11-25", "-o", "json")
+		wantContains(t, "discover -o json", out, `"pinned": true`, `"discover": "not-sent"`, `"transport": "streamable-http"`)
+	})
+}
+
+func TestHTTPSSEThirdParty(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		url      func(t testing.TB) string
+		status   string // what the POST to the SSE URL got
+		tool     string
+		callArgs []string
+		want     string
+	}{
+		{"server-everything sse", thirdparty.EverythingSSE, "HTTP 404 Not Found", "trigger-elicitation-request", []string{"echo", "message=over sse"}, "Echo: over sse"},
+		{"TypeScript SDK simpleSseServer", func(t testing.TB) string { return thirdparty.SDKExampleSSE(t, "simpleSseServer") }, "HTTP 404 Not Found", "start-notification-stream", nil, ""},
+		{"TypeScript SDK sseAndStreamableHttpCompatibleServer", func(t testing.TB) string {
+			return thirdparty.SDKExampleSSE(t, "sseAndStreamableHttpCompatibleServer")
+		}, "HTTP 404 Not Found", "start-notification-stream", nil, ""},
+		{"go-sdk sse", func(t testing.TB) string { return thirdparty.GoSDKServerHTTP(t, "sse") }, `HTTP 400 Bad Request: "sessionid must be provided"`, "greet1", []string{"greet1", "name=Ada"}, "Ada"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			url := tc.url(t)
+			out, _ := wantRun(t, 0, "discover", "--url", url)
+			wantContains(t, "discover", out, "Protocol:     2025-11-25, legacy (initialize handshake, HTTP+SSE)",
+				"How:          HTTP+SSE (the 2024-11-05 transport): the POST to the URL got "+tc.status+", and a GET opened the event stream")
+			out, _ = wantRun(t, 0, "tools", "--url", url, "--transport", "sse")
+			wantContains(t, "tools --transport sse", out, tc.tool)
+			if tc.callArgs != nil {
+				trace := t.TempDir() + "/trace.jsonl"
+				out, _ = wantRun(t, 0, append([]string{"call", "--url", url, "--trace", trace}, tc.callArgs...)...)
+				wantContains(t, "call", out, tc.want)
+				wantContains(t, "the trace", readFile(t, trace), `"method":"GET"`, `"method":"tools/call"`, `"result":{"content"`)
+			}
+			_, errs := wantRun(t, 1, "tools", "--url", url, "--transport", "streamable")
+			wantContains(t, "tools --transport streamable", errs, "answered HTTP 40")
+		})
+	}
+	t.Run("neither", func(t *testing.T) {
+		t.Parallel()
+		url := strings.TrimSuffix(thirdparty.EverythingSSE(t), "/sse") + "/nothing"
+		_, errs := wantRun(t, 1, "tools", "--url", url)
+		wantContains(t, "stderr", errs, "answers neither Streamable HTTP (POST: HTTP 404 Not Found) nor HTTP+SSE (GET: HTTP 404 Not Found)",
+			"check the URL's path")
+	})
+}
+
+// writeFile writes a file in a fresh temporary directory and returns its path.
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
