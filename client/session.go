@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/transport"
@@ -69,6 +70,9 @@ type Options struct {
 	Modes         Modes
 	// Answerer answers every round of input requests, modern or legacy.
 	Answerer Answerer
+	// Sampler, when set, declares the sampling capability and answers
+	// sampling requests, modern or legacy.
+	Sampler Sampler
 	// MaxRounds bounds the interim results per request; 0 means
 	// DefaultMaxRounds.
 	MaxRounds int
@@ -101,6 +105,15 @@ type Options struct {
 	// Backoff is the pause before the n-th (from 1) retry of a round that
 	// carried only requestState. Nil means 0, 250ms, 500ms...
 	Backoff func(n int) time.Duration
+	// Roots, when not empty, declares the roots capability: a roots/list
+	// request (legacy) or input request (multi round-trip) is answered
+	// with them. The URIs must be absolute file:// URIs.
+	Roots []*mcp.Root
+	// OnUndeclared is told about a legacy server request for a capability
+	// mcpcli did not declare, which the server got an error for (an
+	// undeclared roots/list; an undeclared sampling request also fails
+	// the request it came with).
+	OnUndeclared func(*UndeclaredError)
 }
 
 // Session is a connected MCP client session.
@@ -111,6 +124,9 @@ type Session struct {
 	server Server
 	wire   *wire
 	neg    *negotiator
+
+	rootsServed chan struct{} // closed once a roots/list was answered
+	rootsOnce   sync.Once
 
 	mu      sync.Mutex
 	current *inflight // the request mcpcli is waiting on, for legacy asks
@@ -140,7 +156,7 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	if opts.MaxRounds <= 0 {
 		opts.MaxRounds = DefaultMaxRounds
 	}
-	s := &Session{opts: opts, t: t, wire: newWire()}
+	s := &Session{opts: opts, t: t, wire: newWire(), rootsServed: make(chan struct{})}
 	s.neg = &negotiator{s: s}
 	t.Observe(s.wire.observe)
 	caps := &mcp.ClientCapabilities{}
@@ -182,8 +198,18 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		cctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 	}
+	if len(opts.Roots) > 0 {
+		caps.RootsV2 = &mcp.RootCapabilities{}
+	}
+	if opts.Sampler != nil {
+		// Plain sampling: a person writes text, not tool calls.
+		caps.Sampling = &mcp.SamplingCapabilities{}
+		copts.CreateMessageWithToolsHandler = s.sampleLegacy
+	}
 	c := mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}, copts)
+	c.AddRoots(opts.Roots...)
 	c.AddSendingMiddleware(s.neg.middleware)
+	c.AddReceivingMiddleware(s.refuseUndeclared)
 	cs, err := s.connect(cctx, c, t)
 	if err != nil {
 		if fb, ok := t.(transport.Fallbacker); ok && !errors.As(err, new(*PinError)) {
@@ -225,6 +251,9 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	if s.server.Name == "" {
 		s.server.Name = t.Via()
 	}
+	if len(opts.Roots) > 0 && !s.server.Modern() {
+		s.awaitRoots(cctx)
+	}
 	if opts.LogLevel != "" && !s.server.Modern() {
 		if caps := s.Capabilities(); caps.Logging != nil {
 			if err := cs.SetLoggingLevel(cctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(opts.LogLevel)}); err != nil {
@@ -258,6 +287,62 @@ func (s *Session) connect(ctx context.Context, c *mcp.Client, t transport.Transp
 // Transport is what the session runs over: the one given to Connect, or
 // the HTTP+SSE transport it fell back to.
 func (s *Session) Transport() transport.Transport { return s.t }
+
+// Legacy servers that use roots commonly ask for them as soon as the
+// session is initialized, and act on the answer asynchronously: a request
+// sent at once would race them (server-filesystem started without a
+// directory would refuse it). Connect gives such a server rootsAsk to ask,
+// then rootsSettle to take the answer in.
+const (
+	rootsAsk    = 300 * time.Millisecond
+	rootsSettle = 100 * time.Millisecond
+)
+
+// awaitRoots waits (briefly) for a legacy server's first roots/list.
+func (s *Session) awaitRoots(ctx context.Context) {
+	t := time.NewTimer(rootsAsk)
+	defer t.Stop()
+	select {
+	case <-s.rootsServed:
+		_ = sleep(ctx, rootsSettle)
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// refuseUndeclared answers a server's request for a capability mcpcli did
+// not declare with an error (the go-sdk would answer roots/list with an
+// empty list whatever was declared).
+func (s *Session) refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch {
+		case method == "roots/list" && len(s.opts.Roots) > 0:
+			res, err := next(ctx, method, req)
+			s.rootsOnce.Do(func() { close(s.rootsServed) })
+			return res, err
+		case method == "roots/list" && len(s.opts.Roots) == 0:
+			if s.opts.OnUndeclared != nil {
+				s.opts.OnUndeclared(&UndeclaredError{Server: s.server.Display(), Method: method, Capability: "roots", Legacy: true})
+			}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client did not declare the roots capability"}
+		case method == "sampling/createMessage" && s.opts.Sampler == nil:
+			// The person learns of it from the run's error: nobody opted
+			// in to answer for a model.
+			err := &UndeclaredError{Server: s.server.Display(), Method: method, Capability: "sampling", Legacy: true}
+			s.mu.Lock()
+			fl := s.current
+			s.mu.Unlock()
+			switch {
+			case fl != nil:
+				s.failLegacy(fl, err)
+			case s.opts.OnUndeclared != nil:
+				s.opts.OnUndeclared(err)
+			}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client did not declare the sampling capability"}
+		}
+		return next(ctx, method, req)
+	}
+}
 
 // Server says who is on the other end.
 func (s *Session) Server() Server { return s.server }

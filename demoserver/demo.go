@@ -80,6 +80,7 @@ func New(opts Options) (*Demo, error) {
 		Instructions: "A demo of MCP elicitations: confirmations, choices, forms, URL mode, a wizard carried in requestState, and asks from prompts and resources.",
 	})
 	d.addTools()
+	d.addReachTools()
 	d.addPrompt()
 	d.addResource()
 	return d, nil

@@ -137,8 +137,11 @@ func explain(err error) string {
 		pe  *client.PinError
 		sse *transport.SSEError
 		oe  *transport.OriginError
+		ud  *client.UndeclaredError
 	)
 	switch {
+	case errors.As(err, &ud):
+		return undeclared(ud)
 	case errors.As(err, &oe):
 		return oe.Error() + "; the server is broken or hostile"
 	case errors.As(err, &sse):
@@ -205,6 +208,18 @@ func explain(err error) string {
 		return prefix + describeRPC(je.Code, strings.TrimSpace(je.Message))
 	}
 	return err.Error()
+}
+
+// undeclared words a server's request for a capability mcpcli did not
+// declare, with the flag that declares it.
+func undeclared(e *client.UndeclaredError) string {
+	switch e.Capability {
+	case "sampling":
+		return e.Error() + "; pass --sampling to read its sampling requests and write the replies yourself"
+	case "roots":
+		return e.Error() + "; pass --root DIR (repeatable) to give it roots"
+	}
+	return e.Error()
 }
 
 // statusAdvice says what to do about an HTTP answer without JSON-RPC.

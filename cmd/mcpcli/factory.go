@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
+	"path/filepath"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
@@ -37,6 +40,7 @@ type GlobalFlags struct {
 	Verbose     bool
 	Protocol    string   // auto, or a version to pin
 	Transport   string   // for --url: auto, streamable or sse
+	Roots       []string // --root directories
 	ServerArgv  []string // after --
 }
 
@@ -155,6 +159,24 @@ func (f *Factory) Transport(cmd *cobra.Command) (transport.Transport, error) {
 	return f.stdio(transport.Command{Argv: argv, Env: fl.Env, Dir: fl.Cwd}), nil
 }
 
+// rootURIs turns --root directories into roots: absolute file:// URIs,
+// named after the directory.
+func rootURIs(dirs []string) ([]*mcp.Root, error) {
+	var roots []*mcp.Root
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, fmt.Errorf("--root %q: %v", d, err)
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("--root %q is not a directory", d)
+		}
+		u := &url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+		roots = append(roots, &mcp.Root{URI: u.String(), Name: filepath.Base(abs)})
+	}
+	return roots, nil
+}
+
 // stdio is the transport to a server started as c. With -v the server's
 // stderr is shown as it arrives; either way its last lines are kept for
 // when it fails.
@@ -212,7 +234,14 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 	if pinned {
 		asked = f.Flags.Protocol
 	}
+	roots, err := rootURIs(f.Flags.Roots)
+	if err != nil {
+		t.Close()
+		return nil, usageErrorf(cmd, "%v", err)
+	}
 	s, err := client.Connect(ctx, t, client.Options{
+		Roots:           roots,
+		OnUndeclared:    func(e *client.UndeclaredError) { con.Warn(undeclared(e)) },
 		ProtocolVersion: asked,
 		PinProtocol:     pinned,
 		ClientVersion:   version,

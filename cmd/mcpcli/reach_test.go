@@ -136,3 +136,40 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+func TestRootsThirdParty(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("from a root\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	uri := "file://" + filepath.ToSlash(dir)
+	t.Run("server-everything get-roots-list over stdio and HTTP", func(t *testing.T) {
+		t.Parallel()
+		for _, where := range [][]string{stdioArgs(thirdparty.Everything(t)), {"--url", thirdparty.EverythingHTTP(t)}} {
+			out, _ := wantRun(t, 0, append([]string{"call", "get-roots-list", "--root", dir}, where...)...)
+			wantContains(t, "get-roots-list", out, "Current MCP Roots (1 total)", "URI: "+uri)
+		}
+	})
+	t.Run("server-filesystem started without a directory", func(t *testing.T) {
+		t.Parallel()
+		argv := thirdparty.FilesystemNoRoot(t)
+		out, _ := wantRun(t, 0, stdioArgs(argv, "call", "list_allowed_directories", "--root", dir)...)
+		wantContains(t, "list_allowed_directories", out, dir)
+		out, _ = wantRun(t, 0, stdioArgs(argv, "call", "read_text_file", "path="+filepath.Join(dir, "notes.txt"), "--root", dir)...)
+		wantContains(t, "read_text_file", out, "from a root")
+	})
+	t.Run("go-sdk everything roots over the initialize handshake", func(t *testing.T) {
+		t.Parallel()
+		argv := thirdparty.GoSDKServer(t, "everything")
+		out, _ := wantRun(t, 0, stdioArgs(argv, "call", "roots", "--protocol", "2025-11-25", "--root", dir)...)
+		wantContains(t, "roots (stdio)", out, filepath.Base(dir)+":"+uri)
+		url := thirdparty.GoSDKServerHTTP(t, "everything")
+		out, _ = wantRun(t, 0, "call", "roots", "--root", dir, "--url", url)
+		wantContains(t, "roots (HTTP)", out, filepath.Base(dir)+":"+uri)
+		// Undeclared: the server gets an error, not an empty list, and
+		// the person is told how to give it roots.
+		out, errs := wantRun(t, 2, "call", "roots", "--url", url)
+		wantContains(t, "roots without --root", out, "method not found")
+		wantContains(t, "stderr", errs, `sent a roots/list request, although mcpcli did not declare roots`, "pass --root DIR")
+	})
+}

@@ -90,6 +90,7 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 	p.StringVarP(&fl.Output, "output", "o", "text", "result format: text or json (json prints only the final result)")
 	p.BoolVar(&fl.Accessible, "accessible", false, "ask questions as plain lines instead of full-screen forms (also used when stdin is not a terminal)")
 	p.StringVar(&fl.LogLevel, "log-level", "", "ask the server for log messages at `LEVEL` (debug, info, notice, warning, error, ...) and show them on stderr")
+	p.StringArrayVar(&fl.Roots, "root", nil, "declare the roots capability and give the server `DIR` as a root (repeatable; absolute file:// URIs)")
 	p.StringVar(&fl.Protocol, "protocol", "auto", "protocol version: auto (2026-07-28 with server/discover, falling back to the 2025-11-25 initialize handshake), or pin 2026-07-28 or 2025-11-25")
 	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip, and what a stdio server writes to its stderr, on stderr")
 
@@ -143,6 +144,9 @@ func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
 		default:
 			return usageErrorf(cmd, "--log-level %q: use debug, info, notice, warning, error, critical, alert or emergency", fl.LogLevel)
 		}
+	}
+	if _, err := rootURIs(fl.Roots); err != nil {
+		return usageErrorf(cmd, "%v", err)
 	}
 	for _, kv := range fl.Env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
