@@ -17,22 +17,40 @@ import (
 // Answerer picks how elicitations are answered in this run: an answers
 // file, full-screen forms, or line prompts.
 func (f *Factory) Answerer(cmd *cobra.Command) (client.Answerer, error) {
+	a, _, err := f.Answerers(cmd)
+	return a, err
+}
+
+// Answerers picks how this run answers: elicitations always, and with
+// --sampling the server's sampling requests too (nil otherwise: sampling
+// is not declared), the same way (an answers file, the full screen, or
+// lines).
+func (f *Factory) Answerers(cmd *cobra.Command) (client.Answerer, client.Sampler, error) {
+	a, sampler, err := f.answerers(cmd)
+	if err != nil || !f.Flags.Sampling {
+		return a, nil, err
+	}
+	return a, sampler, nil
+}
+
+func (f *Factory) answerers(cmd *cobra.Command) (client.Answerer, client.Sampler, error) {
 	con := f.Console()
 	consent := &urlmode.Consent{Open: f.Deps.Open, Out: con}
 	if f.Flags.Answers != "" {
 		s, err := f.script(cmd)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		// A scripted accept of a URL is the script's consent: opened with
 		// --open-urls, printed otherwise; refused schemes become decline.
-		return consent.Script(s, f.Flags.OpenURLs), nil
+		return consent.Script(s, f.Flags.OpenURLs), s, nil
 	}
 	if f.fullScreen() {
 		// The forms draw on stderr; stdout keeps carrying only results, so
 		// `mcpcli call … -o json | jq` works with a form on screen.
 		consent.Term = con.Terminal(f.Deps.In)
-		return &render.FormAnswerer{Term: consent.Term, Status: con, URL: consent.TUI}, nil
+		fa := &render.FormAnswerer{Term: consent.Term, Status: con, URL: consent.TUI}
+		return fa, fa, nil
 	}
 	p := render.NewPrompter(f.Deps.In, con)
 	p.URL = func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error) {
@@ -47,7 +65,7 @@ func (f *Factory) Answerer(cmd *cobra.Command) (client.Answerer, error) {
 	} else {
 		p.Echo = true
 	}
-	return p, nil
+	return p, p, nil
 }
 
 // fullScreen reports whether this run can show full-screen forms: stdin
@@ -79,6 +97,13 @@ func (f *Factory) script(cmd *cobra.Command) (*client.Script, error) {
 	con := f.Console()
 	s.Notify = func(ask client.Ask, res *mcp.ElicitResult, key string) {
 		con.Printf("→ %s: %s (answers file, key %q)", render.Line(ask.Key), res.Action, key)
+	}
+	s.NotifySample = func(r client.SamplingRound, a *client.SamplingAnswer, key string) {
+		what := "decline"
+		if !a.Decline {
+			what = "reply from model " + render.Line(a.Result.Model)
+		}
+		con.Printf("→ %s: %s (answers file, key %q)", render.Line(r.Key), what, key)
 	}
 	return s, nil
 }

@@ -60,7 +60,7 @@ When the server answers input_required, mcpcli asks you (or reads --answers)
 and retries, round after round, until the result arrives.
 
 Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
-130 you abandoned the request.`,
+130 you abandoned the request (or declined a sampling request it needed).`,
 		Example: `  mcpcli call delete_project project=apollo -- mcpcli demo-server
   mcpcli call edit_profile --answers answers.json -o json -- mcpcli demo-server
   mcpcli call search --args '{"query": "mcp", "limit": 5}' --url http://127.0.0.1:8080/mcp`,

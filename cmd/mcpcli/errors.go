@@ -76,6 +76,11 @@ func report(ctx context.Context, w *render.Console, err error) int {
 	if errors.As(err, &te) {
 		return exitToolError
 	}
+	var de *client.DeclinedError
+	if errors.As(err, &de) {
+		w.Printf("mcpcli: you declined the sampling request %q of %s; by the spec that ends the request (it is not sent again)", render.Line(de.Key), render.Line(de.Server))
+		return exitAbandoned
+	}
 	if errors.Is(err, client.ErrAbandoned) || ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		w.Printf("mcpcli: cancelled; the request was abandoned")
 		return exitAbandoned

@@ -41,6 +41,7 @@ type GlobalFlags struct {
 	Protocol    string   // auto, or a version to pin
 	Transport   string   // for --url: auto, streamable or sse
 	Roots       []string // --root directories
+	Sampling    bool     // --sampling: declare sampling, answered by a person
 	ServerArgv  []string // after --
 }
 
@@ -198,7 +199,7 @@ func (f *Factory) stdio(c transport.Command) *transport.Stdio {
 // answerer, trace and display. Closing the session closes t.
 func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.Transport) (*client.Session, error) {
 	con := f.Console()
-	answerer, err := f.Answerer(cmd)
+	answerer, sampler, err := f.Answerers(cmd)
 	if err != nil {
 		t.Close()
 		return nil, err
@@ -241,6 +242,7 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 	}
 	s, err := client.Connect(ctx, t, client.Options{
 		Roots:           roots,
+		Sampler:         sampler,
 		OnUndeclared:    func(e *client.UndeclaredError) { con.Warn(undeclared(e)) },
 		ProtocolVersion: asked,
 		PinProtocol:     pinned,

@@ -6,10 +6,13 @@ package main
 // `npm ci --prefix thirdparty --no-audit --no-fund`).
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpcli/mcpcli/internal/thirdparty"
 )
@@ -172,4 +175,53 @@ func TestRootsThirdParty(t *testing.T) {
 		wantContains(t, "roots without --root", out, "method not found")
 		wantContains(t, "stderr", errs, `sent a roots/list request, although mcpcli did not declare roots`, "pass --root DIR")
 	})
+}
+
+func TestSamplingThirdParty(t *testing.T) {
+	reply := writeFile(t, "reply.json", `{"sampling": {"role": "assistant", "content": {"type": "text", "text": "Paris is the capital."}, "model": "atlas-7"}}`)
+	decline := writeFile(t, "decline.json", `{"*": {"action": "decline"}}`)
+	t.Run("server-everything trigger-sampling-request over stdio and HTTP", func(t *testing.T) {
+		t.Parallel()
+		for _, where := range [][]string{stdioArgs(thirdparty.Everything(t)), {"--url", thirdparty.EverythingHTTP(t)}} {
+			args := append([]string{"call", "trigger-sampling-request", "prompt=What is the capital of France?", "--sampling", "--answers", reply}, where...)
+			out, errs := wantRun(t, 0, args...)
+			wantContains(t, "trigger-sampling-request", out, "LLM sampling result:", `"model": "atlas-7"`, `"text": "Paris is the capital."`)
+			wantContains(t, "stderr", errs, `→ sampling: reply from model atlas-7 (answers file, key "sampling")`)
+			args = append([]string{"call", "trigger-sampling-request", "prompt=x", "--sampling", "--answers", decline}, where...)
+			out, _ = wantRun(t, 2, args...)
+			wantContains(t, "declined", out, "User rejected sampling request")
+		}
+		// Lines: the request as the server wrote it, then the reply.
+		code, out, errs := cliIn(t, "w\nA reply from a person.\n.\ny\n", stdioArgs(thirdparty.Everything(t), "call", "trigger-sampling-request", "prompt=Say hi", "maxTokens=42", "--sampling", "--accessible")...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		wantContains(t, "stderr", errs, "System prompt:", "You are a helpful test server.", "[user] Resource trigger-sampling-request context: Say hi", "max tokens 42 · temperature 0.7")
+		wantContains(t, "stdout", out, `"model": "mcpcli-human"`, "A reply from a person.")
+	})
+	t.Run("go-sdk everything sample, initialize handshake", func(t *testing.T) {
+		t.Parallel()
+		argv := thirdparty.GoSDKServer(t, "everything")
+		out, _ := wantRun(t, 0, stdioArgs(argv, "call", "sample", "--protocol", "2025-11-25", "--sampling", "--answers", reply)...)
+		wantContains(t, "sample (stdio)", out, "Paris is the capital.")
+		out, _ = wantRun(t, 0, "call", "sample", "--sampling", "--answers", reply, "--url", thirdparty.GoSDKServerHTTP(t, "everything"))
+		wantContains(t, "sample (HTTP)", out, "Paris is the capital.")
+		_, errs := wantRun(t, 1, stdioArgs(argv, "call", "sample", "--protocol", "2025-11-25")...)
+		wantContains(t, "without --sampling", errs, `sent a sampling/createMessage request, although mcpcli did not declare sampling`, "pass --sampling")
+	})
+}
+
+// cliIn is cli with stdin.
+func cliIn(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	deps := &Deps{
+		Streams:    Streams{In: strings.NewReader(stdin), Out: &out, Err: &errb},
+		Getenv:     func(string) string { return "" },
+		Executable: os.Executable,
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	code = Run(ctx, args, deps)
+	return code, out.String(), errb.String()
 }

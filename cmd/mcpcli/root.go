@@ -90,6 +90,7 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 	p.StringVarP(&fl.Output, "output", "o", "text", "result format: text or json (json prints only the final result)")
 	p.BoolVar(&fl.Accessible, "accessible", false, "ask questions as plain lines instead of full-screen forms (also used when stdin is not a terminal)")
 	p.StringVar(&fl.LogLevel, "log-level", "", "ask the server for log messages at `LEVEL` (debug, info, notice, warning, error, ...) and show them on stderr")
+	p.BoolVar(&fl.Sampling, "sampling", false, "declare sampling: show each sampling request and let you write the model's reply (or decline); answers files answer it too, see 'mcpcli help answers'")
 	p.StringArrayVar(&fl.Roots, "root", nil, "declare the roots capability and give the server `DIR` as a root (repeatable; absolute file:// URIs)")
 	p.StringVar(&fl.Protocol, "protocol", "auto", "protocol version: auto (2026-07-28 with server/discover, falling back to the 2025-11-25 initialize handshake), or pin 2026-07-28 or 2025-11-25")
 	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip, and what a stdio server writes to its stderr, on stderr")
