@@ -46,6 +46,8 @@ type Demo struct {
 
 	mu        sync.Mutex
 	connected map[string]bool // connect ids completed in the browser
+
+	clock clock
 }
 
 // Version is the demo server's version.
@@ -77,10 +79,15 @@ func New(opts Options) (*Demo, error) {
 		connected: map[string]bool{},
 	}
 	d.srv = mcp.NewServer(&mcp.Implementation{Name: "mcpcli-demo", Title: "mcpcli demo server", Version: Version}, &mcp.ServerOptions{
-		Instructions: "A demo of MCP elicitations: confirmations, choices, forms, URL mode, a wizard carried in requestState, and asks from prompts and resources.",
+		Instructions:       "A demo of MCP elicitations: confirmations, choices, forms, URL mode, a wizard carried in requestState, and asks from prompts and resources.",
+		CompletionHandler:  d.complete,
+		SubscribeHandler:   d.subscribe,
+		UnsubscribeHandler: d.unsubscribe,
 	})
 	d.addTools()
 	d.addReachTools()
+	d.addReachResources()
+	d.addGreetingPrompt()
 	d.addPrompt()
 	d.addResource()
 	return d, nil
@@ -89,8 +96,14 @@ func New(opts Options) (*Demo, error) {
 // Server is the go-sdk server, for serving on any transport.
 func (d *Demo) Server() *mcp.Server { return d.srv }
 
-// Close stops the connect page, if it was started.
+// Close stops the connect page, if it was started, and the clock.
 func (d *Demo) Close() error {
+	d.clock.mu.Lock()
+	if d.clock.stop != nil {
+		close(d.clock.stop)
+		d.clock.stop = nil
+	}
+	d.clock.mu.Unlock()
 	if d.page != nil {
 		return d.page.Close()
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -128,4 +130,128 @@ func (d *Demo) draftAnnouncement(ctx context.Context, req *mcp.CallToolRequest) 
 		}
 	}
 	return text("Announcement for %s, drafted by %s:\n%s", version, reply.Model, strings.Join(texts, "\n")), nil
+}
+
+// Notes is the demo's resource template; its topic completes from
+// NoteTopics.
+const NotesTemplate = "demo://notes/{topic}"
+
+// NoteTopics are the topics completion/complete suggests.
+var NoteTopics = []string{"go", "mcp", "terminals", "testing"}
+
+// ClockURI is a resource that changes every ClockTick while someone is
+// subscribed to it (resources/subscribe, or subscriptions/listen).
+const ClockURI = "demo://clock"
+
+func (d *Demo) addReachResources() {
+	d.srv.AddResourceTemplate(&mcp.ResourceTemplate{
+		Name:        "notes",
+		Title:       "Notes on a topic",
+		URITemplate: NotesTemplate,
+		MIMEType:    "text/plain",
+		Description: "A few lines on a topic; the topic completes (completion/complete).",
+	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		topic := strings.TrimPrefix(req.Params.URI, "demo://notes/")
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain",
+			Text: fmt.Sprintf("Notes on %s: nothing here yet but the topic.", topic)}}}, nil
+	})
+	d.srv.AddResource(&mcp.Resource{
+		URI:         ClockURI,
+		Name:        "clock",
+		Title:       "Clock",
+		Description: "The time; subscribe to it (mcpcli watch --resource demo://clock) and it changes every second.",
+		MIMEType:    "text/plain",
+	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: ClockURI, MIMEType: "text/plain", Text: d.opts.Now().UTC().Format(time.RFC3339)}}}, nil
+	})
+}
+
+// complete answers completion/complete: note topics, and the languages of
+// the greeting prompt.
+func (d *Demo) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	var pool []string
+	ref := req.Params.Ref
+	switch {
+	case ref != nil && ref.Type == "ref/resource" && ref.URI == NotesTemplate && req.Params.Argument.Name == "topic":
+		pool = NoteTopics
+	case ref != nil && ref.Type == "ref/prompt" && ref.Name == "greeting" && req.Params.Argument.Name == "language":
+		pool = []string{"English", "French", "Japanese"}
+	}
+	values := []string{}
+	for _, v := range pool {
+		if strings.HasPrefix(v, req.Params.Argument.Value) {
+			values = append(values, v)
+		}
+	}
+	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values, Total: len(values)}}, nil
+}
+
+func (d *Demo) addGreetingPrompt() {
+	d.srv.AddPrompt(&mcp.Prompt{
+		Name:        "greeting",
+		Description: "A greeting in a language; the language completes.",
+		Arguments: []*mcp.PromptArgument{
+			{Name: "language", Description: "The language to greet in", Required: true},
+			{Name: "name", Description: "Who to greet"},
+		},
+	}, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		name := req.Params.Arguments["name"]
+		if name == "" {
+			name = "everyone"
+		}
+		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user",
+			Content: &mcp.TextContent{Text: fmt.Sprintf("Greet %s in %s.", name, req.Params.Arguments["language"])}}}}, nil
+	})
+}
+
+// ClockTick is how often the clock changes while someone watches it.
+const ClockTick = time.Second
+
+// clock ticks while anyone is subscribed to ClockURI.
+type clock struct {
+	mu          sync.Mutex
+	subscribers int
+	stop        chan struct{}
+}
+
+func (d *Demo) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
+	if req.Params.URI != ClockURI {
+		return nil
+	}
+	d.clock.mu.Lock()
+	defer d.clock.mu.Unlock()
+	d.clock.subscribers++
+	if d.clock.stop == nil {
+		stop := make(chan struct{})
+		d.clock.stop = stop
+		go func() {
+			t := time.NewTicker(ClockTick)
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-t.C:
+					_ = d.srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: ClockURI})
+				}
+			}
+		}()
+	}
+	return nil
+}
+
+func (d *Demo) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) error {
+	if req.Params.URI != ClockURI {
+		return nil
+	}
+	d.clock.mu.Lock()
+	defer d.clock.mu.Unlock()
+	if d.clock.subscribers > 0 {
+		d.clock.subscribers--
+	}
+	if d.clock.subscribers == 0 && d.clock.stop != nil {
+		close(d.clock.stop)
+		d.clock.stop = nil
+	}
+	return nil
 }

@@ -47,3 +47,22 @@ func TestTUISamplingDecline(t *testing.T) {
 		}
 	}
 }
+
+// TestTUITemplateCompletion fills a resource template's variable on the
+// full screen: the server's suggestions are shown, tab completes.
+func TestTUITemplateCompletion(t *testing.T) {
+	bin := mcpcli(t)
+	out := filepath.Join(t.TempDir(), "out.txt")
+	tm := start(t, nil, out, bin, "read", "demo://notes/{topic}", "--", bin, "demo-server")
+	tm.waitFor("mcpcli demo server needs topic", "for resource template demo://notes/{topic}", "suggested: go, mcp, terminals, testing")
+	tm.text("te")
+	tm.keys("Down") // the second suggestion starting with "te"
+	tm.keys("Tab", "Enter")
+	s := tm.exited()
+	if !strings.Contains(s, "[exit 0]") || !strings.Contains(s, "mcpcli: reading demo://notes/testing") {
+		t.Errorf("after the question the screen shows:\n%s", s)
+	}
+	if b, _ := os.ReadFile(out); !strings.HasPrefix(string(b), "Notes on testing:") {
+		t.Errorf("stdout = %q, want the notes on testing", b)
+	}
+}

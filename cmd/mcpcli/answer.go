@@ -48,24 +48,61 @@ func (f *Factory) answerers(cmd *cobra.Command) (client.Answerer, client.Sampler
 	if f.fullScreen() {
 		// The forms draw on stderr; stdout keeps carrying only results, so
 		// `mcpcli call … -o json | jq` works with a form on screen.
-		consent.Term = con.Terminal(f.Deps.In)
+		consent.Term = f.terminal()
 		fa := &render.FormAnswerer{Term: consent.Term, Status: con, URL: consent.TUI}
 		return fa, fa, nil
 	}
-	p := render.NewPrompter(f.Deps.In, con)
+	p := f.prompter()
 	p.URL = func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error) {
 		return consent.Line(ctx, p, r, i)
 	}
-	if f.Deps.InTTY {
-		fd := f.Deps.InFd
-		p.ReadSecret = func() (string, error) {
-			b, err := term.ReadPassword(fd)
-			return string(b), err
-		}
-	} else {
-		p.Echo = true
-	}
 	return p, p, nil
+}
+
+// terminal is the run's one terminal for full-screen programs.
+func (f *Factory) terminal() *render.Terminal {
+	if f.term == nil {
+		f.term = f.Console().Terminal(f.Deps.In)
+	}
+	return f.term
+}
+
+// prompter is the run's one line prompter: every line question of the run
+// reads stdin through it, so that none reads ahead of another.
+func (f *Factory) prompter() *render.Prompter {
+	if f.lines == nil {
+		p := render.NewPrompter(f.Deps.In, f.Console())
+		if f.Deps.InTTY {
+			fd := f.Deps.InFd
+			p.ReadSecret = func() (string, error) {
+				b, err := term.ReadPassword(fd)
+				return string(b), err
+			}
+		} else {
+			p.Echo = true
+		}
+		f.lines = p
+	}
+	return f.lines
+}
+
+// valueAsker asks a person for a value mcpcli needs before sending a
+// request (a missing prompt argument or template variable).
+type valueAsker interface {
+	AskValue(ctx context.Context, q render.Question) (string, error)
+}
+
+// asker is how this run asks for missing values: on the full screen, or
+// as lines with --accessible, when stdin is a terminal (and not the
+// answers file); nil when nobody can be asked.
+func (f *Factory) asker() valueAsker {
+	if !f.Deps.InTTY || f.Flags.Answers == "-" {
+		return nil
+	}
+	if f.fullScreen() {
+		return &render.ValueForm{Term: f.terminal()}
+	}
+	return f.prompter()
 }
 
 // fullScreen reports whether this run can show full-screen forms: stdin

@@ -52,7 +52,9 @@ type Factory struct {
 	Flags GlobalFlags
 
 	console *render.Console
-	closers []func() // run when the command is done: the trace
+	term    *render.Terminal // the full-screen programs' terminal, made on first use
+	lines   *render.Prompter // the line prompter, made on first use
+	closers []func()         // run when the command is done: the trace
 }
 
 // cleanup runs what the run left to do at its end.

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -173,7 +175,9 @@ func NewCmdResources(f *Factory, runF func(context.Context, *ListOptions) error)
 		Use:   "resources",
 		Short: "List the server's resources",
 		Long: `resources lists each resource's URI, name and MIME type: the URI is what
-'mcpcli read URI' takes.`,
+'mcpcli read URI' takes. Then the resource templates (URIs with
+{variables}), which 'mcpcli read TEMPLATE --var NAME=VALUE' fills in.
+-o json prints both lists exactly as the server sent them.`,
 		Example: `  mcpcli resources -- mcpcli demo-server`,
 	}, runF, resourcesRun)
 }
@@ -184,30 +188,56 @@ func resourcesRun(ctx context.Context, opts *ListOptions) error {
 		if err != nil {
 			return err
 		}
+		templates, err := s.ListResourceTemplates(ctx)
+		var je *jsonrpc.Error
+		if errors.As(err, &je) && je.Code == jsonrpc.CodeMethodNotFound {
+			templates, err = &client.TemplateList{}, nil // a server without templates may not know the method
+		}
+		if err != nil {
+			return err
+		}
 		if opts.JSON {
 			raw := make([]json.RawMessage, 0, len(list.Resources))
 			for _, r := range list.Resources {
 				raw = append(raw, list.Raw[r.URI])
 			}
-			return render.WriteJSON(opts.Out, map[string]any{"resources": raw})
+			rawT := make([]json.RawMessage, 0, len(templates.Templates))
+			for _, t := range templates.Templates {
+				rawT = append(rawT, templates.Raw[t.URITemplate])
+			}
+			return render.WriteJSON(opts.Out, map[string]any{"resources": raw, "resourceTemplates": rawT})
 		}
-		if len(list.Resources) == 0 {
+		if len(list.Resources) == 0 && len(templates.Templates) == 0 {
 			fmt.Fprintln(opts.Out, "(the server has no resources)")
 		}
 		for _, r := range list.Resources {
-			name := r.Title
-			if name == "" {
-				name = r.Name
+			listEntry(opts.Out, r.URI, r.Title, r.Name, r.MIMEType, r.Description)
+		}
+		if len(templates.Templates) > 0 {
+			if len(list.Resources) > 0 {
+				fmt.Fprintln(opts.Out)
 			}
-			fmt.Fprintf(opts.Out, "%s  %s", render.Line(r.URI), render.Line(name))
-			if r.MIMEType != "" {
-				fmt.Fprintf(opts.Out, " (%s)", render.Line(r.MIMEType))
-			}
-			fmt.Fprintln(opts.Out)
-			if r.Description != "" {
-				fmt.Fprintf(opts.Out, "    %s\n", render.Line(r.Description))
+			fmt.Fprintln(opts.Out, "Templates (mcpcli read 'TEMPLATE' --var NAME=VALUE):")
+			for _, t := range templates.Templates {
+				listEntry(opts.Out, t.URITemplate, t.Title, t.Name, t.MIMEType, t.Description)
 			}
 		}
 		return nil
 	})
+}
+
+// listEntry is one resource or template: its URI, name and MIME type,
+// then its description, indented.
+func listEntry(w io.Writer, uri, title, name, mimeType, description string) {
+	if title == "" {
+		title = name
+	}
+	fmt.Fprintf(w, "%s  %s", render.Line(uri), render.Line(title))
+	if mimeType != "" {
+		fmt.Fprintf(w, " (%s)", render.Line(mimeType))
+	}
+	fmt.Fprintln(w)
+	if description != "" {
+		fmt.Fprintf(w, "    %s\n", render.Line(description))
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpcli/mcpcli/demoserver"
 	"github.com/mcpcli/mcpcli/internal/thirdparty"
 )
 
@@ -224,4 +225,95 @@ func cliIn(t *testing.T, stdin string, args ...string) (code int, stdout, stderr
 	defer cancel()
 	code = Run(ctx, args, deps)
 	return code, out.String(), errb.String()
+}
+
+// cliTTY runs mcpcli as on a terminal (stdin and stderr), with piped
+// keystrokes for --accessible line prompts.
+func cliTTY(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	deps := &Deps{
+		Streams:    Streams{In: strings.NewReader(stdin), Out: &out, Err: &errb, InTTY: true, ErrTTY: true},
+		Getenv:     func(string) string { return "" },
+		Executable: os.Executable,
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	code = Run(ctx, args, deps)
+	return code, out.String(), errb.String()
+}
+
+// demoHTTP serves the demo server over Streamable HTTP: stateless
+// (2026-07-28), or with sessions (2025-11-25).
+func demoHTTP(t *testing.T, stateless bool) string {
+	d, err := demoserver.New(demoserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return serve(t, d.Server(), stateless)
+}
+
+func TestTemplatesAndCompletions(t *testing.T) {
+	url := demoHTTP(t, true)
+	out, _ := wantRun(t, 0, "resources", "--url", url)
+	wantContains(t, "resources", out, "Templates (mcpcli read 'TEMPLATE' --var NAME=VALUE):\ndemo://notes/{topic}  Notes on a topic (text/plain)")
+	out, _ = wantRun(t, 0, "resources", "--url", url, "-o", "json")
+	wantContains(t, "resources -o json", out, `"resourceTemplates": [`, `"uriTemplate": "demo://notes/{topic}"`)
+
+	out, errs := wantRun(t, 0, "read", "demo://notes/{topic}", "--var", "topic=go", "--url", url)
+	wantContains(t, "read --var", out, "Notes on go: nothing here yet")
+	wantContains(t, "stderr", errs, "mcpcli: reading demo://notes/go")
+
+	_, errs = wantRun(t, 1, "read", "demo://notes/{topic}", "--url", url)
+	wantContains(t, "without a terminal", errs, `template "demo://notes/{topic}" needs --var topic=VALUE`)
+	_, errs = wantRun(t, 1, "read", "demo://notes/{topic}", "--var", "subject=go", "--url", url)
+	wantContains(t, "a wrong variable", errs, `template "demo://notes/{topic}" has no variable "subject"; its variables are: topic`)
+	_, errs = wantRun(t, 1, "read", "demo://clock", "--var", "a=b", "--url", url)
+	wantContains(t, "--var without a template", errs, "--var fills a URI template")
+
+	// On a terminal, the missing variable is asked, with the server's
+	// suggestions: a number picks one.
+	code, out, errs := cliTTY(t, "2\n", "read", "demo://notes/{topic}", "--accessible", "--url", url)
+	if code != 0 {
+		t.Fatalf("read on a terminal exited %d: %s", code, errs)
+	}
+	wantContains(t, "stderr", errs, "── mcpcli demo server needs topic for resource template demo://notes/{topic} ──", "1) go", "2) mcp", "4) testing")
+	wantContains(t, "read on a terminal", out, "Notes on mcp:")
+
+	// A prompt's missing arguments: the required one with suggestions,
+	// the optional one left empty.
+	code, out, errs = cliTTY(t, "3\n\n", "prompt", "greeting", "--accessible", "--url", url)
+	if code != 0 {
+		t.Fatalf("prompt on a terminal exited %d: %s", code, errs)
+	}
+	wantContains(t, "stderr", errs, "needs language for prompt greeting", "3) Japanese", "name [empty: leave unset]:")
+	wantContains(t, "prompt", out, "Greet everyone in Japanese.")
+	// Given arguments are not asked again.
+	code, out, errs = cliTTY(t, "", "prompt", "greeting", "language=French", "name=Ada", "--accessible", "--url", url)
+	if code != 0 || strings.Contains(errs, "needs") {
+		t.Fatalf("prompt with every argument exited %d and asked:\n%s", code, errs)
+	}
+	wantContains(t, "prompt", out, "Greet Ada in French.")
+}
+
+func TestCompletionsThirdParty(t *testing.T) {
+	t.Parallel()
+	argv := thirdparty.Everything(t)
+	// completable-prompt: the department's completion, then the name's,
+	// which the server narrows by the department chosen (context).
+	code, out, errs := cliTTY(t, "1\n2\n", stdioArgs(argv, "prompt", "completable-prompt", "--accessible")...)
+	if code != 0 {
+		t.Fatalf("prompt completable-prompt exited %d: %s", code, errs)
+	}
+	wantContains(t, "stderr", errs, "1) Engineering", "4) Support", "1) Alice", "2) Bob", "3) Charlie")
+	wantContains(t, "prompt", out, "Please promote Bob to the head of the Engineering team.")
+
+	out, _ = wantRun(t, 0, stdioArgs(argv, "resources")...)
+	wantContains(t, "resources", out, "demo://resource/dynamic/text/{resourceId}  Dynamic Text Resource (text/plain)", "demo://resource/dynamic/blob/{resourceId}")
+	out, _ = wantRun(t, 0, stdioArgs(argv, "read", "demo://resource/dynamic/text/{resourceId}", "--var", "resourceId=7")...)
+	wantContains(t, "read template", out, "Resource 7: This is a plaintext resource")
+	// A text/plain blob is shown decoded.
+	out, _ = wantRun(t, 0, stdioArgs(argv, "read", "demo://resource/dynamic/blob/{resourceId}", "--var", "resourceId=2")...)
+	wantContains(t, "read blob template", out, "[blob text/plain 55 B, decoded]", "Resource 2: This is a base64 blob")
 }
