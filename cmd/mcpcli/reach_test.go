@@ -317,3 +317,31 @@ func TestCompletionsThirdParty(t *testing.T) {
 	out, _ = wantRun(t, 0, stdioArgs(argv, "read", "demo://resource/dynamic/blob/{resourceId}", "--var", "resourceId=2")...)
 	wantContains(t, "read blob template", out, "[blob text/plain 55 B, decoded]", "Resource 2: This is a base64 blob")
 }
+
+func TestSaveThirdParty(t *testing.T) {
+	t.Parallel()
+	argv := thirdparty.Everything(t)
+	dir := filepath.Join(t.TempDir(), "saved")
+	out, errs := wantRun(t, 0, stdioArgs(argv, "call", "get-tiny-image", "--save", dir)...)
+	wantContains(t, "stdout", out, "[image image/png")
+	wantContains(t, "stderr", errs, "saved image image/png", "to "+filepath.Join(dir, "content-1.png"))
+	if b := readFile(t, filepath.Join(dir, "content-1.png")); !strings.HasPrefix(b, "\x89PNG") {
+		t.Errorf("content-1.png starts with %q, want a PNG", b[:min(len(b), 8)])
+	}
+	// A gzip blob, named after its resource; the data: URI keeps the
+	// server off the network.
+	_, errs = wantRun(t, 0, stdioArgs(argv, "call", "gzip-file-as-resource", "data=data:text/plain,hello%20world", "name=hello.gz", "outputType=resource", "--save", dir)...)
+	wantContains(t, "stderr", errs, "saved blob application/gzip", filepath.Join(dir, "hello.gz"))
+	if b := readFile(t, filepath.Join(dir, "hello.gz")); !strings.HasPrefix(b, "\x1f\x8b") {
+		t.Errorf("hello.gz starts with %q, want gzip", b[:min(len(b), 2)])
+	}
+	// read --save: a resource blob, decoded for display too; again, without
+	// overwriting.
+	for _, want := range []string{"2.txt", "2-2.txt"} {
+		out, errs = wantRun(t, 0, stdioArgs(argv, "read", "demo://resource/dynamic/blob/2", "--save", dir)...)
+		wantContains(t, "read --save", out, "[blob text/plain 55 B, decoded]")
+		wantContains(t, "stderr", errs, "saved blob text/plain 55 B to "+filepath.Join(dir, want))
+	}
+	_, errs = wantRun(t, 0, stdioArgs(argv, "call", "echo", "message=hi", "--save", dir)...)
+	wantContains(t, "stderr", errs, "--save: the result has no image, audio or blob content to save")
+}

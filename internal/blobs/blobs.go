@@ -85,8 +85,8 @@ type Saved struct {
 }
 
 // Save writes each item to a new file in dir (made if missing): named
-// after its resource when it has one, else content-N (N counting from 1
-// in the result), with an extension for its MIME type when the name has
+// after its resource when it has one, else content-N (N counting the
+// items from 1), with an extension for its MIME type when the name has
 // none. An existing file is never overwritten: -2, -3... is added.
 func Save(dir string, items []Item) ([]Saved, error) {
 	if len(items) == 0 {
