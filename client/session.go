@@ -109,6 +109,14 @@ type Options struct {
 	// request (legacy) or input request (multi round-trip) is answered
 	// with them. The URIs must be absolute file:// URIs.
 	Roots []*mcp.Root
+	// Listen asks for list-change notifications: on 2026-07-28 the go-sdk
+	// opens subscriptions/listen for the lists the server says change
+	// (older servers send them unasked).
+	Listen bool
+	// OnNotification is told about every notification the server sends,
+	// as it arrives, in the server's bytes. It runs on the transport's
+	// path: it must be quick.
+	OnNotification func(Notification)
 	// OnUndeclared is told about a legacy server request for a capability
 	// mcpcli did not declare, which the server got an error for (an
 	// undeclared roots/list; an undeclared sampling request also fails
@@ -157,6 +165,7 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		opts.MaxRounds = DefaultMaxRounds
 	}
 	s := &Session{opts: opts, t: t, wire: newWire(), rootsServed: make(chan struct{})}
+	s.wire.onNote = opts.OnNotification
 	s.neg = &negotiator{s: s}
 	t.Observe(s.wire.observe)
 	caps := &mcp.ClientCapabilities{}
@@ -200,6 +209,14 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	}
 	if len(opts.Roots) > 0 {
 		caps.RootsV2 = &mcp.RootCapabilities{}
+	}
+	if opts.Listen {
+		// The handlers only make the go-sdk subscribe: every
+		// notification reaches OnNotification from the wire.
+		copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {}
+		copts.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) {}
+		copts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {}
+		copts.ResourceUpdatedHandler = func(context.Context, *mcp.ResourceUpdatedNotificationRequest) {}
 	}
 	if opts.Sampler != nil {
 		// Plain sampling: a person writes text, not tool calls.
@@ -283,6 +300,57 @@ func (s *Session) connect(ctx context.Context, c *mcp.Client, t transport.Transp
 	s.neg.reset(n)
 	return c.Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: asked})
 }
+
+// Subscribe asks for notifications/resources/updated about uri:
+// resources/subscribe, or on 2026-07-28 a subscriptions/listen of its own
+// (which the go-sdk keeps open until the session closes).
+func (s *Session) Subscribe(ctx context.Context, uri string) error {
+	if c := s.Capabilities(); c.Resources == nil || !c.Resources.Subscribe {
+		return &NoSubscribeError{Server: s.server.Display(), URI: uri}
+	}
+	return s.request(ctx, &inflight{method: "resources/subscribe", target: uri}, func(ctx context.Context) error {
+		return s.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+	})
+}
+
+// NoSubscribeError is a subscription to a server that does not offer
+// them (its resources capability has no subscribe).
+type NoSubscribeError struct {
+	Server string
+	URI    string
+}
+
+func (e *NoSubscribeError) Error() string {
+	return fmt.Sprintf("server %q does not offer resource subscriptions (its resources capability has no subscribe), so %q cannot be watched", e.Server, e.URI)
+}
+
+// Wait returns when the connection ends (the server closed it, or the
+// session was closed), or ctx does.
+func (s *Session) Wait(ctx context.Context) error {
+	done := make(chan error, 1)
+	go func() { done <- s.cs.Wait() }()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case err := <-done:
+		return &ClosedError{Server: s.server.Display(), Err: err}
+	}
+}
+
+// ClosedError is a connection the server ended.
+type ClosedError struct {
+	Server string
+	Err    error
+}
+
+func (e *ClosedError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("the connection to server %q ended: %v", e.Server, e.Err)
+	}
+	return fmt.Sprintf("server %q closed the connection", e.Server)
+}
+
+func (e *ClosedError) Unwrap() error { return e.Err }
 
 // Transport is what the session runs over: the one given to Connect, or
 // the HTTP+SSE transport it fell back to.

@@ -36,6 +36,15 @@ type wire struct {
 
 	// Log and progress notifications received, and handled (shown).
 	notesSeen, notesShown atomic.Int64
+
+	onNote func(Notification) // every notification received
+}
+
+// Notification is one notification from the server, as it sent it.
+type Notification struct {
+	Method string
+	Params json.RawMessage // nil when it had none
+	Raw    json.RawMessage // the whole message
 }
 
 // sent is a request mcpcli sent and is waiting for the answer to.
@@ -137,6 +146,9 @@ func (w *wire) observe(ev transport.Event) {
 		}
 	case method == "notifications/message" || method == "notifications/progress":
 		w.notesSeen.Add(1)
+	}
+	if method != "" && e.id == nil && w.onNote != nil {
+		w.onNote(Notification{Method: method, Params: e.params, Raw: ev.Msg})
 	}
 }
 

@@ -1,10 +1,15 @@
 package e2e
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestTUISampling answers a sampling request on the full screen: the
@@ -64,5 +69,70 @@ func TestTUITemplateCompletion(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(out); !strings.HasPrefix(string(b), "Notes on testing:") {
 		t.Errorf("stdout = %q, want the notes on testing", b)
+	}
+}
+
+// TestWatch runs watch against the demo server over stdio, at 2026-07-28
+// (subscriptions/listen) and 2025-11-25 (resources/subscribe), until
+// SIGINT, as Ctrl+C would end it: exit 0, JSON Lines on stdout.
+func TestWatch(t *testing.T) {
+	bin := mcpcli(t)
+	for _, protocol := range []string{"2026-07-28", "2025-11-25"} {
+		t.Run(protocol, func(t *testing.T) {
+			cmd := exec.Command(bin, "watch", "--resource", "demo://clock", "-o", "json", "--protocol", protocol, "--", bin, "demo-server")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			lines := make(chan string)
+			go func() {
+				sc := bufio.NewScanner(stdout)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+				close(lines)
+			}()
+			updates := 0
+			deadline := time.After(wait)
+			for updates < 2 {
+				select {
+				case l, ok := <-lines:
+					if !ok {
+						t.Fatalf("watch ended early; stderr:\n%s", stderr.String())
+					}
+					var m struct {
+						JSONRPC string `json:"jsonrpc"`
+						Method  string `json:"method"`
+						Params  struct {
+							URI string `json:"uri"`
+						} `json:"params"`
+					}
+					if err := json.Unmarshal([]byte(l), &m); err != nil || m.JSONRPC != "2.0" {
+						t.Fatalf("watch -o json printed %q, not a JSON-RPC message: %v", l, err)
+					}
+					if m.Method == "notifications/resources/updated" && m.Params.URI == "demo://clock" {
+						updates++
+					}
+				case <-deadline:
+					t.Fatalf("no two clock updates within %s; stderr:\n%s", wait, stderr.String())
+				}
+			}
+			cmd.Process.Signal(os.Interrupt)
+			go func() {
+				for range lines {
+				}
+			}()
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("watch after SIGINT: %v (want exit 0); stderr:\n%s", err, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "mcpcli: watching mcpcli demo server for notifications, and changes to demo://clock; Ctrl+C stops") {
+				t.Errorf("stderr:\n%s", stderr.String())
+			}
+		})
 	}
 }

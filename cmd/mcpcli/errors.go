@@ -143,8 +143,11 @@ func explain(err error) string {
 		sse *transport.SSEError
 		oe  *transport.OriginError
 		ud  *client.UndeclaredError
+		ns  *client.NoSubscribeError
 	)
 	switch {
+	case errors.As(err, &ns):
+		return ns.Error() + "; drop --resource, or watch list changes only"
 	case errors.As(err, &ud):
 		return undeclared(ud)
 	case errors.As(err, &oe):

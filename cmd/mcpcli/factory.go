@@ -198,8 +198,9 @@ func (f *Factory) stdio(c transport.Command) *transport.Stdio {
 }
 
 // Connect starts a session with the server over t, with this run's
-// answerer, trace and display. Closing the session closes t.
-func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.Transport) (*client.Session, error) {
+// answerer, trace and display; adjust, when given, changes the options
+// last. Closing the session closes t.
+func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.Transport, adjust ...func(*client.Options)) (*client.Session, error) {
 	con := f.Console()
 	answerer, sampler, err := f.Answerers(cmd)
 	if err != nil {
@@ -242,7 +243,7 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 		t.Close()
 		return nil, usageErrorf(cmd, "%v", err)
 	}
-	s, err := client.Connect(ctx, t, client.Options{
+	opts := client.Options{
 		Roots:           roots,
 		Sampler:         sampler,
 		OnUndeclared:    func(e *client.UndeclaredError) { con.Warn(undeclared(e)) },
@@ -265,7 +266,11 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 				con.Step(st)
 			}
 		},
-	})
+	}
+	for _, a := range adjust {
+		a(&opts)
+	}
+	s, err := client.Connect(ctx, t, opts)
 	if err != nil {
 		for _, c := range closers {
 			c()

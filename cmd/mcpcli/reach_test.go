@@ -8,9 +8,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -344,4 +346,90 @@ func TestSaveThirdParty(t *testing.T) {
 	}
 	_, errs = wantRun(t, 0, stdioArgs(argv, "call", "echo", "message=hi", "--save", dir)...)
 	wantContains(t, "stderr", errs, "--save: the result has no image, audio or blob content to save")
+}
+
+// lineWatcher is a stdout that cancels the run once it has seen want
+// lines containing match.
+type lineWatcher struct {
+	mu     sync.Mutex
+	b      bytes.Buffer
+	match  string
+	want   int
+	cancel context.CancelFunc
+}
+
+func (w *lineWatcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.b.Write(p)
+	if strings.Count(w.b.String(), w.match) >= w.want {
+		w.cancel()
+	}
+	return len(p), nil
+}
+
+func (w *lineWatcher) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// watchUntil runs mcpcli watch until stdout has shown want lines with
+// match (then cancels, as Ctrl+C would), or 20 s pass.
+func watchUntil(t *testing.T, match string, want int, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out := &lineWatcher{match: match, want: want, cancel: cancel}
+	var errb bytes.Buffer
+	deps := &Deps{Streams: Streams{In: strings.NewReader(""), Out: out, Err: &errb}, Getenv: func(string) string { return "" }, Executable: os.Executable}
+	code = Run(ctx, append([]string{"watch"}, args...), deps)
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		t.Fatalf("watch %s did not print %d lines with %q in 20 s; stdout:\n%s\nstderr:\n%s", strings.Join(args, " "), want, match, out.String(), errb.String())
+	}
+	return code, out.String(), errb.String()
+}
+
+func TestWatchOverHTTP(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		stateless bool
+		ack       string
+	}{
+		{"2026-07-28, subscriptions/listen", true, "notifications/subscriptions/acknowledged resource demo://clock"},
+		{"2025-11-25, resources/subscribe and the GET stream", false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url := demoHTTP(t, tc.stateless)
+			code, out, errs := watchUntil(t, "notifications/resources/updated demo://clock", 2, "--resource", "demo://clock", "--url", url)
+			if code != 0 {
+				t.Errorf("watch stopped as by Ctrl+C exited %d, want 0; stderr:\n%s", code, errs)
+			}
+			wantContains(t, "watch", out, tc.ack)
+		})
+	}
+	t.Run("a server without subscriptions", func(t *testing.T) {
+		url := serve(t, weatherServer(nil), true)
+		_, errs := wantRun(t, 1, "watch", "--resource", "x://y", "--url", url)
+		wantContains(t, "stderr", errs, `does not offer resource subscriptions (its resources capability has no subscribe), so "x://y" cannot be watched; drop --resource`)
+	})
+}
+
+func TestWatchThirdParty(t *testing.T) {
+	t.Parallel()
+	// server-everything sends list changes unasked, and logs each
+	// subscription; over HTTP, on its GET stream.
+	for _, where := range [][]string{stdioArgs(thirdparty.Everything(t)), {"--url", thirdparty.EverythingHTTP(t)}} {
+		args := append([]string{"--resource", "demo://resource/static/document/features.md"}, where...)
+		code, out, errs := watchUntil(t, "Received Subscribe Resource request", 1, args...)
+		if code != 0 {
+			t.Errorf("exit %d; stderr:\n%s", code, errs)
+		}
+		wantContains(t, "watch", out, "notifications/tools/list_changed\n", "notifications/message [info] Received Subscribe Resource request for URI: demo://resource/static/document/features.md")
+		code, out, _ = watchUntil(t, "Received Subscribe Resource request", 1, append([]string{"-o", "json"}, args...)...)
+		if code != 0 || !strings.HasPrefix(out, `{"method":"notifications/tools/list_changed","jsonrpc":"2.0"}`+"\n") {
+			t.Errorf("watch -o json exited %d with:\n%s", code, out)
+		}
+		wantContains(t, "watch -o json", out, `{"method":"notifications/message","params":{"level":"info","data":"Received Subscribe Resource request for URI: demo://resource/static/document/features.md`)
+	}
 }

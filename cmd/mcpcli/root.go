@@ -103,6 +103,7 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 		NewCmdPrompt(f, nil),
 		NewCmdResources(f, nil),
 		NewCmdRead(f, nil),
+		NewCmdWatch(f, nil),
 		NewCmdDemo(f, nil),
 		NewCmdDemoServer(f),
 	)
