@@ -202,6 +202,17 @@ func (s *Session) Tool(ctx context.Context, name string) (*mcp.Tool, *ToolList, 
 	return nil, list, nil
 }
 
+// cachedTool is the raw definition of tool name from the tool list, when
+// it was listed in this session.
+func (s *Session) cachedTool(name string) json.RawMessage {
+	s.lists.mu.Lock()
+	defer s.lists.mu.Unlock()
+	if s.lists.tools == nil {
+		return nil
+	}
+	return s.lists.tools.Raw[name]
+}
+
 // ListPrompts lists every prompt.
 func (s *Session) ListPrompts(ctx context.Context) (*PromptList, error) {
 	out := &PromptList{Raw: map[string]json.RawMessage{}}

@@ -45,13 +45,20 @@ type interim struct {
 // round (none on the first).
 type send func(ctx context.Context, meta mcp.Meta, responses mcp.InputResponseMap, state string) (interim, error)
 
-// CallTool calls a tool, answering every round of input requests.
+// CallTool calls a tool, answering every round of input requests. When the
+// server runs the call as a task, CallTool follows the task to its end.
 func (s *Session) CallTool(ctx context.Context, name string, args map[string]any) (*Result, error) {
 	if args == nil {
 		args = map[string]any{}
 	}
 	out := &Result{Method: "tools/call", Target: name}
+	// A 2025-11-25 tool that requires a task gets "task": {}; at
+	// 2026-07-28 the server decides.
+	augment := !s.server.Modern() && TaskSupport(s.cachedTool(name)) == "required"
 	err := s.loop(ctx, out, func(ctx context.Context, meta mcp.Meta, responses mcp.InputResponseMap, state string) (interim, error) {
+		if augment {
+			ctx = context.WithValue(ctx, augmentKey{}, true)
+		}
 		res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Meta: meta, Name: name, Arguments: args, InputResponses: responses, RequestState: state})
 		if err != nil {
 			return interim{}, err
@@ -61,6 +68,16 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 	})
 	if err != nil {
 		return nil, err
+	}
+	st, poll, ok := createdTask(out.Raw)
+	if !ok && peekResult(out.Raw).resultType == "task" {
+		return nil, &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
+			"answered tools/call %q with resultType \"task\" but no taskId; the tasks extension requires one", name)}
+	}
+	if ok && (augment || !st.Legacy) {
+		if err := s.runTask(ctx, out, st, poll); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -145,6 +162,13 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 		sent := peekResult(raw)
 		switch sent.resultType {
 		case "", "complete", "input_required":
+		case "task":
+			if method != "tools/call" {
+				// tasks extension: a task for a request it does not
+				// support is an invalid response.
+				return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
+					"answered %s %q with a task; the tasks extension allows them only for tools/call", method, target)}
+			}
 		default:
 			// basic/index, ResultType: a value the client does not
 			// recognize MUST be considered invalid.

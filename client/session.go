@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -117,6 +118,9 @@ type Options struct {
 	// as it arrives, in the server's bytes. It runs on the transport's
 	// path: it must be quick.
 	OnNotification func(Notification)
+	// OnTask is told when a tool call became a task, and each time the
+	// task's status or status message changes.
+	OnTask func(TaskStatus)
 	// OnUndeclared is told about a legacy server request for a capability
 	// mcpcli did not declare, which the server got an error for (an
 	// undeclared roots/list; an undeclared sampling request also fails
@@ -223,7 +227,13 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		caps.Sampling = &mcp.SamplingCapabilities{}
 		copts.CreateMessageWithToolsHandler = s.sampleLegacy
 	}
+	// Tasks (2026-07-28 extension): a server may answer any tools/call
+	// with a task, which mcpcli follows.
+	caps.AddExtension(TasksExtension, nil)
 	c := mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}, copts)
+	if err := registerTasks(c); err != nil {
+		return nil, err
+	}
 	c.AddRoots(opts.Roots...)
 	c.AddSendingMiddleware(s.neg.middleware)
 	c.AddReceivingMiddleware(s.refuseUndeclared)
@@ -421,6 +431,14 @@ func (s *Session) Capabilities() *mcp.ServerCapabilities {
 		return ir.Capabilities
 	}
 	return &mcp.ServerCapabilities{}
+}
+
+// RawCapabilities are the server's capabilities exactly as it sent them,
+// or nil when the wire did not show them.
+func (s *Session) RawCapabilities() json.RawMessage {
+	s.wire.mu.Lock()
+	defer s.wire.mu.Unlock()
+	return s.wire.capabilities
 }
 
 // Instructions are the server's instructions, if it gave any.

@@ -33,6 +33,9 @@ type wire struct {
 	// request they could not read that way); orphan is the last.
 	orphans int
 	orphan  *jsonrpc.Error
+	// capabilities are the server's, as it wrote them (the go-sdk's type
+	// drops what it does not know, such as 2025-11-25's tasks).
+	capabilities json.RawMessage
 
 	// Log and progress notifications received, and handled (shown).
 	notesSeen, notesShown atomic.Int64
@@ -199,6 +202,13 @@ func (w *wire) answered(e envelope) {
 		s.ex.mu.Lock()
 		s.ex.raw = e.result
 		s.ex.mu.Unlock()
+	}
+	if s.method == "server/discover" || s.method == "initialize" {
+		if caps := jsonpeek.Get(e.result, "capabilities"); caps != nil {
+			w.mu.Lock()
+			w.capabilities = caps
+			w.mu.Unlock()
+		}
 	}
 	if s.method == "server/discover" {
 		var d struct {

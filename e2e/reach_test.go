@@ -136,3 +136,25 @@ func TestWatch(t *testing.T) {
 		})
 	}
 }
+
+// TestTUITask answers a task's input request on the same full-screen form
+// as any elicitation, while the task's status shows on the terminal.
+func TestTUITask(t *testing.T) {
+	bin := mcpcli(t)
+	out := filepath.Join(t.TempDir(), "out.txt")
+	tm := start(t, nil, out, bin, "call", "build_release", "version=4.0", "--", bin, "demo-server")
+	tm.waitFor("mcpcli demo server asks", "while running tool build_release", "Release 4.0 is built and tested. Publish it?", "Publish now")
+	tm.keys("y")     // publish: yes
+	tm.keys("Enter") // channel: stable (the default)
+	tm.waitFor("[ Accept: send ]")
+	tm.keys("Enter")
+	s := tm.exited()
+	for _, want := range []string{"…: working — Running the tests 4.0...", "→ accept sent to mcpcli demo server with 2 values", "…: completed", "[exit 0]"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, s)
+		}
+	}
+	if b, _ := os.ReadFile(out); string(b) != "Published release 4.0 to the stable channel.\n" {
+		t.Errorf("stdout = %q", b)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/textsafe"
 )
 
@@ -102,4 +103,18 @@ func WriteJSONLine(w io.Writer, raw json.RawMessage) error {
 	b.WriteByte('\n')
 	_, err := w.Write(textsafe.EscapeJSON(b.Bytes()))
 	return err
+}
+
+// TaskLine is a task's status for a person: "task 786512e2…: working —
+// Gathering sources...".
+func TaskLine(st client.TaskStatus) string {
+	id := st.TaskID
+	if r := []rune(id); len(r) > 12 {
+		id = string(r[:8]) + "…"
+	}
+	line := fmt.Sprintf("task %s: %s", Line(id), Line(st.Status))
+	if st.StatusMessage != "" {
+		line += " — " + Line(st.StatusMessage)
+	}
+	return line
 }

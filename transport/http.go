@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 )
 
 // HTTP is a Transport to a Streamable HTTP server.
@@ -150,6 +152,16 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 			rc.Close()
 		}
 	}
+	if id := taskID(body); id != "" && modern(req.Header.Get(versionHeader)) && req.Header.Get(nameHeader) == "" {
+		// The tasks extension: tasks/get, tasks/update and tasks/cancel
+		// carry the task id in Mcp-Name, for routing; the go-sdk sets
+		// it only for the methods it knows.
+		req = req.Clone(req.Context())
+		if needsBase64(id) {
+			id = encodeBase64(id)
+		}
+		req.Header.Set(nameHeader, id)
+	}
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Send, HTTP: &HTTPHeaders{Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone()}, Ctx: req.Context()})
 		rt.emitBody(req.Context(), Send, body)
@@ -217,6 +229,21 @@ func needsBase64(v string) bool {
 
 func encodeBase64(v string) string {
 	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
+}
+
+// taskID is params.taskId of a tasks/get, tasks/update or tasks/cancel
+// request in body, or "".
+func taskID(body []byte) string {
+	if len(body) == 0 {
+		return ""
+	}
+	method, _ := jsonpeek.String(jsonpeek.Get(body, "method"))
+	switch method {
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		id, _ := jsonpeek.String(jsonpeek.Get(jsonpeek.Get(body, "params"), "taskId"))
+		return id
+	}
+	return ""
 }
 
 // requestID is the id of the JSON-RPC request in body, or nil.

@@ -61,6 +61,11 @@ one JSON object (or @FILE); KEY=VALUE pairs are applied on top of it.
 When the server answers input_required, mcpcli asks you (or reads --answers)
 and retries, round after round, until the result arrives.
 
+When the server runs the call as a task (2026-07-28 tasks extension, or a
+2025-11-25 tool whose taskSupport is required), mcpcli shows the task's
+status as it changes, answers what the task asks the same way, and prints
+its result; Ctrl+C cancels the task (tasks/cancel).
+
 Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 130 you abandoned the request (or declined a sampling request it needed).`,
 		Example: `  mcpcli call delete_project project=apollo -- mcpcli demo-server

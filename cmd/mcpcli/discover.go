@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -78,17 +80,19 @@ func discoverRun(ctx context.Context, opts *DiscoverOptions) error {
 
 // discoverInfo is what discover shows, and its -o json form.
 type discoverInfo struct {
-	Name              string                  `json:"name"`
-	Title             string                  `json:"title,omitempty"`
-	Version           string                  `json:"version,omitempty"`
-	ProtocolVersion   string                  `json:"protocolVersion"`
-	Era               string                  `json:"era"` // "modern" or "legacy"
-	HTTPSession       bool                    `json:"httpSession,omitempty"`
-	Transport         string                  `json:"transport"` // stdio, streamable-http or sse
-	SupportedVersions []string                `json:"supportedVersions,omitempty"`
-	Negotiation       negotiationInfo         `json:"negotiation"`
-	Capabilities      *mcp.ServerCapabilities `json:"capabilities"`
-	Instructions      string                  `json:"instructions,omitempty"`
+	Name              string          `json:"name"`
+	Title             string          `json:"title,omitempty"`
+	Version           string          `json:"version,omitempty"`
+	ProtocolVersion   string          `json:"protocolVersion"`
+	Era               string          `json:"era"` // "modern" or "legacy"
+	HTTPSession       bool            `json:"httpSession,omitempty"`
+	Transport         string          `json:"transport"` // stdio, streamable-http or sse
+	SupportedVersions []string        `json:"supportedVersions,omitempty"`
+	Negotiation       negotiationInfo `json:"negotiation"`
+	// Capabilities are the server's, as it sent them.
+	Capabilities json.RawMessage         `json:"capabilities"`
+	caps         *mcp.ServerCapabilities // the same, decoded
+	Instructions string                  `json:"instructions,omitempty"`
 }
 
 func describeServer(s *client.Session) discoverInfo {
@@ -98,7 +102,8 @@ func describeServer(s *client.Session) discoverInfo {
 		ProtocolVersion: srv.Protocol, Era: "legacy",
 		SupportedVersions: s.SupportedVersions(),
 		HTTPSession:       s.HTTPSession(),
-		Capabilities:      s.Capabilities(),
+		Capabilities:      s.RawCapabilities(),
+		caps:              s.Capabilities(),
 		Instructions:      s.Instructions(),
 		Negotiation:       describeNegotiation(s.Negotiation()),
 	}
@@ -121,6 +126,9 @@ func describeServer(s *client.Session) discoverInfo {
 	}
 	if srv.Modern() {
 		info.Era = "modern"
+	}
+	if info.Capabilities == nil {
+		info.Capabilities, _ = json.Marshal(info.caps)
 	}
 	return info
 }
@@ -152,11 +160,11 @@ func (info discoverInfo) write(w io.Writer) {
 	if len(info.SupportedVersions) > 0 {
 		fmt.Fprintf(w, "Supports:     %s\n", render.Line(strings.Join(info.SupportedVersions, ", ")))
 	}
-	fmt.Fprintf(w, "Capabilities: %s\n", capabilityList(info.Capabilities))
-	if ext := slices.Sorted(maps.Keys(info.Capabilities.Extensions)); len(ext) > 0 {
+	fmt.Fprintf(w, "Capabilities: %s\n", capabilityList(info.caps, info.Capabilities))
+	if ext := slices.Sorted(maps.Keys(info.caps.Extensions)); len(ext) > 0 {
 		fmt.Fprintf(w, "Extensions:   %s\n", render.Line(strings.Join(ext, ", ")))
 	}
-	if exp := slices.Sorted(maps.Keys(info.Capabilities.Experimental)); len(exp) > 0 {
+	if exp := slices.Sorted(maps.Keys(info.caps.Experimental)); len(exp) > 0 {
 		fmt.Fprintf(w, "Experimental: %s\n", render.Line(strings.Join(exp, ", ")))
 	}
 	if info.Instructions != "" {
@@ -167,8 +175,10 @@ func (info discoverInfo) write(w io.Writer) {
 	}
 }
 
-// capabilityList is "tools (list changes), resources (subscribe), logging".
-func capabilityList(c *mcp.ServerCapabilities) string {
+// capabilityList is "tools (list changes), resources (subscribe), logging",
+// from the decoded capabilities and (for what the go-sdk does not decode,
+// 2025-11-25's tasks) the server's own bytes.
+func capabilityList(c *mcp.ServerCapabilities, raw json.RawMessage) string {
 	if c == nil {
 		return "none"
 	}
@@ -201,6 +211,19 @@ func capabilityList(c *mcp.ServerCapabilities) string {
 		yes(c.Resources != nil && c.Resources.ListChanged), "list changes")
 	add(c.Logging != nil, "logging")
 	add(c.Completions != nil, "completions")
+	if t := jsonpeek.Get(raw, "tasks"); t != nil {
+		// 2025-11-25 experimental tasks.
+		has := func(path ...string) string {
+			v := json.RawMessage(t)
+			for _, p := range path {
+				v = jsonpeek.Get(v, p)
+			}
+			return yes(v != nil)
+		}
+		add(true, "tasks", has("requests", "tools", "call"), "tools/call", has("list"), "list", has("cancel"), "cancel")
+	}
+	_, ext := c.Extensions[client.TasksExtension]
+	add(ext, "tasks (extension)")
 	if len(out) == 0 {
 		return "none"
 	}

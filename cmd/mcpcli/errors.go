@@ -76,6 +76,17 @@ func report(ctx context.Context, w *render.Console, err error) int {
 	if errors.As(err, &te) {
 		return exitToolError
 	}
+	var tce *client.TaskCancelledError
+	if errors.As(err, &tce) && tce.Abandoned {
+		var de *client.DeclinedError
+		switch {
+		case errors.As(err, &de):
+			w.Printf("mcpcli: you declined the sampling request %q of %s, so mcpcli cancelled the task it came from: %s", render.Line(de.Key), render.Line(de.Server), render.Line(tce.Error()))
+		default:
+			w.Printf("mcpcli: cancelled; %s", render.Line(tce.Error()))
+		}
+		return exitAbandoned
+	}
 	var de *client.DeclinedError
 	if errors.As(err, &de) {
 		w.Printf("mcpcli: you declined the sampling request %q of %s; by the spec that ends the request (it is not sent again)", render.Line(de.Key), render.Line(de.Server))

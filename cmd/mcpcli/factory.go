@@ -54,7 +54,9 @@ type Factory struct {
 	console *render.Console
 	term    *render.Terminal // the full-screen programs' terminal, made on first use
 	lines   *render.Prompter // the line prompter, made on first use
-	closers []func()         // run when the command is done: the trace
+	// toolName is the NAME of 'tools NAME', read with the arguments.
+	toolName string
+	closers  []func() // run when the command is done: the trace
 }
 
 // cleanup runs what the run left to do at its end.
@@ -244,9 +246,13 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 		return nil, usageErrorf(cmd, "%v", err)
 	}
 	opts := client.Options{
-		Roots:           roots,
-		Sampler:         sampler,
-		OnUndeclared:    func(e *client.UndeclaredError) { con.Warn(undeclared(e)) },
+		Roots:        roots,
+		Sampler:      sampler,
+		OnUndeclared: func(e *client.UndeclaredError) { con.Warn(undeclared(e)) },
+		OnTask: func(st client.TaskStatus) {
+			con.EndProgress()
+			con.Printf("%s", render.TaskLine(st))
+		},
 		ProtocolVersion: asked,
 		PinProtocol:     pinned,
 		ClientVersion:   version,

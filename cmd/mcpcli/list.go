@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -24,6 +25,8 @@ type ListOptions struct {
 	Console *render.Console
 	Connect connector
 	JSON    bool
+	// Name is the one tool to show (tools NAME).
+	Name string
 }
 
 // newListCmd wires one of the list commands.
@@ -34,7 +37,7 @@ func newListCmd(f *Factory, c *cobra.Command, runF, run func(context.Context, *L
 		if err != nil {
 			return err
 		}
-		opts := &ListOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON()}
+		opts := &ListOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: f.toolName}
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -45,18 +48,32 @@ func newListCmd(f *Factory, c *cobra.Command, runF, run func(context.Context, *L
 
 // NewCmdTools is the tools command.
 func NewCmdTools(f *Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
-	return newListCmd(f, &cobra.Command{
-		Use:   "tools",
-		Short: "List the server's tools and their arguments",
+	c := newListCmd(f, &cobra.Command{
+		Use:   "tools [NAME]",
+		Short: "List the server's tools and their arguments, or show one",
 		Long: `tools lists each tool with its arguments as KEY=TYPE, the optional ones in
 brackets, and its description: what 'mcpcli call TOOL KEY=VALUE ...' takes.
--o json prints every tool exactly as the server sent it.
+A tool that runs as a task says so: (task: required) or (task: optional),
+from its execution.taskSupport (2025-11-25). tools NAME shows one tool in
+full. -o json prints every tool (or the one) exactly as the server sent it.
 
 Over HTTP, tools whose x-mcp-header annotations are invalid are left out,
 with a warning that names the tool and the reason.`,
 		Example: `  mcpcli tools -- mcpcli demo-server
+  mcpcli tools build_release -- mcpcli demo-server
   mcpcli tools --url http://127.0.0.1:8080/mcp -o json`,
 	}, runF, toolsRun)
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		rest := splitDash(f, cmd, args)
+		if len(rest) > 1 {
+			return usageErrorf(cmd, "tools takes at most one tool name (got %d); put a server command after --", len(rest))
+		}
+		if len(rest) == 1 {
+			f.toolName = rest[0]
+		}
+		return nil
+	}
+	return c
 }
 
 func toolsRun(ctx context.Context, opts *ListOptions) error {
@@ -66,6 +83,9 @@ func toolsRun(ctx context.Context, opts *ListOptions) error {
 			return err
 		}
 		warnDropped(opts.Console, list)
+		if opts.Name != "" {
+			return toolDetail(opts, s, list)
+		}
 		if opts.JSON {
 			raw := make([]json.RawMessage, 0, len(list.Tools))
 			for _, t := range list.Tools {
@@ -81,6 +101,9 @@ func toolsRun(ctx context.Context, opts *ListOptions) error {
 			if args := argSummary(jsonpeek.Get(list.Raw[t.Name], "inputSchema")); args != "" {
 				fmt.Fprintf(opts.Out, " %s", args)
 			}
+			if ts := client.TaskSupport(list.Raw[t.Name]); ts == "required" || ts == "optional" {
+				fmt.Fprintf(opts.Out, " (task: %s)", ts)
+			}
 			fmt.Fprintln(opts.Out)
 			if t.Description != "" {
 				fmt.Fprintf(opts.Out, "    %s\n", render.Line(t.Description))
@@ -88,6 +111,97 @@ func toolsRun(ctx context.Context, opts *ListOptions) error {
 		}
 		return nil
 	})
+}
+
+// toolDetail shows one tool in full (tools NAME).
+func toolDetail(opts *ListOptions, s *client.Session, list *client.ToolList) error {
+	var tool *mcp.Tool
+	for _, t := range list.Tools {
+		if t.Name == opts.Name {
+			tool = t
+		}
+	}
+	if tool == nil {
+		return fmt.Errorf("server %q has no tool %q; run 'mcpcli tools' to list them", s.Server().Display(), opts.Name)
+	}
+	raw := list.Raw[tool.Name]
+	if opts.JSON {
+		return render.WriteRaw(opts.Out, raw)
+	}
+	w := opts.Out
+	fmt.Fprintf(w, "%s", render.Line(tool.Name))
+	if tool.Title != "" {
+		fmt.Fprintf(w, " (%s)", render.Line(tool.Title))
+	}
+	fmt.Fprintln(w)
+	if tool.Description != "" {
+		for _, l := range strings.Split(render.Sanitize(tool.Description), "\n") {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+	}
+	if args, err := schema.ParseArgs(jsonpeek.Get(raw, "inputSchema")); err == nil && len(args.Names) > 0 {
+		fmt.Fprintln(w, "Arguments:")
+		required := map[string]bool{}
+		for _, r := range args.Required {
+			required[r] = true
+		}
+		for _, n := range args.Names {
+			a := args.Props[n]
+			kind := a.Type()
+			if kind == "" {
+				kind = "value"
+			}
+			if required[n] {
+				kind += ", required"
+			}
+			line := fmt.Sprintf("  %s  %s", render.Line(n), kind)
+			if len(a.Enum) > 0 {
+				var vals []string
+				for _, e := range a.Enum {
+					vals = append(vals, string(e))
+				}
+				line += "; one of " + render.Line(strings.Join(vals, ", "))
+			}
+			if len(a.Default) > 0 {
+				line += "; default " + render.Line(string(a.Default))
+			}
+			if a.Description != "" {
+				line += " — " + render.Line(a.Description)
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+	if an := tool.Annotations; an != nil {
+		var hints []string
+		if an.ReadOnlyHint {
+			hints = append(hints, "read-only")
+		}
+		if an.DestructiveHint != nil && *an.DestructiveHint {
+			hints = append(hints, "destructive")
+		}
+		if an.IdempotentHint {
+			hints = append(hints, "idempotent")
+		}
+		if an.OpenWorldHint != nil && *an.OpenWorldHint {
+			hints = append(hints, "open world")
+		}
+		if len(hints) > 0 {
+			fmt.Fprintf(w, "Annotations: %s\n", strings.Join(hints, ", "))
+		}
+	}
+	switch ts := client.TaskSupport(raw); ts {
+	case "required":
+		fmt.Fprintln(w, "Task support: required (2025-11-25 tasks): mcpcli calls it as a task and follows it to the end")
+	case "optional", "forbidden":
+		fmt.Fprintf(w, "Task support: %s (2025-11-25 tasks)\n", ts)
+	default:
+		if s.Server().Modern() {
+			if _, ok := s.Capabilities().Extensions[client.TasksExtension]; ok {
+				fmt.Fprintln(w, "Task support: the server has the tasks extension and may run any call as a task; mcpcli follows it")
+			}
+		}
+	}
+	return nil
 }
 
 // warnDropped says which listed tools were left out, and why.

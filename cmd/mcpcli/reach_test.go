@@ -433,3 +433,80 @@ func TestWatchThirdParty(t *testing.T) {
 		wantContains(t, "watch -o json", out, `{"method":"notifications/message","params":{"level":"info","data":"Received Subscribe Resource request for URI: demo://resource/static/document/features.md`)
 	}
 }
+
+// stderrWatcher is a stderr that cancels the run once it shows match.
+type stderrWatcher struct {
+	mu     sync.Mutex
+	b      bytes.Buffer
+	match  string
+	cancel context.CancelFunc
+}
+
+func (w *stderrWatcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.b.Write(p)
+	if strings.Contains(w.b.String(), w.match) {
+		w.cancel()
+	}
+	return len(p), nil
+}
+
+func TestTasksThirdParty(t *testing.T) {
+	answers := writeFile(t, "answers.json", `{"elicitation": {"action": "accept", "content": {"interpretation": "historical"}}}`)
+	interactive := writeFile(t, "interactive.json", `{
+		"sampling": {"role": "assistant", "content": {"type": "text", "text": "Frogs leap\nin the still pond\nsplash"}, "model": "haiku-1"},
+		"*": {"action": "accept", "content": {"confirm": true}}
+	}`)
+	t.Run("server-everything simulate-research-query over stdio and HTTP", func(t *testing.T) {
+		t.Parallel()
+		for _, where := range [][]string{stdioArgs(thirdparty.Everything(t)), {"--url", thirdparty.EverythingHTTP(t)}} {
+			out, _ := wantRun(t, 0, append([]string{"tools"}, where...)...)
+			wantContains(t, "tools", out, "simulate-research-query [ambiguous=boolean] topic=string (task: required)")
+			out, _ = wantRun(t, 0, append([]string{"discover"}, where...)...)
+			wantContains(t, "discover", out, "tasks (tools/call, list, cancel)")
+			// The task's elicitation comes through tasks/result, answered
+			// from the file; the status from tasks/get.
+			out, errs := wantRun(t, 0, append([]string{"call", "simulate-research-query", "topic=mcp", "ambiguous=true", "--answers", answers}, where...)...)
+			wantContains(t, "result", out, "# Research Report: mcp (historical)", "- Stage 4: Generating report ✓")
+			wantContains(t, "stderr", errs, "…: working — Gathering sources...", `→ elicitation: accept (answers file, key "elicitation")`, "…: completed")
+		}
+	})
+	t.Run("Ctrl+C cancels the task", func(t *testing.T) {
+		t.Parallel()
+		argv := thirdparty.Everything(t)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		errw := &stderrWatcher{match: "…: working — ", cancel: cancel}
+		trace := filepath.Join(t.TempDir(), "trace.jsonl")
+		deps := &Deps{Streams: Streams{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: errw}, Getenv: func(string) string { return "" }, Executable: os.Executable}
+		code := Run(ctx, stdioArgs(argv, "call", "simulate-research-query", "topic=mcp", "--trace", trace), deps)
+		errw.mu.Lock()
+		errs := errw.b.String()
+		errw.mu.Unlock()
+		if code != 130 {
+			t.Fatalf("exit %d after Ctrl+C, want 130; stderr:\n%s", code, errs)
+		}
+		wantContains(t, "stderr", errs, `of tool "simulate-research-query" was abandoned; tasks/cancel was sent`)
+		wantContains(t, "the trace", readFile(t, trace), `"method":"tasks/cancel"`)
+	})
+	t.Run("TypeScript SDK simpleTaskInteractive", func(t *testing.T) {
+		t.Parallel()
+		url := thirdparty.SDKExampleHTTP(t, "simpleTaskInteractive")
+		out, _ := wantRun(t, 0, "call", "confirm_delete", "filename=notes.txt", "--answers", interactive, "--url", url)
+		wantContains(t, "confirm_delete", out, "Deleted 'notes.txt'")
+		out, errs := wantRun(t, 0, "call", "write_haiku", "topic=frogs", "--sampling", "--answers", interactive, "--url", url)
+		wantContains(t, "write_haiku", out, "Frogs leap")
+		wantContains(t, "stderr", errs, `→ sampling: reply from model haiku-1 (answers file, key "sampling")`, "…: input_required")
+		_, errs = wantRun(t, 1, "call", "write_haiku", "topic=frogs", "--answers", interactive, "--url", url)
+		wantContains(t, "write_haiku without --sampling", errs, "pass --sampling")
+	})
+	t.Run("TypeScript SDK simpleStreamableHttp", func(t *testing.T) {
+		t.Parallel()
+		url := thirdparty.SDKExampleHTTP(t, "simpleStreamableHttp")
+		out, _ := wantRun(t, 0, "tools", "--url", url)
+		wantContains(t, "tools", out, "delay [duration=number] (task: required)")
+		out, _ = wantRun(t, 0, "call", "delay", "duration=300", "--url", url)
+		wantContains(t, "delay", out, "Completed 300ms delay")
+	})
+}
