@@ -510,3 +510,50 @@ func TestTasksThirdParty(t *testing.T) {
 		wantContains(t, "delay", out, "Completed 300ms delay")
 	})
 }
+
+func TestVerboseShowsServerStderrThirdParty(t *testing.T) {
+	t.Parallel()
+	argv, _ := thirdparty.Filesystem(t)
+	_, errs := wantRun(t, 0, stdioArgs(argv, "tools", "-v")...)
+	wantContains(t, "stderr with -v", errs, "[server stderr] Secure MCP Filesystem Server running on stdio\n")
+	_, errs = wantRun(t, 0, stdioArgs(argv, "tools")...)
+	if strings.Contains(errs, "Secure MCP Filesystem Server") {
+		t.Errorf("without -v the server's stderr is shown:\n%s", errs)
+	}
+	// Without a root the server explains, on stderr, why every path is
+	// refused: with -v the person sees it.
+	_, errs = wantRun(t, 0, stdioArgs(thirdparty.FilesystemNoRoot(t), "call", "list_allowed_directories", "-v")...)
+	wantContains(t, "stderr with -v", errs, "[server stderr] Started without allowed directories - waiting for client to provide roots via MCP protocol")
+}
+
+func TestOverStreamableHTTPThirdParty(t *testing.T) {
+	t.Parallel()
+	url := thirdparty.EverythingHTTP(t)
+	out, _ := wantRun(t, 0, "read", "demo://resource/dynamic/text/{resourceId}", "--var", "resourceId=4", "--url", url)
+	wantContains(t, "read template", out, "Resource 4: This is a plaintext resource")
+	dir := t.TempDir()
+	_, errs := wantRun(t, 0, "call", "get-tiny-image", "--save", dir, "--url", url)
+	wantContains(t, "--save", errs, "saved image image/png", filepath.Join(dir, "content-1.png"))
+}
+
+func TestDemoTaskOverHTTP(t *testing.T) {
+	url := demoHTTP(t, true)
+	answers := writeFile(t, "answers.json", `{"approve": {"action": "accept", "content": {"publish": true, "channel": "stable"}}}`)
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	out, _ := wantRun(t, 0, "call", "build_release", "version=5.0", "--answers", answers, "--trace", trace, "--url", url)
+	wantContains(t, "build_release", out, "Published release 5.0 to the stable channel.")
+	// tasks/* carry the task id in Mcp-Name, for routing.
+	tr := readFile(t, trace)
+	var taskID string
+	for _, line := range strings.Split(tr, "\n") {
+		if i := strings.Index(line, `"resultType":"task","taskId":"`); i >= 0 {
+			rest := line[i+len(`"resultType":"task","taskId":"`):]
+			taskID = rest[:strings.Index(rest, `"`)]
+			break
+		}
+	}
+	if taskID == "" {
+		t.Fatalf("no CreateTaskResult in the trace:\n%s", tr)
+	}
+	wantContains(t, "the trace", tr, `"Mcp-Method":["tasks/get"],"Mcp-Name":["`+taskID+`"]`, `"Mcp-Method":["tasks/update"],"Mcp-Name":["`+taskID+`"]`)
+}
