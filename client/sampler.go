@@ -125,6 +125,15 @@ func (s *Session) sampleLegacy(ctx context.Context, req *mcp.CreateMessageWithTo
 	}
 	fl.legacyRounds++
 	round := SamplingRound{Server: s.server, Method: fl.method, Target: fl.target, Number: fl.legacyRounds, Key: LegacySamplingKey, Legacy: true, Params: p, Raw: raw}
+	if fl.ctx != nil {
+		// The person answers for the request in flight: when it ends,
+		// so does the answering (as for a legacy elicitation).
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		stop := context.AfterFunc(fl.ctx, cancel)
+		defer stop()
+	}
 	s.mu.Unlock()
 	fl.timer.pause()
 	defer fl.timer.resume()

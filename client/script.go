@@ -201,7 +201,7 @@ func (s *Script) Keys() []string {
 func (s *Script) Answer(ctx context.Context, r Round) (map[string]*mcp.ElicitResult, error) {
 	out := make(map[string]*mcp.ElicitResult, len(r.Asks))
 	for _, a := range r.Asks {
-		ans, key, err := s.next(a.Key, r.Number)
+		ans, key, err := s.next(a.Key, r.Number, r.Legacy)
 		if err != nil {
 			return nil, err
 		}
@@ -221,6 +221,11 @@ func (s *Script) Answer(ctx context.Context, r Round) (map[string]*mcp.ElicitRes
 				if err := checkContent(a, res.Content); err != nil {
 					return nil, fmt.Errorf("answers for %q (round %d) do not fit what the server asked: %v", a.Key, r.Number, err)
 				}
+				if a.Form != nil {
+					// What the file leaves out that has a default goes with
+					// its default, on every protocol path.
+					res.Content = a.Form.WithDefaults(res.Content)
+				}
 			}
 		}
 		if s.Notify != nil {
@@ -233,7 +238,7 @@ func (s *Script) Answer(ctx context.Context, r Round) (map[string]*mcp.ElicitRes
 
 // Sample implements Sampler.
 func (s *Script) Sample(ctx context.Context, r SamplingRound) (*SamplingAnswer, error) {
-	ans, key, err := s.next(r.Key, r.Number)
+	ans, key, err := s.next(r.Key, r.Number, r.Legacy)
 	if err != nil {
 		return nil, err
 	}
@@ -253,10 +258,16 @@ func (s *Script) Sample(ctx context.Context, r SamplingRound) (*SamplingAnswer, 
 	return out, nil
 }
 
-func (s *Script) next(askKey string, round int) (scriptAnswer, string, error) {
+func (s *Script) next(askKey string, round int, legacy bool) (scriptAnswer, string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, key := range []string{askKey, "*"} {
+	keys := []string{askKey, "*"}
+	if legacy && strings.HasPrefix(askKey, "elicitation-") {
+		// The second and later URL asks of a -32042 error: "elicitation"
+		// answers them all, unless the file names them one by one.
+		keys = []string{askKey, "elicitation", "*"}
+	}
+	for _, key := range keys {
 		e, ok := s.entries[key]
 		if !ok {
 			continue
@@ -271,8 +282,8 @@ func (s *Script) next(askKey string, round int) (scriptAnswer, string, error) {
 		e.used++
 		return e.results[e.used-1].clone(), key, nil
 	}
-	return scriptAnswer{}, "", fmt.Errorf("answers have nothing for %q (round %d): add a %q key or a \"*\" key to the answers file (it has: %s)",
-		askKey, round, askKey, strings.Join(quoteAll(s.Keys()), ", "))
+	return scriptAnswer{}, "", fmt.Errorf("answers have nothing for %q (round %d): add %s %q key or a \"*\" key to the answers file (it has: %s)",
+		askKey, round, article(askKey), askKey, strings.Join(quoteAll(s.Keys()), ", "))
 }
 
 func (a scriptAnswer) clone() scriptAnswer {
@@ -281,14 +292,18 @@ func (a scriptAnswer) clone() scriptAnswer {
 		c.Content = append([]mcp.Content(nil), a.reply.Content...)
 		return scriptAnswer{reply: &c}
 	}
-	c := *a.elicit
-	if a.elicit.Content != nil {
-		c.Content = make(map[string]any, len(a.elicit.Content))
-		for k, v := range a.elicit.Content {
+	return scriptAnswer{elicit: clone(a.elicit)}
+}
+
+func clone(r *mcp.ElicitResult) *mcp.ElicitResult {
+	c := *r
+	if r.Content != nil {
+		c.Content = make(map[string]any, len(r.Content))
+		for k, v := range r.Content {
 			c.Content[k] = v
 		}
 	}
-	return scriptAnswer{elicit: &c}
+	return &c
 }
 
 func quoteAll(ss []string) []string {
@@ -313,4 +328,12 @@ func checkContent(a Ask, content map[string]any) error {
 		return err
 	}
 	return a.Form.Validate(typed)
+}
+
+// article is "an" before a key that starts with a vowel, else "a".
+func article(key string) string {
+	if key != "" && strings.ContainsRune("aeiouAEIOU", rune(key[0])) {
+		return "an"
+	}
+	return "a"
 }

@@ -386,7 +386,7 @@ func (tc *taskCall) runLegacy(ctx context.Context, id string) error {
 	}()
 	// tasks/result may wait as long as the task runs: the request timeout
 	// does not apply, but the server's requests are in this call's name.
-	fl := &inflight{method: "tools/call", target: tc.tool}
+	fl := &inflight{method: "tools/call", target: tc.tool, ctx: ctx}
 	s.mu.Lock()
 	s.current = fl
 	s.mu.Unlock()

@@ -268,6 +268,7 @@ type sampleModel struct {
 	note   string
 	answer *client.SamplingAnswer
 	done   bool
+	look   *look
 
 	onView func(string)
 }
@@ -275,7 +276,7 @@ type sampleModel struct {
 const sampleAreaLines = 6
 
 func newSampleModel(r client.SamplingRound) *sampleModel {
-	m := &sampleModel{r: r, lines: SamplingLines(r), width: 80, height: 24}
+	m := &sampleModel{r: r, lines: SamplingLines(r), width: 80, height: 24, look: newLook()}
 	m.view = viewport.New()
 	m.area = textarea.New()
 	m.area.Placeholder = "Write the model's reply here"
@@ -289,14 +290,15 @@ func (m *sampleModel) innerWidth() int { return max(min(m.width, maxWidth), 20) 
 
 func (m *sampleModel) header() []string {
 	w := m.innerWidth()
+	ch := m.look.chrome()
 	sub := "your reply goes to " + Who(m.r.Server)
 	if c := samplingContext(m.r); c != "" {
 		sub = c + " · " + sub
 	}
 	return []string{
-		styleTitle.Render(truncate(SamplingTitle(m.r), w)),
-		styleDim.Render(truncate(sub, w)),
-		styleRule.Render(strings.Repeat("─", w)),
+		ch.Title.Render(truncate(SamplingTitle(m.r), w)),
+		ch.Dim.Render(truncate(sub, w)),
+		ch.Rule.Render(strings.Repeat("─", w)),
 	}
 }
 
@@ -317,7 +319,7 @@ func (m *sampleModel) layout() {
 }
 
 // Init implements tea.Model.
-func (m *sampleModel) Init() tea.Cmd { return m.area.Focus() }
+func (m *sampleModel) Init() tea.Cmd { return tea.Batch(tea.RequestBackgroundColor, m.area.Focus()) }
 
 // Update implements tea.Model.
 func (m *sampleModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -325,6 +327,9 @@ func (m *sampleModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.look.dark = msg.IsDark()
 		return m, nil
 	case tea.KeyPressMsg:
 		if m.done {
@@ -359,6 +364,7 @@ func (m *sampleModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // View implements tea.Model.
 func (m *sampleModel) View() tea.View {
 	w := m.innerWidth()
+	ch := m.look.chrome()
 	var b strings.Builder
 	for _, l := range m.header() {
 		b.WriteString(l + "\n")
@@ -368,15 +374,15 @@ func (m *sampleModel) View() tea.View {
 	if !m.view.AtBottom() || !m.view.AtTop() {
 		more = " (pgup/pgdn: more of the request)"
 	}
-	b.WriteString(styleRule.Render(strings.Repeat("─", w)) + "\n")
-	b.WriteString(styleTitle.Render("Your reply, as the model") + styleDim.Render(more) + "\n")
+	b.WriteString(ch.Rule.Render(strings.Repeat("─", w)) + "\n")
+	b.WriteString(ch.Title.Render("Your reply, as the model") + ch.Dim.Render(more) + "\n")
 	b.WriteString(m.area.View() + "\n")
 	if m.note != "" {
-		b.WriteString(styleError.Render(truncate(m.note, w)) + "\n")
+		b.WriteString(ch.Error.Render(truncate(m.note, w)) + "\n")
 	} else {
 		b.WriteString("\n")
 	}
-	b.WriteString(styleDim.Render(truncate("ctrl+s send · ctrl+x or esc decline", w)))
+	b.WriteString(ch.Dim.Render(truncate("ctrl+s send · ctrl+x or esc decline", w)))
 	s := ""
 	if !m.done {
 		s = fit(b.String(), m.width, m.height)

@@ -124,12 +124,13 @@ type valueModel struct {
 	value  string
 	done   bool
 	quit   bool
+	look   *look
 
 	onView func(string)
 }
 
 func newValueModel(q Question) *valueModel {
-	m := &valueModel{q: q, width: 80, height: 24}
+	m := &valueModel{q: q, width: 80, height: 24, look: newLook()}
 	m.input = textinput.New()
 	m.input.Prompt = "> "
 	clean := make([]string, len(q.Suggestions))
@@ -146,7 +147,7 @@ func newValueModel(q Question) *valueModel {
 }
 
 // Init implements tea.Model.
-func (m *valueModel) Init() tea.Cmd { return m.input.Focus() }
+func (m *valueModel) Init() tea.Cmd { return tea.Batch(tea.RequestBackgroundColor, m.input.Focus()) }
 
 // Update implements tea.Model.
 func (m *valueModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -154,6 +155,9 @@ func (m *valueModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.input.SetWidth(max(min(m.width, maxWidth)-4, 10))
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.look.dark = msg.IsDark()
 		return m, nil
 	case tea.KeyPressMsg:
 		if m.done || m.quit {
@@ -182,11 +186,12 @@ func (m *valueModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // View implements tea.Model.
 func (m *valueModel) View() tea.View {
 	w := max(min(m.width, maxWidth), 20)
+	ch := m.look.chrome()
 	var lines []string
 	lines = append(lines,
-		styleTitle.Render(truncate(fmt.Sprintf("%s needs %s", serverName(m.q.Server), Line(m.q.Name)), w)),
-		styleDim.Render(truncate("for "+Line(m.q.For), w)),
-		styleRule.Render(strings.Repeat("─", w)))
+		ch.Title.Render(truncate(fmt.Sprintf("%s needs %s", serverName(m.q.Server), Line(m.q.Name)), w)),
+		ch.Dim.Render(truncate("for "+Line(m.q.For), w)),
+		ch.Rule.Render(strings.Repeat("─", w)))
 	if m.q.Description != "" {
 		for _, l := range strings.Split(Sanitize(m.q.Description), "\n") {
 			lines = append(lines, truncate(l, w))
@@ -194,7 +199,7 @@ func (m *valueModel) View() tea.View {
 	}
 	lines = append(lines, "", m.input.View())
 	if m.note != "" {
-		lines = append(lines, styleError.Render(truncate(m.note, w)))
+		lines = append(lines, ch.Error.Render(truncate(m.note, w)))
 	}
 	if n := len(m.q.Suggestions); n > 0 {
 		shown := m.q.Suggestions
@@ -209,13 +214,13 @@ func (m *valueModel) View() tea.View {
 		if m.q.More || n > len(shown) {
 			more = " …"
 		}
-		lines = append(lines, "", styleDim.Render(truncate("suggested: "+strings.Join(q, ", ")+more, w)))
+		lines = append(lines, "", ch.Dim.Render(truncate("suggested: "+strings.Join(q, ", ")+more, w)))
 	}
 	keys := "enter use it · tab complete · esc abandon the request"
 	if !m.q.Required {
 		keys = "enter use it (empty: leave unset) · tab complete · esc abandon the request"
 	}
-	lines = append(lines, "", styleDim.Render(truncate(keys, w)))
+	lines = append(lines, "", ch.Dim.Render(truncate(keys, w)))
 	s := ""
 	if !m.done && !m.quit {
 		s = fit(strings.Join(lines, "\n"), m.width, m.height)

@@ -151,6 +151,14 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 			body, _ = io.ReadAll(rc)
 			rc.Close()
 		}
+		if b := bodyWithReason(req.Context(), body); len(b) != len(body) || string(b) != string(body) {
+			// A cancellation says why (WithCancelReason).
+			req = req.Clone(req.Context())
+			body = b
+			req.Body = io.NopCloser(bytes.NewReader(b))
+			req.ContentLength = int64(len(b))
+			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+		}
 	}
 	if id := taskID(body); id != "" && modern(req.Header.Get(versionHeader)) && req.Header.Get(nameHeader) == "" {
 		// The tasks extension: tasks/get, tasks/update and tasks/cancel

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,6 +36,7 @@ type GlobalFlags struct {
 	MaxRounds   int
 	Timeout     time.Duration
 	Output      string
+	SaveAnswers string
 	Accessible  bool
 	LogLevel    string
 	Verbose     bool
@@ -50,13 +52,14 @@ type GlobalFlags struct {
 type Factory struct {
 	Deps  *Deps
 	Flags GlobalFlags
+	// Args are the run's arguments, to say how to run it again.
+	Args []string
 
-	console *render.Console
-	term    *render.Terminal // the full-screen programs' terminal, made on first use
-	lines   *render.Prompter // the line prompter, made on first use
-	// toolName is the NAME of 'tools NAME', read with the arguments.
-	toolName string
-	closers  []func() // run when the command is done: the trace
+	console      *render.Console
+	formAnswerer *render.FormAnswerer
+	linePrompter *render.Prompter
+	recorder     *client.Recorder // what the person answered
+	closers      []func()         // run when the command is done: the trace
 }
 
 // cleanup runs what the run left to do at its end.
@@ -164,6 +167,54 @@ func (f *Factory) Transport(cmd *cobra.Command) (transport.Transport, error) {
 	return f.stdio(transport.Command{Argv: argv, Env: fl.Env, Dir: fl.Cwd}), nil
 }
 
+// DefaultConnectTimeout bounds starting a server and its handshake when
+// --timeout does not: long enough for npx or uvx to fetch a package.
+const DefaultConnectTimeout = 60 * time.Second
+
+// waitAfter is how long a server may say nothing before mcpcli says it is
+// waiting for it.
+const waitAfter = 1500 * time.Millisecond
+
+// waitLine is a "waiting for …" line that shows only if its wait lasts.
+type waitLine struct {
+	t     *time.Timer
+	con   *render.Console
+	shown chan struct{} // closed once the line is on screen
+}
+
+// waiting shows msg on the console after waitAfter, until stop.
+func (f *Factory) waiting(msg string) *waitLine {
+	w := &waitLine{con: f.Console(), shown: make(chan struct{})}
+	w.t = time.AfterFunc(waitAfter, func() {
+		w.con.Waiting(msg)
+		close(w.shown)
+	})
+	return w
+}
+
+func (w *waitLine) stop() {
+	if !w.t.Stop() {
+		<-w.shown // it is being drawn: let it finish, then take it away
+		w.con.Waited()
+	}
+}
+
+// waitSlot holds the one wait of a session at a time.
+type waitSlot struct {
+	mu sync.Mutex
+	w  *waitLine
+}
+
+// set ends the current wait, and starts w (if not nil).
+func (s *waitSlot) set(w *waitLine) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.w != nil {
+		s.w.stop()
+	}
+	s.w = w
+}
+
 // rootURIs turns --root directories into roots: absolute file:// URIs,
 // named after the directory.
 func rootURIs(dirs []string) ([]*mcp.Root, error) {
@@ -209,6 +260,11 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 		t.Close()
 		return nil, err
 	}
+	roots, err := rootURIs(f.Flags.Roots)
+	if err != nil {
+		t.Close()
+		return nil, usageErrorf(cmd, "%v", err)
+	}
 	var closers []func()
 	if f.Flags.Trace != "" {
 		var w io.Writer
@@ -235,48 +291,69 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 		}}, closers...)
 	}
 	modes, _ := client.ParseModes(f.Flags.Elicitation)
+	connectTimeout := f.Flags.Timeout
+	if connectTimeout == 0 {
+		connectTimeout = DefaultConnectTimeout
+	}
+	what := "the server at " + render.Line(t.Via())
+	if st, ok := t.(*transport.Stdio); ok {
+		what = fmt.Sprintf("the server (%s) to start", render.Line(st.Cmd.String()))
+	}
+	wait := &waitSlot{}
+	wait.set(f.waiting(fmt.Sprintf("waiting for %s…", what)))
 	pinned := f.Flags.Protocol != "" && f.Flags.Protocol != "auto"
 	asked := ""
 	if pinned {
 		asked = f.Flags.Protocol
 	}
-	roots, err := rootURIs(f.Flags.Roots)
-	if err != nil {
-		t.Close()
-		return nil, usageErrorf(cmd, "%v", err)
-	}
 	opts := client.Options{
-		Roots:        roots,
-		Sampler:      sampler,
+		ClientVersion:   version,
+		ProtocolVersion: asked,
+		PinProtocol:     pinned,
+		Modes:           modes,
+		Roots:           roots,
+		Answerer: client.AnswererFunc(func(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
+			wait.set(nil) // the person is answering: nobody waits for the server
+			return answerer.Answer(ctx, r)
+		}),
 		OnUndeclared: func(e *client.UndeclaredError) { con.Warn(undeclared(e)) },
 		OnTask: func(st client.TaskStatus) {
 			con.EndProgress()
 			con.Printf("%s", render.TaskLine(st))
 		},
-		ProtocolVersion: asked,
-		PinProtocol:     pinned,
-		ClientVersion:   version,
-		Modes:           modes,
-		Answerer:        answerer,
-		MaxRounds:       f.Flags.MaxRounds,
-		Timeout:         f.Flags.Timeout,
-		LogLevel:        f.Flags.LogLevel,
-		Warn:            con.Warn,
-		OnLog:           con.Log,
-		OnProgress:      con.Progress,
+		MaxRounds:      f.Flags.MaxRounds,
+		Timeout:        f.Flags.Timeout,
+		ConnectTimeout: connectTimeout,
+		LogLevel:       f.Flags.LogLevel,
+		Warn:           con.Warn,
+		OnLog:          con.Log,
+		OnProgress: func(p *mcp.ProgressNotificationParams) {
+			wait.set(nil)
+			con.Progress(p)
+		},
 		OnStep: func(st client.Step) {
 			if st.Kind != client.StepSend {
+				wait.set(nil)
 				con.EndProgress()
+			} else {
+				wait.set(f.waiting(fmt.Sprintf("waiting for the server to answer %s %s…", st.Method, render.Line(st.Target))))
 			}
 			if f.Flags.Verbose {
 				con.Step(st)
 			}
 		},
 	}
+	if sampler != nil {
+		opts.Sampler = client.SamplerFunc(func(ctx context.Context, r client.SamplingRound) (*client.SamplingAnswer, error) {
+			wait.set(nil) // the person is writing the reply
+			return sampler.Sample(ctx, r)
+		})
+	}
 	for _, a := range adjust {
 		a(&opts)
 	}
 	s, err := client.Connect(ctx, t, opts)
+	wait.set(nil)
 	if err != nil {
 		for _, c := range closers {
 			c()

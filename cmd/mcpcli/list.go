@@ -6,17 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
-	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+	"github.com/mcpcli/mcpcli/internal/suggest"
 	"github.com/mcpcli/mcpcli/render"
-	"github.com/mcpcli/mcpcli/schema"
 )
 
 // ListOptions are what tools, prompts and resources need.
@@ -25,19 +22,41 @@ type ListOptions struct {
 	Console *render.Console
 	Connect connector
 	JSON    bool
-	// Name is the one tool to show (tools NAME).
+	// Name, for tools and prompts, shows that one in full.
 	Name string
+	// Width is stdout's, when a terminal: text is wrapped to it.
+	Width int
 }
 
-// newListCmd wires one of the list commands.
-func newListCmd(f *Factory, c *cobra.Command, runF, run func(context.Context, *ListOptions) error) *cobra.Command {
+// newListCmd wires one of the list commands; named says it takes an
+// optional NAME.
+func newListCmd(f *Factory, c *cobra.Command, named bool, runF, run func(context.Context, *ListOptions) error) *cobra.Command {
 	c.Args = noArgs(f)
+	if named {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if rest := splitDash(f, cmd, args); len(rest) > 1 {
+				return usageErrorf(cmd, "%s takes at most one name (got %q); put a server command after --", cmd.Name(), rest)
+			}
+			return nil
+		}
+	}
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		connect, err := f.connector(cmd)
 		if err != nil {
 			return err
 		}
-		opts := &ListOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: f.toolName}
+		opts := &ListOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON()}
+		if f.Deps.OutWidth != nil {
+			opts.Width = f.Deps.OutWidth()
+		}
+		if rest := args; named {
+			if i := cmd.ArgsLenAtDash(); i >= 0 {
+				rest = args[:i]
+			}
+			if len(rest) == 1 {
+				opts.Name = rest[0]
+			}
+		}
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -48,32 +67,27 @@ func newListCmd(f *Factory, c *cobra.Command, runF, run func(context.Context, *L
 
 // NewCmdTools is the tools command.
 func NewCmdTools(f *Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
-	c := newListCmd(f, &cobra.Command{
+	return newListCmd(f, &cobra.Command{
 		Use:   "tools [NAME]",
-		Short: "List the server's tools and their arguments, or show one",
-		Long: `tools lists each tool with its arguments as KEY=TYPE, the optional ones in
-brackets, and its description: what 'mcpcli call TOOL KEY=VALUE ...' takes.
-A tool that runs as a task says so: (task: required) or (task: optional),
-from its execution.taskSupport (2025-11-25). tools NAME shows one tool in
-full. -o json prints every tool (or the one) exactly as the server sent it.
+		Short: "List the server's tools and their arguments, or show one in full",
+		Long: `tools lists each tool with its arguments as KEY=TYPE in the server's order,
+the optional ones in brackets, and its description: what
+'mcpcli call TOOL KEY=VALUE ...' takes. -o json prints every tool exactly as
+the server sent it.
+
+tools NAME shows one tool in full: its title and description, its
+annotations (read-only, destructive, idempotent, open world), whether it runs
+as a task, and each argument with its type, what it allows (choices, range,
+length, array items, object keys), its default and its description. In the
+list, a tool that runs as a task (2025-11-25 execution.taskSupport) says so:
+(task: required) or (task: optional).
 
 Over HTTP, tools whose x-mcp-header annotations are invalid are left out,
 with a warning that names the tool and the reason.`,
 		Example: `  mcpcli tools -- mcpcli demo-server
-  mcpcli tools build_release -- mcpcli demo-server
+  mcpcli tools create_repo -- mcpcli demo-server
   mcpcli tools --url http://127.0.0.1:8080/mcp -o json`,
-	}, runF, toolsRun)
-	c.Args = func(cmd *cobra.Command, args []string) error {
-		rest := splitDash(f, cmd, args)
-		if len(rest) > 1 {
-			return usageErrorf(cmd, "tools takes at most one tool name (got %d); put a server command after --", len(rest))
-		}
-		if len(rest) == 1 {
-			f.toolName = rest[0]
-		}
-		return nil
-	}
-	return c
+	}, true, runF, toolsRun)
 }
 
 func toolsRun(ctx context.Context, opts *ListOptions) error {
@@ -83,125 +97,49 @@ func toolsRun(ctx context.Context, opts *ListOptions) error {
 			return err
 		}
 		warnDropped(opts.Console, list)
+		tools := list.Tools
 		if opts.Name != "" {
-			return toolDetail(opts, s, list)
+			t, _, err := s.Tool(ctx, opts.Name)
+			if err != nil {
+				return err
+			}
+			if t == nil {
+				return unknownTool(s, list, opts.Name)
+			}
+			tools = []*mcp.Tool{t}
 		}
 		if opts.JSON {
-			raw := make([]json.RawMessage, 0, len(list.Tools))
-			for _, t := range list.Tools {
-				raw = append(raw, list.Raw[t.Name])
-			}
-			return render.WriteJSON(opts.Out, map[string]any{"tools": raw})
+			return writeRawList(opts.Out, "tools", tools, func(t *mcp.Tool) json.RawMessage { return list.Raw[t.Name] })
 		}
-		if len(list.Tools) == 0 {
+		if opts.Name != "" {
+			render.ToolDetail(opts.Out, tools[0], list.Raw[opts.Name], opts.Width)
+			if _, ok := s.Capabilities().Extensions[client.TasksExtension]; ok && s.Server().Modern() && render.TaskSupport(list.Raw[opts.Name]) == "" {
+				fmt.Fprintln(opts.Out, "  Tasks: the server has the tasks extension (2026-07-28) and may run any call as a task; mcpcli follows it")
+			}
+			return nil
+		}
+		if len(tools) == 0 {
 			fmt.Fprintln(opts.Out, "(the server has no tools)")
 		}
-		for _, t := range list.Tools {
-			fmt.Fprintf(opts.Out, "%s", render.Line(t.Name))
-			if args := argSummary(jsonpeek.Get(list.Raw[t.Name], "inputSchema")); args != "" {
-				fmt.Fprintf(opts.Out, " %s", args)
-			}
-			if ts := client.TaskSupport(list.Raw[t.Name]); ts == "required" || ts == "optional" {
-				fmt.Fprintf(opts.Out, " (task: %s)", ts)
-			}
-			fmt.Fprintln(opts.Out)
-			if t.Description != "" {
-				fmt.Fprintf(opts.Out, "    %s\n", render.Line(t.Description))
-			}
+		for _, t := range tools {
+			render.ToolEntry(opts.Out, t, list.Raw[t.Name], opts.Width)
 		}
 		return nil
 	})
 }
 
-// toolDetail shows one tool in full (tools NAME).
-func toolDetail(opts *ListOptions, s *client.Session, list *client.ToolList) error {
-	var tool *mcp.Tool
-	for _, t := range list.Tools {
-		if t.Name == opts.Name {
-			tool = t
+// writeRawList prints {"key": [...]} with each item as the server sent it
+// (or as the go-sdk decoded it, where the bytes were not seen).
+func writeRawList[T any](w io.Writer, key string, items []T, raw func(T) json.RawMessage) error {
+	out := make([]any, len(items))
+	for i, it := range items {
+		if r := raw(it); r != nil {
+			out[i] = r
+		} else {
+			out[i] = it
 		}
 	}
-	if tool == nil {
-		return fmt.Errorf("server %q has no tool %q; run 'mcpcli tools' to list them", s.Server().Display(), opts.Name)
-	}
-	raw := list.Raw[tool.Name]
-	if opts.JSON {
-		return render.WriteRaw(opts.Out, raw)
-	}
-	w := opts.Out
-	fmt.Fprintf(w, "%s", render.Line(tool.Name))
-	if tool.Title != "" {
-		fmt.Fprintf(w, " (%s)", render.Line(tool.Title))
-	}
-	fmt.Fprintln(w)
-	if tool.Description != "" {
-		for _, l := range strings.Split(render.Sanitize(tool.Description), "\n") {
-			fmt.Fprintf(w, "    %s\n", l)
-		}
-	}
-	if args, err := schema.ParseArgs(jsonpeek.Get(raw, "inputSchema")); err == nil && len(args.Names) > 0 {
-		fmt.Fprintln(w, "Arguments:")
-		required := map[string]bool{}
-		for _, r := range args.Required {
-			required[r] = true
-		}
-		for _, n := range args.Names {
-			a := args.Props[n]
-			kind := a.Type()
-			if kind == "" {
-				kind = "value"
-			}
-			if required[n] {
-				kind += ", required"
-			}
-			line := fmt.Sprintf("  %s  %s", render.Line(n), kind)
-			if len(a.Enum) > 0 {
-				var vals []string
-				for _, e := range a.Enum {
-					vals = append(vals, string(e))
-				}
-				line += "; one of " + render.Line(strings.Join(vals, ", "))
-			}
-			if len(a.Default) > 0 {
-				line += "; default " + render.Line(string(a.Default))
-			}
-			if a.Description != "" {
-				line += " — " + render.Line(a.Description)
-			}
-			fmt.Fprintln(w, line)
-		}
-	}
-	if an := tool.Annotations; an != nil {
-		var hints []string
-		if an.ReadOnlyHint {
-			hints = append(hints, "read-only")
-		}
-		if an.DestructiveHint != nil && *an.DestructiveHint {
-			hints = append(hints, "destructive")
-		}
-		if an.IdempotentHint {
-			hints = append(hints, "idempotent")
-		}
-		if an.OpenWorldHint != nil && *an.OpenWorldHint {
-			hints = append(hints, "open world")
-		}
-		if len(hints) > 0 {
-			fmt.Fprintf(w, "Annotations: %s\n", strings.Join(hints, ", "))
-		}
-	}
-	switch ts := client.TaskSupport(raw); ts {
-	case "required":
-		fmt.Fprintln(w, "Task support: required (2025-11-25 tasks): mcpcli calls it as a task and follows it to the end")
-	case "optional", "forbidden":
-		fmt.Fprintf(w, "Task support: %s (2025-11-25 tasks)\n", ts)
-	default:
-		if s.Server().Modern() {
-			if _, ok := s.Capabilities().Extensions[client.TasksExtension]; ok {
-				fmt.Fprintln(w, "Task support: the server has the tasks extension and may run any call as a task; mcpcli follows it")
-			}
-		}
-	}
-	return nil
+	return render.WriteJSON(w, map[string]any{key: out})
 }
 
 // warnDropped says which listed tools were left out, and why.
@@ -211,42 +149,17 @@ func warnDropped(con *render.Console, list *client.ToolList) {
 	}
 }
 
-// argSummary is "name=string [count=integer]" from an input schema.
-func argSummary(inputSchema json.RawMessage) string {
-	args, err := schema.ParseArgs(inputSchema)
-	if err != nil {
-		return ""
-	}
-	names := append([]string(nil), args.Names...)
-	sort.Strings(names)
-	required := map[string]bool{}
-	for _, r := range args.Required {
-		required[r] = true
-	}
-	var parts []string
-	for _, n := range names {
-		t := args.Props[n].Type()
-		if t == "" {
-			t = "value"
-		}
-		p := fmt.Sprintf("%s=%s", render.Line(n), t)
-		if !required[n] {
-			p = "[" + p + "]"
-		}
-		parts = append(parts, p)
-	}
-	return strings.Join(parts, " ")
-}
-
 // NewCmdPrompts is the prompts command.
 func NewCmdPrompts(f *Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	return newListCmd(f, &cobra.Command{
-		Use:   "prompts",
-		Short: "List the server's prompts and their arguments",
+		Use:   "prompts [NAME]",
+		Short: "List the server's prompts and their arguments, or show one in full",
 		Long: `prompts lists each prompt with its arguments, the optional ones in brackets,
-and its description: what 'mcpcli prompt NAME KEY=VALUE ...' takes.`,
-		Example: `  mcpcli prompts -- mcpcli demo-server`,
-	}, runF, promptsRun)
+and its description: what 'mcpcli prompt NAME KEY=VALUE ...' takes.
+prompts NAME shows one prompt in full, with each argument's description.`,
+		Example: `  mcpcli prompts -- mcpcli demo-server
+  mcpcli prompts release_notes -- mcpcli demo-server`,
+	}, true, runF, promptsRun)
 }
 
 func promptsRun(ctx context.Context, opts *ListOptions) error {
@@ -255,29 +168,32 @@ func promptsRun(ctx context.Context, opts *ListOptions) error {
 		if err != nil {
 			return err
 		}
-		if opts.JSON {
-			raw := make([]json.RawMessage, 0, len(list.Prompts))
+		prompts := list.Prompts
+		if opts.Name != "" {
+			var names []string
+			prompts = nil
 			for _, p := range list.Prompts {
-				raw = append(raw, list.Raw[p.Name])
-			}
-			return render.WriteJSON(opts.Out, map[string]any{"prompts": raw})
-		}
-		if len(list.Prompts) == 0 {
-			fmt.Fprintln(opts.Out, "(the server has no prompts)")
-		}
-		for _, p := range list.Prompts {
-			fmt.Fprintf(opts.Out, "%s", render.Line(p.Name))
-			for _, arg := range p.Arguments {
-				if arg.Required {
-					fmt.Fprintf(opts.Out, " %s=…", render.Line(arg.Name))
-				} else {
-					fmt.Fprintf(opts.Out, " [%s=…]", render.Line(arg.Name))
+				names = append(names, p.Name)
+				if p.Name == opts.Name {
+					prompts = []*mcp.Prompt{p}
 				}
 			}
-			fmt.Fprintln(opts.Out)
-			if p.Description != "" {
-				fmt.Fprintf(opts.Out, "    %s\n", render.Line(p.Description))
+			if prompts == nil {
+				return &notFoundError{server: s.Server().Display(), what: "prompt", name: opts.Name, maybe: suggest.Closest(opts.Name, names), list: "mcpcli prompts"}
 			}
+		}
+		if opts.JSON {
+			return writeRawList(opts.Out, "prompts", prompts, func(p *mcp.Prompt) json.RawMessage { return list.Raw[p.Name] })
+		}
+		if opts.Name != "" {
+			render.PromptDetail(opts.Out, prompts[0], opts.Width)
+			return nil
+		}
+		if len(prompts) == 0 {
+			fmt.Fprintln(opts.Out, "(the server has no prompts)")
+		}
+		for _, p := range prompts {
+			render.PromptEntry(opts.Out, p, opts.Width)
 		}
 		return nil
 	})
@@ -293,7 +209,7 @@ func NewCmdResources(f *Factory, runF func(context.Context, *ListOptions) error)
 {variables}), which 'mcpcli read TEMPLATE --var NAME=VALUE' fills in.
 -o json prints both lists exactly as the server sent them.`,
 		Example: `  mcpcli resources -- mcpcli demo-server`,
-	}, runF, resourcesRun)
+	}, false, runF, resourcesRun)
 }
 
 func resourcesRun(ctx context.Context, opts *ListOptions) error {
@@ -311,15 +227,15 @@ func resourcesRun(ctx context.Context, opts *ListOptions) error {
 			return err
 		}
 		if opts.JSON {
-			raw := make([]json.RawMessage, 0, len(list.Resources))
-			for _, r := range list.Resources {
-				raw = append(raw, list.Raw[r.URI])
+			resources := make([]any, len(list.Resources))
+			for i, r := range list.Resources {
+				resources[i] = rawOr(list.Raw[r.URI], r)
 			}
-			rawT := make([]json.RawMessage, 0, len(templates.Templates))
-			for _, t := range templates.Templates {
-				rawT = append(rawT, templates.Raw[t.URITemplate])
+			ts := make([]any, len(templates.Templates))
+			for i, t := range templates.Templates {
+				ts[i] = rawOr(templates.Raw[t.URITemplate], t)
 			}
-			return render.WriteJSON(opts.Out, map[string]any{"resources": raw, "resourceTemplates": rawT})
+			return render.WriteJSON(opts.Out, map[string]any{"resources": resources, "resourceTemplates": ts})
 		}
 		if len(list.Resources) == 0 && len(templates.Templates) == 0 {
 			fmt.Fprintln(opts.Out, "(the server has no resources)")
@@ -338,6 +254,15 @@ func resourcesRun(ctx context.Context, opts *ListOptions) error {
 		}
 		return nil
 	})
+}
+
+// rawOr is the server's bytes of an item, or the item as decoded where
+// they were not seen.
+func rawOr(raw json.RawMessage, v any) any {
+	if raw != nil {
+		return raw
+	}
+	return v
 }
 
 // listEntry is one resource or template: its URI, name and MIME type,

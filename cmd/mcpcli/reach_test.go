@@ -20,8 +20,8 @@ import (
 	"github.com/mcpcli/mcpcli/internal/thirdparty"
 )
 
-// stdioArgs is args then the server's argv after --.
-func stdioArgs(argv []string, args ...string) []string {
+// withServer is args then the server's argv after --.
+func withServer(argv []string, args ...string) []string {
 	return append(append(args, "--"), argv...)
 }
 
@@ -49,25 +49,25 @@ func TestProtocolThirdParty(t *testing.T) {
 	t.Run("go-sdk everything over stdio, pinned to 2025-11-25", func(t *testing.T) {
 		t.Parallel()
 		argv := thirdparty.GoSDKServer(t, "everything")
-		out, _ := wantRun(t, 0, stdioArgs(argv, "discover")...)
+		out, _ := wantRun(t, 0, withServer(argv, "discover")...)
 		wantContains(t, "discover (auto)", out, "Protocol:     2026-07-28, modern", "How:          negotiated with server/discover")
-		out, _ = wantRun(t, 0, stdioArgs(argv, "discover", "--protocol", "2025-11-25")...)
+		out, _ = wantRun(t, 0, withServer(argv, "discover", "--protocol", "2025-11-25")...)
 		wantContains(t, "discover --protocol 2025-11-25", out, "Protocol:     2025-11-25, legacy (initialize handshake)",
 			"How:          pinned with --protocol 2025-11-25: the initialize handshake, no server/discover")
 		// Its elicit tool uses the legacy elicitation/create, refused at
 		// 2026-07-28: pinned, it works.
 		answers := writeFile(t, "answers.json", `{"elicitation": {"action": "accept", "content": {"random": "xyzzy"}}}`)
-		out, errs := wantRun(t, 0, stdioArgs(argv, "call", "elicit (form)", "--protocol", "2025-11-25", "--answers", answers)...)
+		out, errs := wantRun(t, 0, withServer(argv, "call", "elicit (form)", "--protocol", "2025-11-25", "--answers", answers)...)
 		wantContains(t, "call elicit (form)", out, "xyzzy")
 		wantContains(t, "stderr", errs, `→ elicitation: accept (answers file, key "elicitation")`)
 	})
 	t.Run("server-everything over stdio, pinned to 2026-07-28", func(t *testing.T) {
 		t.Parallel()
 		argv := thirdparty.Everything(t)
-		_, errs := wantRun(t, 1, stdioArgs(argv, "discover", "--protocol", "2026-07-28")...)
+		_, errs := wantRun(t, 1, withServer(argv, "discover", "--protocol", "2026-07-28")...)
 		wantContains(t, "stderr", errs, "did not start a 2026-07-28 session with server/discover (-32601 method not found",
 			"--protocol 2026-07-28 allows no fallback; use --protocol auto or 2025-11-25")
-		out, _ := wantRun(t, 0, stdioArgs(argv, "discover")...)
+		out, _ := wantRun(t, 0, withServer(argv, "discover")...)
 		wantContains(t, "discover (auto)", out, "How:          fallback: the server refused server/discover (-32601 method not found")
 	})
 	t.Run("server-everything over Streamable HTTP", func(t *testing.T) {
@@ -151,7 +151,7 @@ func TestRootsThirdParty(t *testing.T) {
 	uri := "file://" + filepath.ToSlash(dir)
 	t.Run("server-everything get-roots-list over stdio and HTTP", func(t *testing.T) {
 		t.Parallel()
-		for _, where := range [][]string{stdioArgs(thirdparty.Everything(t)), {"--url", thirdparty.EverythingHTTP(t)}} {
+		for _, where := range [][]string{withServer(thirdparty.Everything(t)), {"--url", thirdparty.EverythingHTTP(t)}} {
 			out, _ := wantRun(t, 0, append([]string{"call", "get-roots-list", "--root", dir}, where...)...)
 			wantContains(t, "get-roots-list", out, "Current MCP Roots (1 total)", "URI: "+uri)
 		}
@@ -159,15 +159,15 @@ func TestRootsThirdParty(t *testing.T) {
 	t.Run("server-filesystem started without a directory", func(t *testing.T) {
 		t.Parallel()
 		argv := thirdparty.FilesystemNoRoot(t)
-		out, _ := wantRun(t, 0, stdioArgs(argv, "call", "list_allowed_directories", "--root", dir)...)
+		out, _ := wantRun(t, 0, withServer(argv, "call", "list_allowed_directories", "--root", dir)...)
 		wantContains(t, "list_allowed_directories", out, dir)
-		out, _ = wantRun(t, 0, stdioArgs(argv, "call", "read_text_file", "path="+filepath.Join(dir, "notes.txt"), "--root", dir)...)
+		out, _ = wantRun(t, 0, withServer(argv, "call", "read_text_file", "path="+filepath.Join(dir, "notes.txt"), "--root", dir)...)
 		wantContains(t, "read_text_file", out, "from a root")
 	})
 	t.Run("go-sdk everything roots over the initialize handshake", func(t *testing.T) {
 		t.Parallel()
 		argv := thirdparty.GoSDKServer(t, "everything")
-		out, _ := wantRun(t, 0, stdioArgs(argv, "call", "roots", "--protocol", "2025-11-25", "--root", dir)...)
+		out, _ := wantRun(t, 0, withServer(argv, "call", "roots", "--protocol", "2025-11-25", "--root", dir)...)
 		wantContains(t, "roots (stdio)", out, filepath.Base(dir)+":"+uri)
 		url := thirdparty.GoSDKServerHTTP(t, "everything")
 		out, _ = wantRun(t, 0, "call", "roots", "--root", dir, "--url", url)
@@ -185,7 +185,7 @@ func TestSamplingThirdParty(t *testing.T) {
 	decline := writeFile(t, "decline.json", `{"*": {"action": "decline"}}`)
 	t.Run("server-everything trigger-sampling-request over stdio and HTTP", func(t *testing.T) {
 		t.Parallel()
-		for _, where := range [][]string{stdioArgs(thirdparty.Everything(t)), {"--url", thirdparty.EverythingHTTP(t)}} {
+		for _, where := range [][]string{withServer(thirdparty.Everything(t)), {"--url", thirdparty.EverythingHTTP(t)}} {
 			args := append([]string{"call", "trigger-sampling-request", "prompt=What is the capital of France?", "--sampling", "--answers", reply}, where...)
 			out, errs := wantRun(t, 0, args...)
 			wantContains(t, "trigger-sampling-request", out, "LLM sampling result:", `"model": "atlas-7"`, `"text": "Paris is the capital."`)
@@ -195,7 +195,7 @@ func TestSamplingThirdParty(t *testing.T) {
 			wantContains(t, "declined", out, "User rejected sampling request")
 		}
 		// Lines: the request as the server wrote it, then the reply.
-		code, out, errs := cliIn(t, "w\nA reply from a person.\n.\ny\n", stdioArgs(thirdparty.Everything(t), "call", "trigger-sampling-request", "prompt=Say hi", "maxTokens=42", "--sampling", "--accessible")...)
+		code, out, errs := cliIn(t, "w\nA reply from a person.\n.\ny\n", withServer(thirdparty.Everything(t), "call", "trigger-sampling-request", "prompt=Say hi", "maxTokens=42", "--sampling", "--accessible")...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
@@ -205,11 +205,11 @@ func TestSamplingThirdParty(t *testing.T) {
 	t.Run("go-sdk everything sample, initialize handshake", func(t *testing.T) {
 		t.Parallel()
 		argv := thirdparty.GoSDKServer(t, "everything")
-		out, _ := wantRun(t, 0, stdioArgs(argv, "call", "sample", "--protocol", "2025-11-25", "--sampling", "--answers", reply)...)
+		out, _ := wantRun(t, 0, withServer(argv, "call", "sample", "--protocol", "2025-11-25", "--sampling", "--answers", reply)...)
 		wantContains(t, "sample (stdio)", out, "Paris is the capital.")
 		out, _ = wantRun(t, 0, "call", "sample", "--sampling", "--answers", reply, "--url", thirdparty.GoSDKServerHTTP(t, "everything"))
 		wantContains(t, "sample (HTTP)", out, "Paris is the capital.")
-		_, errs := wantRun(t, 1, stdioArgs(argv, "call", "sample", "--protocol", "2025-11-25")...)
+		_, errs := wantRun(t, 1, withServer(argv, "call", "sample", "--protocol", "2025-11-25")...)
 		wantContains(t, "without --sampling", errs, `sent a sampling/createMessage request, although mcpcli did not declare sampling`, "pass --sampling")
 	})
 }
@@ -304,19 +304,19 @@ func TestCompletionsThirdParty(t *testing.T) {
 	argv := thirdparty.Everything(t)
 	// completable-prompt: the department's completion, then the name's,
 	// which the server narrows by the department chosen (context).
-	code, out, errs := cliTTY(t, "1\n2\n", stdioArgs(argv, "prompt", "completable-prompt", "--accessible")...)
+	code, out, errs := cliTTY(t, "1\n2\n", withServer(argv, "prompt", "completable-prompt", "--accessible")...)
 	if code != 0 {
 		t.Fatalf("prompt completable-prompt exited %d: %s", code, errs)
 	}
 	wantContains(t, "stderr", errs, "1) Engineering", "4) Support", "1) Alice", "2) Bob", "3) Charlie")
 	wantContains(t, "prompt", out, "Please promote Bob to the head of the Engineering team.")
 
-	out, _ = wantRun(t, 0, stdioArgs(argv, "resources")...)
+	out, _ = wantRun(t, 0, withServer(argv, "resources")...)
 	wantContains(t, "resources", out, "demo://resource/dynamic/text/{resourceId}  Dynamic Text Resource (text/plain)", "demo://resource/dynamic/blob/{resourceId}")
-	out, _ = wantRun(t, 0, stdioArgs(argv, "read", "demo://resource/dynamic/text/{resourceId}", "--var", "resourceId=7")...)
+	out, _ = wantRun(t, 0, withServer(argv, "read", "demo://resource/dynamic/text/{resourceId}", "--var", "resourceId=7")...)
 	wantContains(t, "read template", out, "Resource 7: This is a plaintext resource")
 	// A text/plain blob is shown decoded.
-	out, _ = wantRun(t, 0, stdioArgs(argv, "read", "demo://resource/dynamic/blob/{resourceId}", "--var", "resourceId=2")...)
+	out, _ = wantRun(t, 0, withServer(argv, "read", "demo://resource/dynamic/blob/{resourceId}", "--var", "resourceId=2")...)
 	wantContains(t, "read blob template", out, "[blob text/plain 55 B, decoded]", "Resource 2: This is a base64 blob")
 }
 
@@ -324,7 +324,7 @@ func TestSaveThirdParty(t *testing.T) {
 	t.Parallel()
 	argv := thirdparty.Everything(t)
 	dir := filepath.Join(t.TempDir(), "saved")
-	out, errs := wantRun(t, 0, stdioArgs(argv, "call", "get-tiny-image", "--save", dir)...)
+	out, errs := wantRun(t, 0, withServer(argv, "call", "get-tiny-image", "--save", dir)...)
 	wantContains(t, "stdout", out, "[image image/png")
 	wantContains(t, "stderr", errs, "saved image image/png", "to "+filepath.Join(dir, "content-1.png"))
 	if b := readFile(t, filepath.Join(dir, "content-1.png")); !strings.HasPrefix(b, "\x89PNG") {
@@ -332,7 +332,7 @@ func TestSaveThirdParty(t *testing.T) {
 	}
 	// A gzip blob, named after its resource; the data: URI keeps the
 	// server off the network.
-	_, errs = wantRun(t, 0, stdioArgs(argv, "call", "gzip-file-as-resource", "data=data:text/plain,hello%20world", "name=hello.gz", "outputType=resource", "--save", dir)...)
+	_, errs = wantRun(t, 0, withServer(argv, "call", "gzip-file-as-resource", "data=data:text/plain,hello%20world", "name=hello.gz", "outputType=resource", "--save", dir)...)
 	wantContains(t, "stderr", errs, "saved blob application/gzip", filepath.Join(dir, "hello.gz"))
 	if b := readFile(t, filepath.Join(dir, "hello.gz")); !strings.HasPrefix(b, "\x1f\x8b") {
 		t.Errorf("hello.gz starts with %q, want gzip", b[:min(len(b), 2)])
@@ -340,11 +340,11 @@ func TestSaveThirdParty(t *testing.T) {
 	// read --save: a resource blob, decoded for display too; again, without
 	// overwriting.
 	for _, want := range []string{"2.txt", "2-2.txt"} {
-		out, errs = wantRun(t, 0, stdioArgs(argv, "read", "demo://resource/dynamic/blob/2", "--save", dir)...)
+		out, errs = wantRun(t, 0, withServer(argv, "read", "demo://resource/dynamic/blob/2", "--save", dir)...)
 		wantContains(t, "read --save", out, "[blob text/plain 55 B, decoded]")
 		wantContains(t, "stderr", errs, "saved blob text/plain 55 B to "+filepath.Join(dir, want))
 	}
-	_, errs = wantRun(t, 0, stdioArgs(argv, "call", "echo", "message=hi", "--save", dir)...)
+	_, errs = wantRun(t, 0, withServer(argv, "call", "echo", "message=hi", "--save", dir)...)
 	wantContains(t, "stderr", errs, "--save: the result has no image, audio or blob content to save")
 }
 
@@ -419,7 +419,7 @@ func TestWatchThirdParty(t *testing.T) {
 	t.Parallel()
 	// server-everything sends list changes unasked, and logs each
 	// subscription; over HTTP, on its GET stream.
-	for _, where := range [][]string{stdioArgs(thirdparty.Everything(t)), {"--url", thirdparty.EverythingHTTP(t)}} {
+	for _, where := range [][]string{withServer(thirdparty.Everything(t)), {"--url", thirdparty.EverythingHTTP(t)}} {
 		args := append([]string{"--resource", "demo://resource/static/document/features.md"}, where...)
 		code, out, errs := watchUntil(t, "Received Subscribe Resource request", 1, args...)
 		if code != 0 {
@@ -460,9 +460,9 @@ func TestTasksThirdParty(t *testing.T) {
 	}`)
 	t.Run("server-everything simulate-research-query over stdio and HTTP", func(t *testing.T) {
 		t.Parallel()
-		for _, where := range [][]string{stdioArgs(thirdparty.Everything(t)), {"--url", thirdparty.EverythingHTTP(t)}} {
+		for _, where := range [][]string{withServer(thirdparty.Everything(t)), {"--url", thirdparty.EverythingHTTP(t)}} {
 			out, _ := wantRun(t, 0, append([]string{"tools"}, where...)...)
-			wantContains(t, "tools", out, "simulate-research-query [ambiguous=boolean] topic=string (task: required)")
+			wantContains(t, "tools", out, "simulate-research-query topic=string [ambiguous=boolean] (task: required)")
 			out, _ = wantRun(t, 0, append([]string{"discover"}, where...)...)
 			wantContains(t, "discover", out, "tasks (tools/call, list, cancel)")
 			// The task's elicitation comes through tasks/result, answered
@@ -480,7 +480,7 @@ func TestTasksThirdParty(t *testing.T) {
 		errw := &stderrWatcher{match: "…: working — ", cancel: cancel}
 		trace := filepath.Join(t.TempDir(), "trace.jsonl")
 		deps := &Deps{Streams: Streams{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: errw}, Getenv: func(string) string { return "" }, Executable: os.Executable}
-		code := Run(ctx, stdioArgs(argv, "call", "simulate-research-query", "topic=mcp", "--trace", trace), deps)
+		code := Run(ctx, withServer(argv, "call", "simulate-research-query", "topic=mcp", "--trace", trace), deps)
 		errw.mu.Lock()
 		errs := errw.b.String()
 		errw.mu.Unlock()
@@ -514,15 +514,15 @@ func TestTasksThirdParty(t *testing.T) {
 func TestVerboseShowsServerStderrThirdParty(t *testing.T) {
 	t.Parallel()
 	argv, _ := thirdparty.Filesystem(t)
-	_, errs := wantRun(t, 0, stdioArgs(argv, "tools", "-v")...)
+	_, errs := wantRun(t, 0, withServer(argv, "tools", "-v")...)
 	wantContains(t, "stderr with -v", errs, "[server stderr] Secure MCP Filesystem Server running on stdio\n")
-	_, errs = wantRun(t, 0, stdioArgs(argv, "tools")...)
+	_, errs = wantRun(t, 0, withServer(argv, "tools")...)
 	if strings.Contains(errs, "Secure MCP Filesystem Server") {
 		t.Errorf("without -v the server's stderr is shown:\n%s", errs)
 	}
 	// Without a root the server explains, on stderr, why every path is
 	// refused: with -v the person sees it.
-	_, errs = wantRun(t, 0, stdioArgs(thirdparty.FilesystemNoRoot(t), "call", "list_allowed_directories", "-v")...)
+	_, errs = wantRun(t, 0, withServer(thirdparty.FilesystemNoRoot(t), "call", "list_allowed_directories", "-v")...)
 	wantContains(t, "stderr with -v", errs, "[server stderr] Started without allowed directories - waiting for client to provide roots via MCP protocol")
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 
@@ -97,15 +98,25 @@ func watchRun(ctx context.Context, opts *WatchOptions) error {
 		for _, uri := range opts.Resources {
 			if err := s.Subscribe(ctx, uri); err != nil {
 				if ctx.Err() != nil {
-					return nil // Ctrl+C before the subscriptions were done
+					return stopped(ctx) // before the subscriptions were done
 				}
 				return err
 			}
 		}
 		err := s.Wait(ctx)
 		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-			return nil // Ctrl+C: the way watch ends
+			return stopped(ctx)
 		}
 		return err
 	})
+}
+
+// stopped is how watch ends when its context does: Ctrl+C (or a test's
+// cancel) is its normal end; SIGTERM or SIGHUP end it as they end any run.
+func stopped(ctx context.Context) error {
+	var sig interrupted
+	if errors.As(context.Cause(ctx), &sig) && sig.sig != os.Interrupt {
+		return ctx.Err()
+	}
+	return nil
 }
