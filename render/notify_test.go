@@ -14,7 +14,7 @@ func TestNotificationLine(t *testing.T) {
 		{"notifications/message", `{"level":"error","data":{"code":7}}`, `notifications/message [error] {"code":7}`},
 		{"notifications/progress", `{"progressToken":"t1","progress":2,"total":4,"message":"half"}`, "notifications/progress t1 2/4 half"},
 		{"notifications/subscriptions/acknowledged", `{"notifications":{"toolsListChanged":true,"resourceSubscriptions":["a://b"]}}`, "notifications/subscriptions/acknowledged tools list changes, resource a://b"},
-		{"notifications/custom\u202e", `{"a": [1, 2]}`, `notifications/custom {"a":[1,2]}`},
+		{"notifications/custom\u202e", `{"a": [1, 2]}`, `notifications/custom<U+202E> {"a":[1,2]}`},
 	} {
 		if got := NotificationLine(tc.method, json.RawMessage(tc.params)); got != tc.want {
 			t.Errorf("NotificationLine(%s, %s) = %q, want %q", tc.method, tc.params, got, tc.want)

@@ -41,7 +41,7 @@ func TestSamplingLines(t *testing.T) {
 		"  You are terse.",
 		"  Never lie.",
 		"Messages:",
-		"  [user] Summarize evil this:",
+		"  [user] Summarize <U+202E>evil<U+202C> this:",
 		"    line two",
 		"  [user] [image image/png 2 KB]",
 		"  [user] [audio audio/wav 10 B]",
@@ -90,8 +90,8 @@ func TestPrompterSample(t *testing.T) {
 					t.Errorf("transcript lacks %q:\n%s", w, out.String())
 				}
 			}
-			if strings.Contains(out.String(), "\x1b") || strings.Contains(out.String(), "\u202e") {
-				t.Errorf("the transcript carries the server's escapes:\n%q", out.String())
+			if strings.Contains(out.String(), "\x1b") || strings.Contains(out.String(), "\u202e") || !strings.Contains(out.String(), "<U+202E>") {
+				t.Errorf("the transcript carries the server's escapes, or hides its bidi override:\n%q", out.String())
 			}
 		})
 	}

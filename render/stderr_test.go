@@ -25,7 +25,7 @@ func TestServerStderr(t *testing.T) {
 	}
 	want := "[server stderr] starting on stdio\n" +
 		"[server stderr] loaded 3 tools\n" +
-		"[server stderr] red and link abc\n"
+		"[server stderr] red and link <U+202E>abc\n"
 	if before != want {
 		t.Errorf("lines shown as they completed:\n%q\nwant\n%q", before, want)
 	}

@@ -70,8 +70,9 @@ func (p *Prompter) AskValue(ctx context.Context, q Question) (string, error) {
 		}
 		in := strings.TrimSpace(line)
 		if n, err := strconv.Atoi(in); err == nil && n >= 1 && n <= len(shown) {
-			// What was shown is what is sent.
-			return Line(shown[n-1]), nil
+			// The server's own value, as it suggested it (shown
+			// sanitized, controls made visible).
+			return shown[n-1], nil
 		}
 		if in != "" {
 			return line, nil

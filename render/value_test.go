@@ -27,7 +27,7 @@ func TestPrompterAskValue(t *testing.T) {
 		wantErr  error
 		shown    []string
 	}{
-		{"a number picks a suggestion", "2\n", question(true, "en", "fr\u202e"), "fr", nil, []string{"── test-server needs lang for prompt greet ──", "   Which language", "   1) en", "   2) fr"}},
+		{"a number picks a suggestion", "2\n", question(true, "en", "fr\u202e"), "fr\u202e", nil, []string{"── test-server needs lang for prompt greet ──", "   Which language", "   1) en", "   2) fr<U+202E>"}},
 		{"anything else is the value", "de\n", question(true, "en"), "de", nil, nil},
 		{"a number out of range is a value", "7\n", question(true, "en"), "7", nil, nil},
 		{"empty skips an optional value", "\n", question(false, "en"), "", ErrSkipped, []string{"lang [empty: leave unset]:"}},
