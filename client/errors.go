@@ -47,12 +47,18 @@ func (e *ModeError) Error() string {
 // declare (sampling, roots): a bug in the server.
 type UndeclaredError struct {
 	Server     string
-	Key        string
+	Key        string // the input request's key; empty for a legacy request
 	Method     string // sampling/createMessage, roots/list
 	Capability string // sampling, roots
+	// Legacy: the server sent a request (before 2026-07-28) rather than an
+	// input request.
+	Legacy bool
 }
 
 func (e *UndeclaredError) Error() string {
+	if e.Legacy {
+		return fmt.Sprintf("server %q sent a %s request, although mcpcli did not declare %s; this is a bug in the server", e.Server, e.Method, e.Capability)
+	}
 	return fmt.Sprintf("server %q asked for %s (%s, key %q), which mcpcli did not declare; this is a bug in the server", e.Server, e.Capability, e.Method, e.Key)
 }
 

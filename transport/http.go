@@ -12,10 +12,11 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 )
 
 // HTTP is a Transport to a Streamable HTTP server.
@@ -25,14 +26,17 @@ type HTTP struct {
 	// Base is the RoundTripper underneath; nil means http.DefaultTransport.
 	Base http.RoundTripper
 
-	obs []Observer
+	// Streamable makes the transport Streamable HTTP only: no fallback to
+	// HTTP+SSE when the server refuses the first POST (see Fallback).
+	Streamable bool
 
-	mu   sync.Mutex
-	last exchange // the last response to a request, to explain failures
+	obs []Observer
+	rec recorder // the last response to a request, to explain failures
 }
 
 // exchange is what is known of the last HTTP response to a request.
 type exchange struct {
+	method    string
 	status    int
 	ctype     string
 	challenge string // WWW-Authenticate
@@ -57,7 +61,7 @@ func (h *HTTP) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	t := &mcp.StreamableClientTransport{
 		Endpoint:   h.URL,
-		HTTPClient: &http.Client{Transport: &roundTripper{base: base, header: h.Header, obs: Observers(h.obs...), h: h}},
+		HTTPClient: &http.Client{Transport: &roundTripper{base: base, header: h.Header, obs: Observers(h.obs...), rec: &h.rec}},
 	}
 	return t.Connect(ctx)
 }
@@ -99,10 +103,34 @@ type roundTripper struct {
 	base   http.RoundTripper
 	header http.Header
 	obs    Observer
-	h      *HTTP
+	// rec keeps the last answer to a request (and, with recordGET, to a
+	// GET), to explain failures.
+	rec       *recorder
+	recordGET bool
+	// origin, when set, is the only origin requests may go to.
+	origin *url.URL
+}
+
+// OriginError is a request that the server told mcpcli to send to another
+// origin than the one it was given (an HTTP+SSE endpoint event naming
+// another host): mcpcli sends nothing there, credentials least of all.
+type OriginError struct {
+	URL    string // the URL mcpcli was given
+	Target string // where the server pointed
+}
+
+func (e *OriginError) Error() string {
+	return fmt.Sprintf("server %s pointed mcpcli at another origin (%s); mcpcli sends nothing outside the origin it was given", e.URL, e.Target)
+}
+
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Host, b.Host)
 }
 
 func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if rt.origin != nil && !sameOrigin(rt.origin, req.URL) {
+		return nil, &OriginError{URL: rt.origin.String(), Target: req.URL.Redacted()}
+	}
 	name := req.Header.Get(nameHeader)
 	fixName := name != "" && needsBase64(name)
 	if len(rt.header) > 0 || fixName {
@@ -132,6 +160,16 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
 		}
 	}
+	if id := taskID(body); id != "" && modern(req.Header.Get(versionHeader)) && req.Header.Get(nameHeader) == "" {
+		// The tasks extension: tasks/get, tasks/update and tasks/cancel
+		// carry the task id in Mcp-Name, for routing; the go-sdk sets
+		// it only for the methods it knows.
+		req = req.Clone(req.Context())
+		if needsBase64(id) {
+			id = encodeBase64(id)
+		}
+		req.Header.Set(nameHeader, id)
+	}
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Send, HTTP: &HTTPHeaders{Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone()}, Ctx: req.Context()})
 		rt.emitBody(req.Context(), Send, body)
@@ -143,8 +181,8 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Recv, HTTP: &HTTPHeaders{Status: resp.StatusCode, Header: resp.Header.Clone()}})
 	}
-	if rt.h != nil && req.Method == http.MethodPost && isCall(body) {
-		rt.h.record(resp)
+	if rt.rec != nil && (req.Method == http.MethodPost && isCall(body) || req.Method == http.MethodGet && rt.recordGET) {
+		rt.rec.record(req.Method, resp)
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
@@ -199,6 +237,21 @@ func needsBase64(v string) bool {
 
 func encodeBase64(v string) string {
 	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
+}
+
+// taskID is params.taskId of a tasks/get, tasks/update or tasks/cancel
+// request in body, or "".
+func taskID(body []byte) string {
+	if len(body) == 0 {
+		return ""
+	}
+	method, _ := jsonpeek.String(jsonpeek.Get(body, "method"))
+	switch method {
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		id, _ := jsonpeek.String(jsonpeek.Get(jsonpeek.Get(body, "params"), "taskId"))
+		return id
+	}
+	return ""
 }
 
 // requestID is the id of the JSON-RPC request in body, or nil.
@@ -366,13 +419,16 @@ func (t *jsonTee) Read(p []byte) (int, error) {
 
 func (t *jsonTee) Close() error { return t.rc.Close() }
 
-// sseTee reports the data of each server-sent event as it is read. The SDK
-// does the real parsing; this only watches the same bytes for the trace.
+// sseTee reports the data of each message event as it is read (not other
+// events: an HTTP+SSE stream starts with an endpoint event, whose data is a
+// URL). The SDK does the real parsing; this only watches the same bytes for
+// the trace.
 type sseTee struct {
-	rc   io.ReadCloser
-	obs  Observer
-	line []byte
-	data []byte
+	rc    io.ReadCloser
+	obs   Observer
+	line  []byte
+	data  []byte
+	event []byte
 }
 
 func (t *sseTee) Read(p []byte) (int, error) {
@@ -394,10 +450,15 @@ func (t *sseTee) Read(p []byte) (int, error) {
 
 func (t *sseTee) endLine(line []byte) {
 	if len(line) == 0 {
-		if len(bytes.TrimSpace(t.data)) > 0 {
+		message := len(t.event) == 0 || string(t.event) == "message"
+		if message && len(bytes.TrimSpace(t.data)) > 0 {
 			t.obs(Event{Time: time.Now(), Dir: Recv, Msg: append([]byte(nil), bytes.TrimSpace(t.data)...)})
 		}
-		t.data = t.data[:0]
+		t.data, t.event = t.data[:0], t.event[:0]
+		return
+	}
+	if v, ok := bytes.CutPrefix(line, []byte("event:")); ok {
+		t.event = append(t.event[:0], bytes.TrimSpace(v)...)
 		return
 	}
 	if v, ok := bytes.CutPrefix(line, []byte("data:")); ok {

@@ -93,6 +93,25 @@ func report(ctx context.Context, w *render.Console, err error) int {
 		w.Printf("mcpcli: %s before anything was sent", sig)
 		return sig.exitCode()
 	}
+	var tce *client.TaskCancelledError
+	if errors.As(err, &tce) && tce.Abandoned {
+		var de *client.DeclinedError
+		switch {
+		case errors.As(err, &de):
+			w.Printf("mcpcli: you declined the sampling request %q of %s, so mcpcli cancelled the task it came from: %s", render.Line(de.Key), render.Line(de.Server), render.Line(tce.Error()))
+		default:
+			w.Printf("mcpcli: cancelled; %s", render.Line(tce.Error()))
+			if errors.As(context.Cause(ctx), &sig) {
+				return sig.exitCode()
+			}
+		}
+		return exitAbandoned
+	}
+	var de *client.DeclinedError
+	if errors.As(err, &de) {
+		w.Printf("mcpcli: you declined the sampling request %q of %s; by the spec that ends the request (it is not sent again)", render.Line(de.Key), render.Line(de.Server))
+		return exitAbandoned
+	}
 	if errors.Is(err, client.ErrAbandoned) || ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		w.Printf("mcpcli: cancelled; the request was abandoned")
 		if errors.As(context.Cause(ctx), &sig) {
@@ -155,8 +174,35 @@ func explain(err error) string {
 		ne  *net.OpError
 		je  *jsonrpc.Error
 		res *resourceError
+		pe  *client.PinError
+		sse *transport.SSEError
+		oe  *transport.OriginError
+		ud  *client.UndeclaredError
+		ns  *client.NoSubscribeError
 	)
 	switch {
+	case errors.As(err, &ns):
+		return ns.Error() + "; drop --resource, or watch list changes only"
+	case errors.As(err, &ud):
+		return undeclared(ud)
+	case errors.As(err, &oe):
+		return oe.Error() + "; the server is broken or hostile"
+	case errors.As(err, &sse):
+		if sse.Streamable != nil {
+			return sse.Error() + "; check the URL's path (Streamable HTTP servers often serve MCP at /mcp, HTTP+SSE servers their stream at /sse)"
+		}
+		return sse.Error() + "; check the URL (HTTP+SSE servers often serve their stream at /sse), or drop --transport sse"
+	case errors.As(err, &pe):
+		if pe.Got != "" {
+			return fmt.Sprintf("server (%s) answered initialize with protocol version %s, not %s as --protocol %s pins; use --protocol auto to accept what it speaks",
+				pe.Server, render.Line(pe.Got), pe.Version, pe.Version)
+		}
+		why := "it did not answer"
+		if pe.Discover != nil {
+			why = refusal(pe.Discover)
+		}
+		return fmt.Sprintf("server (%s) did not start a %s session with server/discover (%s), and --protocol %s allows no fallback; use --protocol auto or %s to reach it with the initialize handshake",
+			pe.Server, pe.Version, why, pe.Version, client.LegacyVersion)
 	case errors.As(err, &res):
 		return res.Error()
 	case errors.As(err, &ee):
@@ -210,6 +256,18 @@ func explain(err error) string {
 		return prefix + describeRPC(je.Code, strings.TrimSpace(je.Message))
 	}
 	return err.Error()
+}
+
+// undeclared words a server's request for a capability mcpcli did not
+// declare, with the flag that declares it.
+func undeclared(e *client.UndeclaredError) string {
+	switch e.Capability {
+	case "sampling":
+		return e.Error() + "; pass --sampling to read its sampling requests and write the replies yourself"
+	case "roots":
+		return e.Error() + "; pass --root DIR (repeatable) to give it roots"
+	}
+	return e.Error()
 }
 
 // statusAdvice says what to do about an HTTP answer without JSON-RPC.

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -38,6 +40,10 @@ type GlobalFlags struct {
 	Accessible  bool
 	LogLevel    string
 	Verbose     bool
+	Protocol    string   // auto, or a version to pin
+	Transport   string   // for --url: auto, streamable or sse
+	Roots       []string // --root directories
+	Sampling    bool     // --sampling: declare sampling, answered by a person
 	ServerArgv  []string // after --
 }
 
@@ -136,7 +142,19 @@ func (f *Factory) Transport(cmd *cobra.Command) (transport.Transport, error) {
 				return nil, usageErrorf(cmd, "--header %v", err)
 			}
 		}
+		switch fl.Transport {
+		case "sse":
+			if fl.Protocol == client.ModernVersion {
+				return nil, usageErrorf(cmd, "--transport sse carries the initialize handshake only (2025-11-25 at most); it cannot go with --protocol %s", client.ModernVersion)
+			}
+			return &transport.SSE{URL: fl.URL, Header: h}, nil
+		case "streamable":
+			return &transport.HTTP{URL: fl.URL, Header: h, Streamable: true}, nil
+		}
 		return &transport.HTTP{URL: fl.URL, Header: h}, nil
+	}
+	if fl.Transport != "auto" && fl.Transport != "" {
+		return nil, usageErrorf(cmd, "--transport %s applies to --url servers; a stdio server is reached over stdio", fl.Transport)
 	}
 	if len(fl.Headers) > 0 {
 		return nil, usageErrorf(cmd, "--header applies to --url servers; stdio servers take --env")
@@ -197,9 +215,28 @@ func (s *waitSlot) set(w *waitLine) {
 	s.w = w
 }
 
+// rootURIs turns --root directories into roots: absolute file:// URIs,
+// named after the directory.
+func rootURIs(dirs []string) ([]*mcp.Root, error) {
+	var roots []*mcp.Root
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, fmt.Errorf("--root %q: %v", d, err)
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("--root %q is not a directory", d)
+		}
+		u := &url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+		roots = append(roots, &mcp.Root{URI: u.String(), Name: filepath.Base(abs)})
+	}
+	return roots, nil
+}
+
 // stdio is the transport to a server started as c: under mcpcli's own
 // binary as its supervisor (so nothing it starts outlives mcpcli), in the
-// run's group of servers.
+// run's group of servers. With -v the server's stderr is shown as it
+// arrives; either way its last lines are kept for when it fails.
 func (f *Factory) stdio(c transport.Command) *transport.Stdio {
 	if f.Deps.Executable != nil {
 		if exe, err := f.Deps.Executable(); err == nil {
@@ -207,6 +244,11 @@ func (f *Factory) stdio(c transport.Command) *transport.Stdio {
 		}
 	}
 	c.Group = f.Deps.Servers
+	if f.Flags.Verbose && c.Stderr == nil {
+		w := f.Console().ServerStderr("[server stderr] ")
+		c.Stderr = w
+		f.closers = append(f.closers, func() { w.Close() })
+	}
 	s := &transport.Stdio{Cmd: c, Warn: f.Console().Warn}
 	if t := f.Flags.Timeout; t > 0 && t/2 < transport.DefaultDiscoverWait {
 		// Leave the initialize handshake half of --timeout.
@@ -216,13 +258,19 @@ func (f *Factory) stdio(c transport.Command) *transport.Stdio {
 }
 
 // Connect starts a session with the server over t, with this run's
-// answerer, trace and display. Closing the session closes t.
-func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.Transport) (*client.Session, error) {
+// answerer, trace and display; adjust, when given, changes the options
+// last. Closing the session closes t.
+func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.Transport, adjust ...func(*client.Options)) (*client.Session, error) {
 	con := f.Console()
-	answerer, err := f.Answerer(cmd)
+	answerer, sampler, err := f.Answerers(cmd)
 	if err != nil {
 		t.Close()
 		return nil, err
+	}
+	roots, err := rootURIs(f.Flags.Roots)
+	if err != nil {
+		t.Close()
+		return nil, usageErrorf(cmd, "%v", err)
 	}
 	var closers []func()
 	if f.Flags.Trace != "" {
@@ -260,13 +308,26 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 	}
 	wait := &waitSlot{}
 	wait.set(f.waiting(fmt.Sprintf("waiting for %s…", what)))
-	s, err := client.Connect(ctx, t, client.Options{
-		ClientVersion: version,
-		Modes:         modes,
+	pinned := f.Flags.Protocol != "" && f.Flags.Protocol != "auto"
+	asked := ""
+	if pinned {
+		asked = f.Flags.Protocol
+	}
+	opts := client.Options{
+		ClientVersion:   version,
+		ProtocolVersion: asked,
+		PinProtocol:     pinned,
+		Modes:           modes,
+		Roots:           roots,
 		Answerer: client.AnswererFunc(func(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
 			wait.set(nil) // the person is answering: nobody waits for the server
 			return answerer.Answer(ctx, r)
 		}),
+		OnUndeclared: func(e *client.UndeclaredError) { con.Warn(undeclared(e)) },
+		OnTask: func(st client.TaskStatus) {
+			con.EndProgress()
+			con.Printf("%s", render.TaskLine(st))
+		},
 		MaxRounds:      f.Flags.MaxRounds,
 		Timeout:        f.Flags.Timeout,
 		ConnectTimeout: connectTimeout,
@@ -288,7 +349,17 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 				con.Step(st)
 			}
 		},
-	})
+	}
+	if sampler != nil {
+		opts.Sampler = client.SamplerFunc(func(ctx context.Context, r client.SamplingRound) (*client.SamplingAnswer, error) {
+			wait.set(nil) // the person is writing the reply
+			return sampler.Sample(ctx, r)
+		})
+	}
+	for _, a := range adjust {
+		a(&opts)
+	}
+	s, err := client.Connect(ctx, t, opts)
 	wait.set(nil)
 	if err != nil {
 		for _, c := range closers {

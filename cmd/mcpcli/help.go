@@ -36,7 +36,24 @@ servers) are answered under "elicitation" too.
 --save-answers FILE writes the answers you give by hand in this format, to
 send them again later with --answers FILE; when a retry carrying your
 answers fails, mcpcli keeps them in a file of this format and says how to
-send them again.`,
+send them again.
+
+Sampling requests (declared with --sampling) are answered the same way,
+under the input request's key, or "sampling" for a request from an older
+server. The answer is the model's reply, a CreateMessageResult:
+
+  {
+    "draft":    {"role": "assistant", "content": {"type": "text", "text": "Version 2 is out."}, "model": "my-model"},
+    "sampling": {"action": "decline"}
+  }
+
+role is assistant (the default); content is one content block (text, image
+or audio) or a list of them; model is required; stopReason defaults to
+endTurn. {"action": "decline"} refuses: in a 2026-07-28 request that ends
+the request, by the spec (exit 130); an older server gets the JSON-RPC
+error -1 "User rejected sampling request". A "*" key with {"action":
+"decline"} declines elicitations and sampling requests alike. Without
+--sampling, a server that asks for sampling is an error that says so.`,
 		},
 		{
 			Use:   "trace",

@@ -82,7 +82,8 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 	fl := &f.Flags
 	p := root.PersistentFlags()
 	p.StringVar(&fl.Stdio, "stdio", "", "start the server `\"CMD ARGS\"` and talk to it over stdio (or put the command after --)")
-	p.StringVar(&fl.URL, "url", "", "talk to a Streamable HTTP server at `URL`")
+	p.StringVar(&fl.URL, "url", "", "talk to a Streamable HTTP server at `URL` (or an HTTP+SSE one: see --transport)")
+	p.StringVar(&fl.Transport, "transport", "auto", "with --url: auto (Streamable HTTP, falling back to HTTP+SSE when the server refuses the first POST with 400, 404 or 405), streamable, or sse (the 2024-11-05 HTTP+SSE transport)")
 	p.StringArrayVar(&fl.Headers, "header", nil, "add an HTTP header `\"Name: value\"` to every request (repeatable)")
 	p.StringArrayVar(&fl.Env, "env", nil, "set `K=V` in the stdio server's environment (repeatable)")
 	p.StringVar(&fl.Cwd, "cwd", "", "start the stdio server in `DIR`")
@@ -96,7 +97,10 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 	p.StringVarP(&fl.Output, "output", "o", "text", "result format: text or json (json prints only the final result)")
 	p.BoolVar(&fl.Accessible, "accessible", false, "ask questions as plain lines instead of full-screen forms (also used when stdin is not a terminal)")
 	p.StringVar(&fl.LogLevel, "log-level", "", "ask the server for log messages at `LEVEL` (debug, info, notice, warning, error, ...) and show them on stderr")
-	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip on stderr")
+	p.BoolVar(&fl.Sampling, "sampling", false, "declare sampling: show each sampling request and let you write the model's reply (or decline); answers files answer it too, see 'mcpcli help answers'")
+	p.StringArrayVar(&fl.Roots, "root", nil, "declare the roots capability and give the server `DIR` as a root (repeatable; absolute file:// URIs)")
+	p.StringVar(&fl.Protocol, "protocol", "auto", "protocol version: auto (2026-07-28 with server/discover, falling back to the 2025-11-25 initialize handshake), or pin 2026-07-28 or 2025-11-25")
+	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip, and what a stdio server writes to its stderr, on stderr")
 
 	root.AddCommand(
 		NewCmdDiscover(f, nil),
@@ -106,6 +110,7 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 		NewCmdPrompt(f, nil),
 		NewCmdResources(f, nil),
 		NewCmdRead(f, nil),
+		NewCmdWatch(f, nil),
 		NewCmdDemo(f, nil),
 		NewCmdDemoServer(f),
 	)
@@ -119,6 +124,16 @@ func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
 	case "text", "json":
 	default:
 		return usageErrorf(cmd, "--output %q: use text or json", fl.Output)
+	}
+	switch fl.Transport {
+	case "auto", "streamable", "sse":
+	default:
+		return usageErrorf(cmd, "--transport %q: use auto, streamable or sse", fl.Transport)
+	}
+	switch fl.Protocol {
+	case "auto", client.ModernVersion, client.LegacyVersion:
+	default:
+		return usageErrorf(cmd, "--protocol %q: use auto, %s or %s", fl.Protocol, client.ModernVersion, client.LegacyVersion)
 	}
 	if _, err := client.ParseModes(fl.Elicitation); err != nil {
 		return usageErrorf(cmd, "--elicitation %v", err)
@@ -138,6 +153,9 @@ func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
 		default:
 			return usageErrorf(cmd, "--log-level %q: use debug, info, notice, warning, error, critical, alert or emergency", fl.LogLevel)
 		}
+	}
+	if _, err := rootURIs(fl.Roots); err != nil {
+		return usageErrorf(cmd, "%v", err)
 	}
 	for _, kv := range fl.Env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
