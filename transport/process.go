@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,7 +22,11 @@ const StderrLines = 200
 type Command struct {
 	Argv []string // program and arguments; Argv[0] is looked up in $PATH
 	Env  []string // extra K=V pairs, added to mcpcli's own environment
-	Dir  string   // working directory; empty means mcpcli's
+	// Unset names variables of mcpcli's own environment the server does
+	// not inherit (VS Code's "env": {"NAME": null}). Env is added after,
+	// so a name in both is set to Env's value.
+	Unset []string
+	Dir   string // working directory; empty means mcpcli's
 	// Stderr, when set, also receives the server's stderr as it is written
 	// (mcpcli keeps the last StderrLines lines either way).
 	Stderr io.Writer
@@ -80,7 +85,7 @@ func Start(c Command) (*Process, error) {
 	}
 	cmd := exec.Command(c.Argv[0], c.Argv[1:]...)
 	cmd.Dir = c.Dir
-	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Env = environ(os.Environ(), c.Unset, c.Env)
 	cmd.SysProcAttr = sysProcAttr()
 	// The pipes are mcpcli's own, not exec's: the write end of stdin stays
 	// pollable (a write to a server that stopped reading can be cut short
@@ -122,6 +127,18 @@ func Start(c Command) (*Process, error) {
 		close(p.done)
 	}()
 	return p, nil
+}
+
+// environ is base without the variables named in unset, then env.
+func environ(base, unset, env []string) []string {
+	out := make([]string, 0, len(base)+len(env))
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(unset, k) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, env...)
 }
 
 // Unread is how many bytes written to the server's stdin it has not read
