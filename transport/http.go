@@ -15,20 +15,33 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // HTTP is a Transport to a Streamable HTTP server.
+//
+// Everything it sends stays with the origin of URL: a redirect to another
+// origin is refused (*RedirectError), so that Header, the OAuth token and
+// the answers in a request's body reach no one else. Everything it reads
+// is bounded by MaxMessage (*TooLargeError).
 type HTTP struct {
 	URL    string
 	Header http.Header // extra headers sent on every request (--header)
 	// Base is the RoundTripper underneath; nil means http.DefaultTransport.
 	Base http.RoundTripper
+	// OAuth, when set, gives each request its bearer token and signs in
+	// when the server answers 401 or 403 (the go-sdk's handler).
+	OAuth auth.OAuthHandler
+	// MaxMessage bounds one response body (after decompression) and one
+	// server-sent event; zero means MaxMessageSize.
+	MaxMessage int
 
 	obs []Observer
 
-	mu   sync.Mutex
-	last exchange // the last response to a request, to explain failures
+	mu      sync.Mutex
+	last    exchange // the last response to a request, to explain failures
+	failure error    // the transport's own first failure: *TooLargeError, *RedirectError
 }
 
 // exchange is what is known of the last HTTP response to a request.
@@ -56,8 +69,14 @@ func (h *HTTP) Connect(ctx context.Context) (mcp.Connection, error) {
 		base = http.DefaultTransport
 	}
 	t := &mcp.StreamableClientTransport{
-		Endpoint:   h.URL,
-		HTTPClient: &http.Client{Transport: &roundTripper{base: base, header: h.Header, obs: Observers(h.obs...), h: h}},
+		Endpoint: h.URL,
+		HTTPClient: &http.Client{
+			Transport:     &roundTripper{base: base, header: h.Header, obs: Observers(h.obs...), h: h},
+			CheckRedirect: h.checkRedirect,
+		},
+		OAuthHandler: h.OAuth,
+		// mcpcli's own bound (eventLimit) comes first, with its own error.
+		MaxEventSize: int(h.maxMessage()) + 1,
 	}
 	return t.Connect(ctx)
 }
@@ -132,13 +151,16 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return resp, err
 	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if rt.h != nil {
+		rt.h.limit(resp, mt == "text/event-stream")
+	}
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Recv, HTTP: &HTTPHeaders{Status: resp.StatusCode, Header: resp.Header.Clone()}})
 	}
 	if rt.h != nil && req.Method == http.MethodPost && isCall(body) {
 		rt.h.record(resp)
 	}
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case "text/event-stream":
 		if rt.obs != nil {

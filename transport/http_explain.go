@@ -73,11 +73,15 @@ func plainText(b []byte) string {
 }
 
 // Explain turns what the go-sdk says about an HTTP failure into a typed
-// error from what the last response showed: *AuthError for 401 and 403,
+// error: the transport's own failure (*TooLargeError, *RedirectError),
+// else from what the last response showed, *AuthError for 401 and 403,
 // *StatusError for an answer that carries no JSON-RPC message.
 func (h *HTTP) Explain(err error) error {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return err
+	}
+	if ferr, ok := h.explainFailure(err); ok {
+		return ferr
 	}
 	h.mu.Lock()
 	ex := h.last
