@@ -169,18 +169,15 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		}
 		copts.ElicitationHandler = s.answerLegacy
 	}
-	cctx := ctx
-	if opts.Timeout > 0 {
-		var cancel context.CancelFunc
-		cctx, cancel = context.WithTimeout(ctx, opts.Timeout)
-		defer cancel()
-	}
+	// The handshake's timeout pauses while a person signs in (PauseTimeout).
+	cctx, timer, cancel := withPausableTimeout(ctx, opts.Timeout)
+	defer cancel()
 	c := mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}, copts)
 	cs, err := c.Connect(cctx, t, &mcp.ClientSessionOptions{ProtocolVersion: opts.ProtocolVersion})
 	if err != nil {
 		err = s.explain(err)
 		t.Close()
-		if cctx.Err() != nil && ctx.Err() == nil {
+		if timer.expired() && ctx.Err() == nil {
 			return nil, &TimeoutError{Server: t.Via(), After: opts.Timeout, Connecting: true}
 		}
 		return nil, &ConnectError{Via: t.Via(), Err: err}
