@@ -16,18 +16,20 @@ type RefusedError struct{ Reason string }
 
 func (e *RefusedError) Error() string { return "mcpcli will not open the sign-in URL: " + e.Reason }
 
-// The prompt of the line sign-in.
-const signInPrompt = "Sign in? [o]pen in browser/[s]how the URL to copy/[c]ancel: "
+// What the line sign-in says.
+const (
+	signInHeading = "   To sign in, open this link in your browser:"
+	signInPrompt  = "Sign in? [o]pen in browser/[s]how the URL to copy/[c]ancel: "
+)
 
 // SignIn asks the person about an OAuth authorization URL the way a
 // URL-mode elicitation is asked about: the whole URL, its host, the
 // warnings; the browser opens only when they type o. It returns once the
 // URL is open, or shown for them to copy (the sign-in then waits for the
-// browser to come back), or ErrSignInDeclined. who says who asks, in words
-// already safe to print.
-func (c *Consent) SignIn(ctx context.Context, p LineAsker, who, authURL string) error {
+// browser to come back), or ErrSignInDeclined.
+func (c *Consent) SignIn(ctx context.Context, p LineAsker, authURL string) error {
 	an := Analyze(authURL)
-	fmt.Fprintf(p, "%s asks you to sign in, in your browser:\n", who)
+	fmt.Fprintln(p, signInHeading)
 	writeURL(p, "   ", an)
 	if !an.Openable() {
 		return &RefusedError{Reason: an.Refused}
@@ -59,9 +61,9 @@ func (c *Consent) SignIn(ctx context.Context, p LineAsker, who, authURL string) 
 // SignInScript shows an authorization URL without asking, for a run that
 // answers from a file: the browser opens it when open is set
 // (--open-urls), otherwise it is printed for the person to open.
-func (c *Consent) SignInScript(ctx context.Context, w io.Writer, who, authURL string, open bool) error {
+func (c *Consent) SignInScript(ctx context.Context, w io.Writer, authURL string, open bool) error {
 	an := Analyze(authURL)
-	fmt.Fprintf(w, "%s asks you to sign in, in your browser:\n", who)
+	fmt.Fprintln(w, signInHeading)
 	writeURL(w, "   ", an)
 	if !an.Openable() {
 		return &RefusedError{Reason: an.Refused}

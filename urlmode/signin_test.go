@@ -23,7 +23,7 @@ func TestSignInLine(t *testing.T) {
 		shows  []string
 	}{
 		{name: "open", url: authURL, input: "o\n", opened: []string{authURL},
-			shows: []string{"server X asks you to sign in, in your browser:", "URL:  " + authURL, "Host: auth.example.com · site example.com", "Opening auth.example.com in your browser"}},
+			shows: []string{"To sign in, open this link in your browser:", "URL:  " + authURL, "Host: auth.example.com · site example.com", "Opening auth.example.com in your browser"}},
 		{name: "show never opens", url: authURL, input: "s\n", shows: []string{"Copy this URL into your browser:\n\n" + authURL + "\n"}},
 		{name: "cancel", url: authURL, input: "c\n", err: ErrSignInDeclined},
 		{name: "no", url: authURL, input: "n\n", err: ErrSignInDeclined},
@@ -36,7 +36,7 @@ func TestSignInLine(t *testing.T) {
 			var out bytes.Buffer
 			p := render.NewPrompter(strings.NewReader(tt.input), &out)
 			c := &Consent{Open: browsertest.New(t, tt.opened...).Open}
-			err := c.SignIn(context.Background(), p, "server X", tt.url)
+			err := c.SignIn(context.Background(), p, tt.url)
 			if !errors.Is(err, tt.err) {
 				t.Errorf("SignIn(%q) on input %q = %v, want %v\n%s", tt.url, tt.input, err, tt.err, out.String())
 			}
@@ -54,7 +54,7 @@ func TestSignInRefusesWhatItWouldNotOpen(t *testing.T) {
 	var out bytes.Buffer
 	p := render.NewPrompter(strings.NewReader("o\n"), &out)
 	c := &Consent{Open: browsertest.New(t).Open}
-	err := c.SignIn(context.Background(), p, "server X", "javascript:alert(1)")
+	err := c.SignIn(context.Background(), p, "javascript:alert(1)")
 	var re *RefusedError
 	if !errors.As(err, &re) || re.Reason == "" {
 		t.Fatalf("SignIn(javascript:) = %v, want a *RefusedError", err)
@@ -72,7 +72,7 @@ func TestSignInScript(t *testing.T) {
 			want = []string{authURL}
 		}
 		c := &Consent{Open: browsertest.New(t, want...).Open}
-		if err := c.SignInScript(context.Background(), &out, "server X", authURL, open); err != nil {
+		if err := c.SignInScript(context.Background(), &out, authURL, open); err != nil {
 			t.Errorf("SignInScript(open=%v) = %v", open, err)
 		}
 		if !open && !strings.Contains(out.String(), "pass --open-urls to open it") {
