@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
@@ -34,18 +33,9 @@ func (f *Factory) Answerer(cmd *cobra.Command) (client.Answerer, error) {
 		consent.Term = con.Terminal(f.Deps.In)
 		return &render.FormAnswerer{Term: consent.Term, Status: con, URL: consent.TUI}, nil
 	}
-	p := render.NewPrompter(f.Deps.In, con)
+	p := f.linePrompter()
 	p.URL = func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error) {
 		return consent.Line(ctx, p, r, i)
-	}
-	if f.Deps.InTTY {
-		fd := f.Deps.InFd
-		p.ReadSecret = func() (string, error) {
-			b, err := term.ReadPassword(fd)
-			return string(b), err
-		}
-	} else {
-		p.Echo = true
 	}
 	return p, nil
 }

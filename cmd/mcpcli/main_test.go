@@ -26,7 +26,9 @@ func TestMain(m *testing.M) {
 			stop()
 			os.Exit(code)
 		},
-		"testserver": testServerMain,
+		"testserver":  testServerMain,
+		"authserver":  authServerMain,
+		"testbrowser": testBrowserMain,
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -75,6 +76,8 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 	})
 	fl := &f.Flags
 	p := root.PersistentFlags()
+	p.StringVarP(&fl.Server, "server", "s", "", "talk to the server `NAME` from the config files ('mcpcli servers' lists them)")
+	p.StringVar(&fl.Config, "config", "", "read servers from `FILE` before every other config file")
 	p.StringVar(&fl.Stdio, "stdio", "", "start the server `\"CMD ARGS\"` and talk to it over stdio (or put the command after --)")
 	p.StringVar(&fl.URL, "url", "", "talk to a Streamable HTTP server at `URL`")
 	p.StringArrayVar(&fl.Headers, "header", nil, "add an HTTP header `\"Name: value\"` to every request (repeatable)")
@@ -90,6 +93,11 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 	p.BoolVar(&fl.Accessible, "accessible", false, "ask questions as plain lines instead of full-screen forms (also used when stdin is not a terminal)")
 	p.StringVar(&fl.LogLevel, "log-level", "", "ask the server for log messages at `LEVEL` (debug, info, notice, warning, error, ...) and show them on stderr")
 	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip on stderr")
+	p.StringVar(&fl.ClientID, "client-id", "", "sign in (OAuth) as the client `ID` registered with the server's authorization server; its secret comes from $MCPCLI_CLIENT_SECRET or the keyring")
+	p.StringVar(&fl.ClientMetadataURL, "client-metadata-url", "", "sign in (OAuth) with the client ID metadata document at `URL`, where the authorization server takes one")
+	fl.MaxMessageSize = byteSize(transport.MaxMessageSize)
+	p.Var(&fl.MaxMessageSize, "max-message-size", "refuse a message from the server larger than `SIZE` (an HTTP body after decompression, an SSE event, a stdio line)")
+	root.RegisterFlagCompletionFunc("server", f.completeServers(false))
 
 	root.AddCommand(
 		NewCmdDiscover(f, nil),
@@ -101,10 +109,15 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 		NewCmdRead(f, nil),
 		NewCmdDemo(f, nil),
 		NewCmdDemoServer(f),
+		NewCmdServers(f, nil),
+		NewCmdAuth(f),
 	)
 	root.AddCommand(helpTopics()...)
 	return root
 }
+
+// annotOpenURLs marks a command that takes --open-urls without --answers.
+const annotOpenURLs = "open-urls-alone"
 
 // validateFlags checks the global flags once, before any command runs.
 func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
@@ -116,7 +129,7 @@ func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
 	if _, err := client.ParseModes(fl.Elicitation); err != nil {
 		return usageErrorf(cmd, "--elicitation %v", err)
 	}
-	if fl.OpenURLs && fl.Answers == "" {
+	if fl.OpenURLs && fl.Answers == "" && cmd.Annotations[annotOpenURLs] == "" {
 		return usageErrorf(cmd, "--open-urls goes with --answers FILE; without an answers file you choose for each URL whether it opens")
 	}
 	if fl.MaxRounds < 1 {
@@ -165,13 +178,22 @@ func noArgs(f *Factory) cobra.PositionalArgs {
 // no server is started for nothing), connected when the command runs.
 type connector func(ctx context.Context) (*client.Session, error)
 
-// connector resolves the server from the flags.
+// connector resolves the server from the flags. An HTTP server gets its
+// OAuth handler when the command connects: the token kept for it, and a
+// sign-in when it asks.
 func (f *Factory) connector(cmd *cobra.Command) (connector, error) {
 	t, err := f.Transport(cmd)
 	if err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context) (*client.Session, error) { return f.Connect(ctx, cmd, t) }, nil
+	return func(ctx context.Context) (*client.Session, error) {
+		if h, ok := t.(*transport.HTTP); ok {
+			if _, err := f.signInFor(cmd, h, false); err != nil {
+				return nil, err
+			}
+		}
+		return f.Connect(ctx, cmd, t)
+	}, nil
 }
 
 // withSession connects, runs fn, and always closes the session (and with it
