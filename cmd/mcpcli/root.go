@@ -55,15 +55,20 @@ read with "input_required", mcpcli shows each question (a form, or a URL to
 open), then retries the original request with your answers until the result
 arrives. Results go to stdout; everything else goes to stderr.
 
-Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
---url for Streamable HTTP. Try it first with:
+Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, with
+--url for Streamable HTTP, or by name with -s NAME from the config files you
+already have (Claude Code, Claude Desktop, VS Code, Cursor, or mcpcli's own;
+'mcpcli servers' lists them). Servers that require a sign-in (OAuth) get one
+when they ask. Try it first with:
 
   mcpcli demo`,
 		Example: `  mcpcli demo
   mcpcli tools --stdio "npx -y @modelcontextprotocol/server-everything"
   mcpcli call delete_project project=apollo -- mcpcli demo-server
   mcpcli call edit_profile --answers answers.json -o json --url http://127.0.0.1:8080/mcp
-  mcpcli prompt release_notes version=2.0 --trace trace.jsonl -- ./my-server`,
+  mcpcli prompt release_notes version=2.0 --trace trace.jsonl -- ./my-server
+  mcpcli tools -s github
+  mcpcli auth login --url https://mcp.example.com/mcp`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
