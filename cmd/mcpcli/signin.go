@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -86,7 +87,7 @@ func (f *Factory) signInFor(cmd *cobra.Command, h *transport.HTTP, login bool) (
 		ClientMetadataURL: f.Flags.ClientMetadataURL,
 		// The authorization server is reached by a client of its own:
 		// the --header values are for the MCP server alone.
-		HTTPClient: &http.Client{Timeout: f.Flags.Timeout},
+		HTTPClient: &http.Client{Timeout: f.Flags.Timeout, CheckRedirect: authServerRedirect},
 		Notice:     f.notice,
 	}
 	if srv := f.server; srv != nil && srv.OAuth != nil {
@@ -226,4 +227,20 @@ func (l *lazyStore) Where() string {
 		return "nowhere (" + err.Error() + ")"
 	}
 	return s.Where()
+}
+
+// authServerRedirect lets the sign-in's own requests follow a redirect
+// that sends nothing along: a GET (metadata), or any request within its
+// origin. A request with a body (registration, the code exchange, a
+// refresh: the code, the verifier, the client secret) is not carried to
+// another origin by a 307 or 308.
+func authServerRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return fmt.Errorf("stopped after %d redirects", len(via))
+	}
+	prev := via[len(via)-1].URL
+	if req.Method != http.MethodGet && (!strings.EqualFold(req.URL.Scheme, prev.Scheme) || !strings.EqualFold(req.URL.Host, prev.Host)) {
+		return fmt.Errorf("the authorization server redirected a %s from %s to another origin, %s; mcpcli does not send the sign-in's secrets there", req.Method, prev.Host, req.URL.Host)
+	}
+	return nil
 }
