@@ -62,7 +62,7 @@ func TestTimeoutDoesNotCountSigningIn(t *testing.T) {
 		}
 		defer ss.Close()
 		// Signing in takes longer than the timeout.
-		s, err := client.Connect(ctx, &signingIn{Transport: ct, wait: 1500 * time.Millisecond, pause: pause}, client.Options{Timeout: time.Second})
+		s, err := client.Connect(ctx, &signingIn{Transport: ct, wait: 1500 * time.Millisecond, pause: pause}, client.Options{Timeout: time.Second, ConnectTimeout: time.Second})
 		if !pause {
 			var te *client.TimeoutError
 			if !errors.As(err, &te) || !te.Connecting {

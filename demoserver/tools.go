@@ -30,7 +30,7 @@ func (d *Demo) addTools() {
 	d.srv.AddTool(&mcp.Tool{
 		Name:        "create_repo",
 		Description: "A two-round wizard whose state travels in an HMAC-protected requestState.",
-		InputSchema: rawSchema(`{"type":"object","properties":{"owner":{"type":"string","description":"Who will own the repository"}}}`),
+		InputSchema: rawSchema(`{"type":"object","properties":{"owner":{"type":"string","description":"Who will own the repository"}},"required":["owner"]}`),
 	}, d.createRepo)
 	d.srv.AddTool(&mcp.Tool{
 		Name:        "connect_account",

@@ -5,41 +5,23 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpcli/mcpcli/internal/chromiumtest"
 )
 
-// chromiumFlags are what a headless Chromium needs here: no sandbox (root
-// in a container), no GPU, nothing that talks to the network by itself,
-// and time for the consent page's script and the redirects to run.
-var chromiumFlags = []string{
-	"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-	"--disable-background-networking", "--disable-component-update", "--disable-sync",
-	"--virtual-time-budget=10000",
-}
-
-func findChromium(t *testing.T) string {
-	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("the headless Chromium test runs on Unix")
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("no chromium on $PATH: the real-browser sign-in test needs one (Debian: apt-get install chromium; .ci/run installs it)")
-	return ""
-}
+// chromiumFlags add time for the consent page's script and the redirects
+// to run.
+var chromiumFlags = append(append([]string{}, chromiumtest.Flags...), "--virtual-time-budget=10000")
 
 // TestChromiumSignIn signs in with a real browser: headless Chromium opens
 // the authorization URL, the authorization server's consent page submits
 // its form, the server redirects to the loopback callback, and Chromium
 // shows mcpcli's "Signed in" page. No stand-in for the browser.
 func TestChromiumSignIn(t *testing.T) {
-	chromium := findChromium(t)
+	chromium := chromiumtest.Find(t)
 	as := newFakeAS(t, func(as *fakeAS) { as.consentPage = true })
 	rs := newFakeRS(t, as, func(rs *fakeRS) { rs.required, rs.scopeInChal = []string{"mcp:basic"}, true })
 	dir := t.TempDir()

@@ -23,6 +23,9 @@ type FormAnswerer struct {
 	// Status receives the line left after each ask (the Console); nil
 	// means Term.Out.
 	Status io.Writer
+	// Banner, when set, heads every form: where the person is (the
+	// demo's "Tour 3/7 · …").
+	Banner string
 	// URL answers a URL-mode ask; the urlmode package provides it.
 	URL func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error)
 
@@ -51,7 +54,10 @@ func (a *FormAnswerer) Answer(ctx context.Context, r client.Round) (map[string]*
 				_, cancelRest, err = a.run(ctx, m)
 			}
 		} else {
-			res, cancelRest, err = a.run(ctx, newAskModel(r, i))
+			m := newAskModel(r, i)
+			m.banner = a.Banner
+			m.layout()
+			res, cancelRest, err = a.run(ctx, m)
 		}
 		if err != nil {
 			return nil, err
@@ -90,6 +96,9 @@ func (a *FormAnswerer) run(ctx context.Context, m *askModel) (*mcp.ElicitResult,
 		return nil, false, err
 	}
 	fm, _ := final.(*askModel)
+	if fm != nil && fm.abandon {
+		return nil, false, client.ErrAbandoned
+	}
 	if fm == nil || fm.result == nil {
 		return &mcp.ElicitResult{Action: client.Cancel}, false, nil
 	}

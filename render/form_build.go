@@ -1,10 +1,12 @@
 package render
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
 
@@ -39,6 +41,23 @@ type Slot struct {
 
 	title string // sanitized label, "*" when required
 	desc  string // sanitized description with warnings, unwrapped
+
+	// What the form model last told the field: focus, width, and the
+	// description as wrapped for it.
+	focused     bool
+	width       int
+	shownDesc   string
+	placeholder string
+}
+
+func (s *Slot) focus() tea.Cmd {
+	s.focused = true
+	return s.Input.Focus()
+}
+
+func (s *Slot) blur() tea.Cmd {
+	s.focused = false
+	return s.Input.Blur()
 }
 
 type slotKind int
@@ -80,6 +99,7 @@ func BuildForm(form *schema.Form) *FormFields {
 		// enter and tab move on, and the form model decides what "on" is.
 		s.Input.WithPosition(huh.FieldPosition{Field: 1, FirstField: 0, LastField: 2})
 		s.Input.WithWidth(80)
+		s.width = 80
 		s.setDescription(78, 8) // until the form model lays it out for the screen
 		s.Input.Init()
 		b.Slots = append(b.Slots, s)
@@ -129,7 +149,7 @@ func newSlot(f *schema.Field) *Slot {
 	default:
 		s.kind = slotText
 		if f.Default != nil {
-			if f.Long() {
+			if f.Long() || f.Kind == schema.JSON {
 				s.text = clip(Sanitize(f.Show(f.Default)), maxDescription)
 			} else {
 				s.text = clip(Line(f.Show(f.Default)), maxDescription)
@@ -137,13 +157,14 @@ func newSlot(f *schema.Field) *Slot {
 			shown := s.text
 			s.shownDefault = &shown
 		}
-		if f.Long() && !f.Secret {
+		if (f.Long() || f.Kind == schema.JSON) && !f.Secret {
 			t := huh.NewText().Title(s.title).Lines(3).ExternalEditor(false).Value(&s.text)
 			t.Validate(s.checkText)
 			t.Placeholder(placeholder(f))
 			s.Input = t
 		} else {
-			in := huh.NewInput().Title(s.title).Value(&s.text).Validate(s.checkText).Placeholder(placeholder(f))
+			s.placeholder = placeholder(f)
+			in := huh.NewInput().Title(s.title).Value(&s.text).Validate(s.checkText).Placeholder(s.placeholder)
 			if f.Secret {
 				in.EchoMode(huh.EchoModePassword)
 			}
@@ -157,6 +178,8 @@ func newSlot(f *schema.Field) *Slot {
 func placeholder(f *schema.Field) string {
 	var p string
 	switch {
+	case f.Kind == schema.JSON:
+		p = jsonExample(f)
 	case f.Format == "email":
 		p = "name@example.com"
 	case f.Format == "uri":
@@ -228,6 +251,85 @@ func (s *Slot) Problem() error {
 	return err
 }
 
+// jsonExample is what a JSON field's value looks like.
+func jsonExample(f *schema.Field) string {
+	switch jsonType(f) {
+	case "object":
+		return `JSON, like {"key": "value"}`
+	case "array":
+		return `JSON, like ["a", "b"]`
+	}
+	return "JSON"
+}
+
+// jsonType is the first type a JSON field's schema names, or "".
+func jsonType(f *schema.Field) string {
+	var p struct {
+		Type any `json:"type"`
+	}
+	_ = json.Unmarshal(f.Schema, &p)
+	switch t := p.Type.(type) {
+	case string:
+		return t
+	case []any:
+		for _, e := range t {
+			if s, ok := e.(string); ok && s != "null" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// set puts v in the slot, as if typed: a value the person gave already.
+func (s *Slot) set(v any) {
+	f := s.Field
+	switch s.kind {
+	case slotConfirm:
+		s.on, _ = v.(bool)
+	case slotList:
+		s.list.set(v)
+	default:
+		s.shownDefault = nil
+		if f.Kind == schema.JSON {
+			if b, err := json.Marshal(v); err == nil {
+				s.text = string(b)
+			}
+			return
+		}
+		s.text = f.Show(v)
+	}
+}
+
+// View is the slot's field as the form shows it. A text input that is not
+// focused is drawn here, in the look's colors: huh styles only the focused
+// one, and its text input's own colors for the others (white text) vanish
+// on a light background.
+func (s *Slot) View(l *look) string {
+	if _, ok := s.Input.(*huh.Input); !ok || s.focused {
+		return s.Input.View()
+	}
+	st := &l.styles().Blurred
+	width := s.width - st.Base.GetHorizontalFrameSize()
+	var b strings.Builder
+	b.WriteString(st.Title.Render(lipgloss.Wrap(s.title, max(width, 10), "")))
+	b.WriteByte('\n')
+	if d := s.shownDesc; d != "" {
+		b.WriteString(st.Description.Render(d))
+		b.WriteByte('\n')
+	}
+	b.WriteString(st.TextInput.Prompt.Render("> "))
+	switch {
+	case s.text == "":
+		b.WriteString(st.TextInput.Placeholder.Render(truncate(s.placeholder, width-2)))
+	case s.Field.Secret:
+		b.WriteString(st.TextInput.Text.Render(mask(s.text)))
+	default:
+		b.WriteString(st.TextInput.Text.Render(truncate(Line(s.text), width-2)))
+	}
+	return st.Base.Width(s.width).Render(b.String())
+}
+
 // Values are the typed values that are set and acceptable.
 func (b *FormFields) Values() map[string]any {
 	values := make(map[string]any, len(b.Slots))
@@ -293,6 +395,7 @@ func showValue(f *schema.Field, v any) string {
 // and cut to at most lines lines.
 func (s *Slot) setDescription(width, lines int) {
 	d := wrapCut(s.desc, width, lines)
+	s.shownDesc = d
 	switch in := s.Input.(type) {
 	case *huh.Input:
 		in.Description(d)

@@ -104,6 +104,28 @@ func newListField(s *Slot) *listField {
 	return l
 }
 
+// set chooses v (a value of the field's kind), as if the person had.
+func (l *listField) set(v any) {
+	switch d := v.(type) {
+	case bool:
+		l.chosen = max(l.index(fmt.Sprint(d)), 0)
+	case string:
+		l.chosen = max(l.index(d), 0)
+	case []string:
+		for i := range l.picked {
+			l.picked[i] = false
+		}
+		for _, s := range d {
+			if i := l.index(s); i >= 0 {
+				l.picked[i] = true
+			}
+		}
+	}
+	if !l.multi {
+		l.cursor = l.chosen
+	}
+}
+
 func (l *listField) index(value string) int {
 	for i, o := range l.opts {
 		if !o.none && o.value == value {
@@ -124,6 +146,15 @@ func (l *listField) value() (any, error) {
 			}
 		}
 		if out == nil {
+			if f.Default != nil {
+				// Cleared on purpose: [] is sent, so that the server's
+				// default does not come back; where [] is not allowed, the
+				// default is what goes (and the review says so).
+				if f.Check([]string{}) == nil {
+					return []string{}, nil
+				}
+				return nil, nil
+			}
 			if !f.Required {
 				return nil, nil
 			}
@@ -299,9 +330,25 @@ func (l *listField) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
 			if l.filter != "" {
 				l.clearFilter()
 			}
+		case "left", "h":
+			if l.boolean {
+				l.move(-1)
+			}
+		case "right", "l":
+			if l.boolean {
+				l.move(1)
+			}
 		case "space", "x":
-			if l.multi {
+			switch {
+			case l.multi:
 				l.toggle()
+			case l.boolean:
+				// Space flips a yes/no, as it does with a default.
+				if l.index("true") == l.chosen {
+					l.set(false)
+				} else {
+					l.set(true)
+				}
 			}
 		case "enter", "tab":
 			return l, l.next()
@@ -402,7 +449,12 @@ func (l *listField) View() string {
 }
 
 func (l *listField) infoLine(st *huh.FieldStyles) string {
-	n := len(l.shown)
+	n := 0
+	for _, i := range l.shown {
+		if !l.opts[i].none {
+			n++ // "(not set)" is not one of the server's choices
+		}
+	}
 	total := len(l.opts)
 	if len(l.opts) > 0 && l.opts[0].none {
 		total--

@@ -68,9 +68,18 @@ type askModel struct {
 	result     *mcp.ElicitResult
 	cancelRest bool
 	quitting   bool
+	// quitAsked is set by a first ctrl+c: a second one quits mcpcli,
+	// abandoning the whole request (abandon), esc cancels just this ask.
+	quitAsked, abandon bool
 
 	msgLines []string // the message, wrapped to msgWidth
 	msgWidth int
+
+	// args is set when the form asks for a request's arguments rather
+	// than answering a server's ask: its title, and no decline.
+	args *Arguments
+	// banner heads the screen (FormAnswerer.Banner).
+	banner string
 
 	onView func(string)
 }
@@ -78,6 +87,7 @@ type askModel struct {
 // Button labels.
 const (
 	btnAccept  = "Accept: send"
+	btnCall    = "Send"
 	btnDecline = "Decline"
 	btnCancel  = "Cancel"
 )
@@ -128,7 +138,7 @@ func (m *askModel) Init() tea.Cmd {
 		go m.fields.Schema.Prepare()
 	}
 	if m.screen == screenEdit {
-		cmds = append(cmds, m.slot().Input.Focus())
+		cmds = append(cmds, m.slot().focus())
 	}
 	if m.screen == screenReview {
 		m.toReview()
@@ -162,18 +172,25 @@ func (m *askModel) maxMessageLines() int { return min(max((m.height-8)/4, 1), 6)
 
 func (m *askModel) header() []string {
 	w := m.innerWidth()
-	lines := []string{styleTitle.Render(truncate(AskTitle(m.r, m.i), w))}
-	sub := "your answers go to " + Who(m.r.Server)
-	if c := Context(m.r); c != "" {
+	title, sub := AskTitle(m.r, m.i), "your answers go to "+Who(m.r.Server)
+	if m.args != nil {
+		title, sub = m.args.title(), "sent to "+Who(m.r.Server)+" when you send it"
+	}
+	var lines []string
+	if m.banner != "" {
+		lines = append(lines, m.look.chrome().Warn.Render(truncate(m.banner, w)))
+	}
+	lines = append(lines, m.look.chrome().Title.Render(truncate(title, w)))
+	if c := Context(m.r); c != "" && m.args == nil {
 		sub = c + " · " + sub
 	}
-	lines = append(lines, styleDim.Render(truncate(sub, w)))
+	lines = append(lines, m.look.chrome().Dim.Render(truncate(sub, w)))
 	msg := m.messageLines()
 	if n := m.maxMessageLines(); len(msg) > n {
-		msg = append(msg[:n-1:n-1], truncate(msg[n-1], w-24)+styleDim.Render(" … (ctrl+o: read it all)"))
+		msg = append(msg[:n-1:n-1], truncate(msg[n-1], w-24)+m.look.chrome().Dim.Render(" … (ctrl+o: read it all)"))
 	}
 	lines = append(lines, msg...)
-	return append(lines, styleRule.Render(strings.Repeat("─", w)))
+	return append(lines, m.look.chrome().Rule.Render(strings.Repeat("─", w)))
 }
 
 const footerLines = 3
@@ -197,10 +214,11 @@ func (m *askModel) layout() {
 	for i, s := range m.fields.Slots {
 		s.setDescription(w-2, descLines)
 		s.Input.WithWidth(w)
+		s.width = w
 		if l, ok := s.Input.(*listField); ok {
 			l.WithHeight(body - 1)
 		}
-		h := lipgloss.Height(s.Input.View()) + 1 // and its hint line
+		h := lipgloss.Height(s.View(m.look)) + 1 // and its hint line
 		gap := 0
 		if len(page) > 0 {
 			gap = 1
@@ -232,6 +250,26 @@ func (m *askModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		if m.quitting {
 			return m, nil
+		}
+		switch k := msg.String(); {
+		case k == "ctrl+c" && m.quitAsked:
+			m.abandon, m.quitting = true, true
+			return m, tea.Quit
+		case k == "ctrl+c":
+			// The way out of a server that keeps asking: one more ctrl+c
+			// leaves, esc cancels just this question.
+			m.quitAsked = true
+			return m, nil
+		case m.quitAsked && k == "esc":
+			m.quitAsked = false
+			if m.screen == screenCancelRest {
+				m.cancelRest = true
+				m.quitting = true
+				return m, tea.Quit
+			}
+			return m.finish(client.Cancel, nil)
+		case m.quitAsked:
+			m.quitAsked = false // any other key goes on with the form
 		}
 		switch m.screen {
 		case screenEdit:
@@ -265,15 +303,18 @@ func (m *askModel) focusOn(i int) tea.Cmd {
 	i = max(0, min(i, len(m.fields.Slots)-1))
 	var cmds []tea.Cmd
 	if i != m.focus || m.screen != screenEdit {
-		cmds = append(cmds, m.slot().Input.Blur())
+		cmds = append(cmds, m.slot().blur())
 	}
 	m.focus = i
 	m.screen = screenEdit
-	cmds = append(cmds, m.slot().Input.Focus())
+	cmds = append(cmds, m.slot().focus())
 	return tea.Batch(cmds...)
 }
 
 func (m *askModel) finish(action string, content map[string]any) (tea.Model, tea.Cmd) {
+	if m.args != nil && action == client.Decline {
+		return m, nil // arguments are sent or not: there is no one to decline
+	}
 	m.result = &mcp.ElicitResult{Action: action, Content: content}
 	if action == client.Cancel && m.rest > 0 {
 		m.screen = screenCancelRest
@@ -287,8 +328,6 @@ func (m *askModel) finish(action string, content map[string]any) (tea.Model, tea
 func (m *askModel) editKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	in := m.slot().Input
 	switch msg.String() {
-	case "ctrl+c":
-		return m.finish(client.Cancel, nil)
 	case "ctrl+x":
 		return m.finish(client.Decline, nil)
 	case "esc":
@@ -297,7 +336,7 @@ func (m *askModel) editKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m.finish(client.Cancel, nil)
 	case "ctrl+s":
-		in.Blur()
+		m.slot().blur()
 		return m, m.toReview()
 	case "ctrl+o":
 		m.openMore()
@@ -332,6 +371,17 @@ func (m *askModel) moves(in huh.Field, msg tea.KeyPressMsg) (advance, ok bool) {
 	k := msg.String()
 	switch f := in.(type) {
 	case *listField:
+		if f.boolean && !f.Filtering() {
+			// y and n answer a yes/no and move on, as with a default.
+			switch k {
+			case "y", "Y":
+				f.set(true)
+				return f.next() != nil, true
+			case "n", "N":
+				f.set(false)
+				return f.next() != nil, true
+			}
+		}
 		if k != "enter" && k != "tab" || f.multi && f.Filtering() && k == "enter" {
 			return false, false
 		}
@@ -353,10 +403,19 @@ func (m *askModel) moves(in huh.Field, msg tea.KeyPressMsg) (advance, ok bool) {
 // (or after an edit started from the review).
 func (m *askModel) advance() tea.Cmd {
 	if m.fromReview || m.focus == len(m.fields.Slots)-1 {
-		m.slot().Input.Blur()
+		m.slot().blur()
 		return m.toReview()
 	}
 	return m.focusOn(m.focus + 1)
+}
+
+// keysLine is a footer of keys; an arguments form has no decline, and its
+// accept sends.
+func (m *askModel) keysLine(keys string) string {
+	if m.args == nil {
+		return keys
+	}
+	return strings.NewReplacer("ctrl+x decline · ", "", "ctrl+s accept", "ctrl+s send").Replace(keys)
 }
 
 // Review.
@@ -382,7 +441,12 @@ func (m *askModel) firstProblem() int {
 	return len(m.fields.Slots)
 }
 
-func (m *askModel) reviewButtons() []string { return []string{btnAccept, btnDecline, btnCancel} }
+func (m *askModel) reviewButtons() []string {
+	if m.args != nil {
+		return []string{btnCall, btnCancel}
+	}
+	return []string{btnAccept, btnDecline, btnCancel}
+}
 
 // reviewRows is how many field rows fit on the review screen: all of
 // them if they can, beside the heading, a blank line and the buttons;
@@ -435,7 +499,7 @@ func (m *askModel) reviewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	n := len(m.fields.Slots)
 	m.note = ""
 	switch msg.String() {
-	case "ctrl+c", "esc":
+	case "esc":
 		return m.finish(client.Cancel, nil)
 	case "ctrl+x":
 		return m.finish(client.Decline, nil)
@@ -465,7 +529,7 @@ func (m *askModel) reviewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case "right", "l", "tab":
 		if m.cursor < n {
 			m.cursor = n
-		} else if m.cursor < n+2 {
+		} else if m.cursor < n+len(m.reviewButtons())-1 {
 			m.cursor++
 		}
 	case "home", "g":
@@ -477,18 +541,19 @@ func (m *askModel) reviewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m.edit(m.cursor)
 		}
 	case "enter", "space":
-		switch {
-		case m.cursor < n:
+		if m.cursor < n {
 			return m.edit(m.cursor)
-		case m.cursor == n:
+		}
+		switch m.reviewButtons()[min(m.cursor-n, len(m.reviewButtons())-1)] {
+		case btnAccept, btnCall:
 			return m.accept()
-		case m.cursor == n+1:
+		case btnDecline:
 			return m.finish(client.Decline, nil)
 		default:
 			return m.finish(client.Cancel, nil)
 		}
 	}
-	m.cursor = max(0, min(m.cursor, n+2))
+	m.cursor = max(0, min(m.cursor, n+len(m.reviewButtons())-1))
 	if n == 0 && m.cursor < 0 {
 		m.cursor = 0
 	}
@@ -525,7 +590,7 @@ func (m *askModel) accept() (tea.Model, tea.Cmd) {
 
 func (m *askModel) choiceKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch msg.String() {
-	case "ctrl+c", "esc":
+	case "esc":
 		return m.finish(client.Cancel, nil)
 	case "ctrl+x":
 		return m.finish(client.Decline, nil)
@@ -550,7 +615,7 @@ func (m *askModel) choiceKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 func (m *askModel) cancelRestKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch msg.String() {
-	case "y", "Y", "esc", "ctrl+c":
+	case "y", "Y", "esc":
 		m.cancelRest = true
 	case "n", "N":
 		m.cancelRest = false
@@ -571,20 +636,20 @@ func (m *askModel) cancelRestKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 func (m *askModel) openMore() {
 	w := m.innerWidth()
 	var lines []string
-	lines = append(lines, styleTitle.Render("The server's message, in full:"))
+	lines = append(lines, m.look.chrome().Title.Render("The server's message, in full:"))
 	if msg := m.messageLines(); len(msg) > 0 {
 		lines = append(lines, msg...)
 	} else {
-		lines = append(lines, styleDim.Render("(no message)"))
+		lines = append(lines, m.look.chrome().Dim.Render("(no message)"))
 	}
 	if m.screen == screenEdit && m.fields != nil {
 		s := m.slot()
-		lines = append(lines, "", styleTitle.Render("This field:"))
+		lines = append(lines, "", m.look.chrome().Title.Render("This field:"))
 		lines = append(lines, strings.Split(lipgloss.Wrap(s.title+" ("+Constraints(s.Field)+")", w, ",.-; "), "\n")...)
 		lines = append(lines, strings.Split(lipgloss.Wrap(s.desc, w, ",.-; "), "\n")...)
 	}
 	if len(m.problems) > 0 {
-		lines = append(lines, "", styleTitle.Render("What mcpcli cannot show:"))
+		lines = append(lines, "", m.look.chrome().Title.Render("What mcpcli cannot show:"))
 		for _, p := range m.problems {
 			lines = append(lines, strings.Split(lipgloss.Wrap("• "+p, w, ",.-; "), "\n")...)
 		}
@@ -600,8 +665,6 @@ func (m *askModel) moreRows() int { return max(m.height-footerLines, 1) }
 func (m *askModel) moreKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	rows := m.moreRows()
 	switch msg.String() {
-	case "ctrl+c":
-		return m.finish(client.Cancel, nil)
 	case "esc", "q", "ctrl+o", "enter":
 		m.screen = m.back
 		m.top = 0
@@ -661,7 +724,13 @@ func (m *askModel) screenOf(body []string, footer ...string) string {
 	for i := len(body); i < h; i++ {
 		lines = append(lines, "")
 	}
-	lines = append(lines, styleRule.Render(strings.Repeat("─", m.innerWidth())))
+	lines = append(lines, m.look.chrome().Rule.Render(strings.Repeat("─", m.innerWidth())))
+	if m.quitAsked {
+		footer = []string{
+			m.look.chrome().Warn.Render("Quit? ctrl+c again leaves mcpcli and abandons the request (nothing more is sent)"),
+			"esc cancels just this question · any other key goes back to it",
+		}
+	}
 	for _, f := range footer {
 		lines = append(lines, truncate(f, m.innerWidth()))
 	}
@@ -675,7 +744,7 @@ func (m *askModel) editView() string {
 		if k > 0 {
 			body = append(body, "")
 		}
-		body = append(body, strings.Split(m.fields.Slots[i].Input.View(), "\n")...)
+		body = append(body, strings.Split(m.fields.Slots[i].View(m.look), "\n")...)
 		body = append(body, "  "+m.hint(i))
 	}
 	// A page cut short keeps the focused field on screen.
@@ -685,7 +754,7 @@ func (m *askModel) editView() string {
 			if i == m.focus {
 				break
 			}
-			start += lipgloss.Height(m.fields.Slots[page[k]].Input.View()) + 2
+			start += lipgloss.Height(m.fields.Slots[page[k]].View(m.look)) + 2
 		}
 		body = body[min(start, len(body)-h):]
 	}
@@ -694,10 +763,15 @@ func (m *askModel) editView() string {
 	if len(m.pages) > 1 {
 		left = fmt.Sprintf("page %d/%d · ", m.pageOf[m.focus]+1, len(m.pages)) + left
 	}
-	left += " · * required"
+	for _, s := range m.fields.Slots {
+		if s.Field.Required {
+			left += " · * required"
+			break
+		}
+	}
 	return m.screenOf(body,
-		spread(styleDim.Render(left), m.fieldKeys(), w),
-		"shift+tab back · ctrl+s review · ctrl+x decline · esc cancel · ctrl+o more")
+		spread(m.look.chrome().Dim.Render(left), m.fieldKeys(), w),
+		m.keysLine("shift+tab back · ctrl+s review · ctrl+x decline · esc cancel · ctrl+o more"))
 }
 
 // hint is the line under a field: why its value will not do, or what it
@@ -706,11 +780,11 @@ func (m *askModel) hint(i int) string {
 	s := m.fields.Slots[i]
 	w := m.innerWidth() - 2
 	if err := s.Input.Error(); err != nil {
-		return styleError.Render(truncate("✗ "+Line(err.Error()), w))
+		return m.look.chrome().Error.Render(truncate("✗ "+Line(err.Error()), w))
 	}
 	if i == m.focus {
 		if err := s.Problem(); err != nil && !strings.HasPrefix(err.Error(), errRequired.Error()) {
-			return styleError.Render(truncate("✗ "+Line(err.Error()), w))
+			return m.look.chrome().Error.Render(truncate("✗ "+Line(err.Error()), w))
 		}
 	}
 	f := s.Field
@@ -723,7 +797,7 @@ func (m *askModel) hint(i int) string {
 	if f.Default != nil && !f.Secret {
 		h += " · default " + showValue(f, f.Default)
 	}
-	return styleDim.Render(truncate(h, w))
+	return m.look.chrome().Dim.Render(truncate(h, w))
 }
 
 func (m *askModel) fieldKeys() string {
@@ -748,9 +822,13 @@ func (m *askModel) reviewView() string {
 	w := m.innerWidth()
 	n := len(m.fields.Slots)
 	var body []string
-	body = append(body, styleTitle.Render(truncate("Review: accept sends this to "+Line(m.r.Server.Display()), w)))
+	heading := "Review: accept sends this to " + Line(m.r.Server.Display())
+	if m.args != nil {
+		heading = "Review: these arguments go to " + Line(m.r.Server.Display())
+	}
+	body = append(body, m.look.chrome().Title.Render(truncate(heading, w)))
 	if n == 0 {
-		body = append(body, styleDim.Render("  (no fields: accept just says yes)"))
+		body = append(body, m.look.chrome().Dim.Render("  (no fields: accept just says yes)"))
 	}
 	labelW := 0
 	for _, s := range m.fields.Slots {
@@ -762,7 +840,7 @@ func (m *askModel) reviewView() string {
 		s := m.fields.Slots[i]
 		mark := "  "
 		if i == m.cursor {
-			mark = styleCursor.Render("▸ ")
+			mark = m.look.chrome().Cursor.Render("▸ ")
 		}
 		label := truncate(s.title, labelW)
 		label += strings.Repeat(" ", labelW-ansi.StringWidth(label))
@@ -774,34 +852,36 @@ func (m *askModel) reviewView() string {
 			if shown != "" {
 				shown += "  "
 			}
-			value = shown + styleError.Render("✗ "+Line(err.Error()))
+			value = shown + m.look.chrome().Error.Render("✗ "+Line(err.Error()))
+		case shown == "" && s.Field.Default != nil:
+			value = m.look.chrome().Dim.Render("(empty: the default, " + showValue(s.Field, s.Field.Default) + ", is sent)")
 		case shown == "":
-			value = styleDim.Render("(not set: left out)")
+			value = m.look.chrome().Dim.Render("(not set: left out)")
 		default:
 			value = shown
 		}
 		body = append(body, truncate(mark+label+"  "+value, w))
 	}
 	if n > rows {
-		body = append(body, styleDim.Render(fmt.Sprintf("  %d–%d of %d fields · ↑/↓ for the rest", m.top+1, min(m.top+rows, n), n)))
+		body = append(body, m.look.chrome().Dim.Render(fmt.Sprintf("  %d–%d of %d fields · ↑/↓ for the rest", m.top+1, min(m.top+rows, n), n)))
 	}
 	for _, l := range m.noteLines() {
-		body = append(body, styleError.Render(l))
+		body = append(body, m.look.chrome().Error.Render(l))
 	}
 	var bs []string
 	for k, b := range m.reviewButtons() {
-		bs = append(bs, button(b, m.cursor == n+k))
+		bs = append(bs, m.look.chrome().button(b, m.cursor == n+k))
 	}
 	body = append(body, strings.Join(bs, "  "))
 	return m.screenOf(body,
 		"↑/↓ pick a field, enter edits it · tab to the buttons",
-		"ctrl+s accept · ctrl+x decline · esc cancel · ctrl+o more")
+		m.keysLine("ctrl+s accept · ctrl+x decline · esc cancel · ctrl+o more"))
 }
 
 func (m *askModel) choiceView() string {
 	w := m.innerWidth()
 	var body []string
-	body = append(body, styleTitle.Render("mcpcli cannot show this form:"))
+	body = append(body, m.look.chrome().Title.Render("mcpcli cannot show this form:"))
 	for _, p := range m.problems {
 		for _, l := range strings.Split(lipgloss.Wrap("• "+p, w-2, ",.-; "), "\n") {
 			body = append(body, "  "+l)
@@ -811,21 +891,21 @@ func (m *askModel) choiceView() string {
 	// The buttons stay on screen however long the list above them is.
 	var bs []string
 	for k, b := range m.buttons {
-		bs = append(bs, button(b, m.cursor == k))
+		bs = append(bs, m.look.chrome().button(b, m.cursor == k))
 	}
 	h := m.bodyHeight()
 	if len(body) > h-2 {
-		body = append(body[:max(h-3, 0)], styleDim.Render("  … (ctrl+o: all of it)"))
+		body = append(body[:max(h-3, 0)], m.look.chrome().Dim.Render("  … (ctrl+o: all of it)"))
 	}
 	body = append(body, "", strings.Join(bs, "  "))
-	return m.screenOf(body, "←/→ move · enter choose", "ctrl+x decline · esc cancel · ctrl+o more")
+	return m.screenOf(body, "←/→ move · enter choose", m.keysLine("ctrl+x decline · esc cancel · ctrl+o more"))
 }
 
 func (m *askModel) cancelRestView() string {
 	var body []string
-	body = append(body, styleTitle.Render(fmt.Sprintf("You cancelled this ask. Cancel the other %d ask%s of this round too?", m.rest, plural(m.rest))))
-	body = append(body, styleDim.Render("No goes on to the next one; nothing is dropped without asking."), "")
-	body = append(body, button("Yes, cancel all", m.cursor == 0)+"  "+button("No, answer them", m.cursor == 1))
+	body = append(body, m.look.chrome().Title.Render(fmt.Sprintf("You cancelled this ask. Cancel the other %d ask%s of this round too?", m.rest, plural(m.rest))))
+	body = append(body, m.look.chrome().Dim.Render("No goes on to the next one; nothing is dropped without asking."), "")
+	body = append(body, m.look.chrome().button("Yes, cancel all", m.cursor == 0)+"  "+m.look.chrome().button("No, answer them", m.cursor == 1))
 	return m.screenOf(body, "y yes · n no · enter choose", "")
 }
 
@@ -838,6 +918,6 @@ func (m *askModel) moreView() string {
 	}
 	w := m.innerWidth()
 	pos := fmt.Sprintf("lines %d–%d of %d", m.top+1, end, len(m.more))
-	lines = append(lines, styleRule.Render(strings.Repeat("─", w)), styleDim.Render(pos), "↑/↓ scroll · esc back")
+	lines = append(lines, m.look.chrome().Rule.Render(strings.Repeat("─", w)), m.look.chrome().Dim.Render(pos), "↑/↓ scroll · esc back")
 	return strings.Join(lines, "\n")
 }

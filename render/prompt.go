@@ -3,9 +3,11 @@ package render
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,6 +42,8 @@ type Prompter struct {
 	Echo bool
 	// MaxAttempts bounds the re-asks after invalid input (default 3).
 	MaxAttempts int
+	// Banner, when set, heads every ask (the demo's "Tour 3/7 · …").
+	Banner string
 
 	lines int // lines read so far
 }
@@ -189,6 +193,9 @@ func plural(n int) string {
 
 func (p *Prompter) heading(r client.Round, i int) {
 	a := r.Asks[i]
+	if p.Banner != "" {
+		fmt.Fprintf(p.Out, "\n%s", Line(p.Banner))
+	}
 	fmt.Fprintf(p.Out, "\n── %s ──\n", AskTitle(r, i))
 	if c := Context(r); c != "" {
 		fmt.Fprintf(p.Out, "   %s\n", c)
@@ -235,10 +242,20 @@ func (p *Prompter) answerOne(ctx context.Context, r client.Round, i int) (*mcp.E
 	if err != nil || c != client.Accept {
 		return &mcp.ElicitResult{Action: c}, err
 	}
-	values := map[string]any{}
+	content, action, err := p.fill(ctx, form, map[string]any{}, true)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ElicitResult{Action: action, Content: content}, nil
+}
+
+// fill asks for each field of form in turn (values holds what is known
+// already), then reviews: it returns the content to send and "accept", or
+// "decline" (only where decline is offered) or "cancel" without content.
+func (p *Prompter) fill(ctx context.Context, form *schema.Form, values map[string]any, decline bool) (map[string]any, string, error) {
 	for _, f := range form.Fields {
 		if err := p.askField(ctx, f, values); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
 	for {
@@ -250,24 +267,68 @@ func (p *Prompter) answerOne(ctx context.Context, r client.Round, i int) (*mcp.E
 			prompt = "Fix it? [e]dit/[d]ecline/[c]ancel [e]: "
 			opts = []string{"edit", "decline", "cancel"}
 		}
+		if !decline {
+			prompt = strings.Replace(prompt, "[d]ecline/", "", 1)
+			opts = slices.DeleteFunc(opts, func(o string) bool { return o == "decline" })
+		}
 		c, err := p.choose(ctx, prompt, opts, opts[0])
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		switch c {
 		case "yes":
-			return &mcp.ElicitResult{Action: client.Accept, Content: content}, nil
+			return content, client.Accept, nil
 		case "decline", "cancel":
-			return &mcp.ElicitResult{Action: c}, nil
+			return nil, c, nil
 		}
 		f, err := p.pickField(ctx, form, verr)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if err := p.askField(ctx, f, values); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
+}
+
+// AskArguments asks for a request's arguments as lines, starting from the
+// values given, and returns the arguments to send, or ErrCancelled.
+func (p *Prompter) AskArguments(ctx context.Context, args Arguments) (map[string]any, error) {
+	fmt.Fprintf(p.Out, "\n── %s ──\n", args.title())
+	if args.Description != "" {
+		for _, l := range strings.Split(Sanitize(args.Description), "\n") {
+			fmt.Fprintf(p.Out, "   %s\n", l)
+		}
+	}
+	fmt.Fprintf(p.Out, "   Sent to %s when you send it.\n", Who(args.Server))
+	p.listFields(args.Form)
+	values := map[string]any{}
+	for k, v := range args.Given {
+		if f := args.Form.Field(k); f != nil && v != nil {
+			if tv, err := f.FromAny(jsonValue(v)); err == nil {
+				values[k] = tv
+			}
+		}
+	}
+	content, action, err := p.fill(ctx, args.Form, values, false)
+	if errors.Is(err, errEOF) || errors.Is(err, errGaveUp) || err == nil && action != client.Accept {
+		return nil, ErrCancelled
+	}
+	return content, err
+}
+
+// jsonValue is v as encoding/json would decode it (float64 for numbers):
+// the form's own typing starts from that.
+func jsonValue(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	if json.Unmarshal(b, &out) != nil {
+		return v
+	}
+	return out
 }
 
 func (p *Prompter) listFields(form *schema.Form) {
@@ -289,7 +350,8 @@ func (p *Prompter) listFields(form *schema.Form) {
 			break
 		}
 	}
-	fmt.Fprintf(p.Out, "   Fields: %s%s\n", strings.Join(names, ", "), note)
+	// Wrapped under itself, not at the terminal's edge.
+	fmt.Fprintf(p.Out, "   Fields: %s\n", wrapHanging(strings.Join(names, ", ")+note, 80-11, 11))
 }
 
 const maxListed = 30

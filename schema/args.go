@@ -40,8 +40,14 @@ type Arg struct {
 	Format      string
 	Minimum     *float64
 	Maximum     *float64
-	// Items is the element schema of an array (its types only).
+	MinLength   *int
+	MaxLength   *int
+	MinItems    *int
+	MaxItems    *int
+	// Items is the element schema of an array.
 	Items *Arg
+	// Properties are an object's property names, in the server's order.
+	Properties []string
 	// Raw is the property's schema as the server wrote it.
 	Raw json.RawMessage
 }
@@ -107,6 +113,10 @@ func parseArg(name string, raw []byte) *Arg {
 		Format      string            `json:"format"`
 		Minimum     *float64          `json:"minimum"`
 		Maximum     *float64          `json:"maximum"`
+		MinLength   *int              `json:"minLength"`
+		MaxLength   *int              `json:"maxLength"`
+		MinItems    *int              `json:"minItems"`
+		MaxItems    *int              `json:"maxItems"`
 		Items       json.RawMessage   `json:"items"`
 	}
 	a := &Arg{Name: name, Raw: raw}
@@ -116,6 +126,10 @@ func parseArg(name string, raw []byte) *Arg {
 	a.Types = typeList(p.Type)
 	a.Description, a.Title, a.Enum, a.Default, a.Format = p.Description, p.Title, p.Enum, p.Default, p.Format
 	a.Minimum, a.Maximum = p.Minimum, p.Maximum
+	a.MinLength, a.MaxLength, a.MinItems, a.MaxItems = p.MinLength, p.MaxLength, p.MinItems, p.MaxItems
+	if props := jsonpeek.Get(raw, "properties"); !jsonpeek.IsNull(props) {
+		_ = jsonpeek.Object(props, func(k string, _ []byte) bool { a.Properties = append(a.Properties, k); return true })
+	}
 	if len(a.Types) == 0 && len(p.Enum) > 0 {
 		// An untyped enum takes the type of its values.
 		a.Types = []string{jsonTypeOf(p.Enum[0])}

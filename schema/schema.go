@@ -13,9 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -30,10 +30,14 @@ const (
 	Boolean
 	Select      // one of a list (enum, oneOf, enum+enumNames)
 	MultiSelect // several of a list (array of enum / anyOf)
+	// JSON is any JSON value, typed as JSON text: a tool argument that a
+	// flat form cannot hold (a nested object, an array of objects, a union
+	// of types). Elicitation schemas never have one.
+	JSON
 )
 
 func (k Kind) String() string {
-	return [...]string{"string", "number", "integer", "boolean", "select", "multi-select"}[k]
+	return [...]string{"string", "number", "integer", "boolean", "select", "multi-select", "json"}[k]
 }
 
 // Option is one choice of a select: Value goes on the wire, Title is shown.
@@ -73,6 +77,11 @@ type Field struct {
 	// Secret is set when the field looks like it asks for a password, key,
 	// token or card number, which form mode must never carry.
 	Secret bool
+
+	// Schema is the property's schema as the server wrote it.
+	Schema json.RawMessage
+	// Nullable is set for a tool argument whose types include null.
+	Nullable bool
 }
 
 // Label is the field's title, or its name.
@@ -155,7 +164,16 @@ var formats = map[string]bool{"email": true, "uri": true, "date": true, "date-ti
 // Parse reads a requestedSchema. A schema it cannot render is not an error:
 // the Form lists Problems, and the person can still decline or cancel.
 // Parse fails only on bytes that are not a JSON object.
-func Parse(raw json.RawMessage) (*Form, error) {
+func Parse(raw json.RawMessage) (*Form, error) { return parse(raw, false) }
+
+// ParseArguments reads a tool's inputSchema as a form: like Parse, but a
+// property a flat form cannot show (a nested object, an array of objects,
+// a union of types, no type at all) becomes a JSON field, and a format
+// mcpcli does not know is plain text. The whole is still validated against
+// the schema as written.
+func ParseArguments(raw json.RawMessage) (*Form, error) { return parse(raw, true) }
+
+func parse(raw json.RawMessage, args bool) (*Form, error) {
 	form := &Form{}
 	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		// No schema: an empty form, answered by accept with {}.
@@ -188,7 +206,7 @@ func Parse(raw json.RawMessage) (*Form, error) {
 			return nil, fmt.Errorf("requestedSchema.properties is not an object: %v", err)
 		}
 		for i, name := range names {
-			fl, probs := parseField(name, values[i], isRequired[name])
+			fl, probs := parseField(name, values[i], isRequired[name], args)
 			form.Problems = append(form.Problems, probs...)
 			if fl != nil {
 				form.Fields = append(form.Fields, fl)
@@ -240,7 +258,37 @@ type constTitle struct {
 	Title string          `json:"title"`
 }
 
-func parseField(name string, raw json.RawMessage, required bool) (*Field, []Problem) {
+func parseField(name string, raw json.RawMessage, required, args bool) (*Field, []Problem) {
+	if !args {
+		return parseFormField(name, raw, required, false)
+	}
+	f, probs := parseFormField(name, raw, required, true)
+	if len(probs) == 0 {
+		return f, nil
+	}
+	// What a flat form cannot hold is typed as JSON.
+	var p struct {
+		Title       string          `json:"title"`
+		Description string          `json:"description"`
+		Default     json.RawMessage `json:"default"`
+	}
+	_ = json.Unmarshal(raw, &p)
+	f = &Field{Name: name, Kind: JSON, Title: p.Title, Description: p.Description, Required: required, Schema: raw}
+	if !jsonpeekNull(p.Default) {
+		var v any
+		if json.Unmarshal(p.Default, &v) == nil {
+			f.Default = v
+		}
+	}
+	return f, nil
+}
+
+func jsonpeekNull(b json.RawMessage) bool {
+	t := bytes.TrimSpace(b)
+	return len(t) == 0 || string(t) == "null"
+}
+
+func parseFormField(name string, raw json.RawMessage, required, args bool) (*Field, []Problem) {
 	var p prop
 	if err := json.Unmarshal(raw, &p); err != nil {
 		var te *json.UnmarshalTypeError
@@ -251,7 +299,7 @@ func parseField(name string, raw json.RawMessage, required bool) (*Field, []Prob
 	}
 	f := &Field{Name: name, Required: required, Format: p.Format,
 		MinLength: p.MinLength, MaxLength: p.MaxLength, Minimum: p.Minimum, Maximum: p.Maximum,
-		MinItems: p.MinItems, MaxItems: p.MaxItems}
+		MinItems: p.MinItems, MaxItems: p.MaxItems, Schema: raw}
 	if p.Title != nil {
 		f.Title = *p.Title
 	}
@@ -261,7 +309,24 @@ func parseField(name string, raw json.RawMessage, required bool) (*Field, []Prob
 	var typ string
 	if len(p.Type) > 0 {
 		if err := json.Unmarshal(p.Type, &typ); err != nil {
-			return nil, []Problem{{name, fmt.Sprintf("has type %s; form mode allows one primitive type", p.Type)}}
+			var types []string
+			if args && json.Unmarshal(p.Type, &types) == nil {
+				// A tool argument may be nullable: ["string", "null"].
+				var rest []string
+				for _, t := range types {
+					if t == "null" {
+						f.Nullable = true
+					} else {
+						rest = append(rest, t)
+					}
+				}
+				if len(rest) == 1 {
+					typ = rest[0]
+				}
+			}
+			if typ == "" {
+				return nil, []Problem{{name, fmt.Sprintf("has type %s; form mode allows one primitive type", p.Type)}}
+			}
 		}
 	}
 	if p.Ref != "" {
@@ -293,6 +358,10 @@ func parseField(name string, raw json.RawMessage, required bool) (*Field, []Prob
 		default:
 			f.Kind = String
 			if f.Format != "" && !formats[f.Format] {
+				if args {
+					f.Format = "" // a tool's own format (uuid, hostname…): plain text, checked by the schema
+					break
+				}
 				return nil, []Problem{{name, fmt.Sprintf("has format %q; mcpcli knows email, uri, date and date-time", f.Format)}}
 			}
 		}
@@ -463,41 +532,120 @@ func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage, error) {
 	return names, values, nil
 }
 
-// secretRE matches words that name secrets: passwords, keys, tokens, card
-// numbers and other credentials. It runs on text normalized by words().
-var secretRE = regexp.MustCompile(`(?i)(\bpass(word|wd|phrase|code)?s?\b|\bsecrets?\b|\bclient secret|\btokens?\b|\bapi ?keys?\b|\bapikey|\baccess ?keys?\b|\bprivate ?keys?\b|\bsecret ?keys?\b|\bsigning ?keys?\b|\bcredentials?\b|\bcard ?(number|no|num)\b|\bcredit ?card|\bdebit ?card|\bcvv2?\b|\bcvc2?\b|\bsecurity code\b|\bpin( code)?\b|\bssn\b|\bsocial security\b|\botp\b|\bone ?time ?(pass)?code\b|\b(2fa|mfa|totp) ?(code)?\b|\bverification code\b|\bsession ?(id|cookie)\b|\bcookie\b|\biban\b|\bbearer\b|\bpassport number\b)`)
+// secretPhrases are the words that name secrets: passwords, keys, tokens,
+// card numbers and other credentials, each a sequence of lower-case words
+// (a name like apiKey or api_key is split into words first).
+var secretPhrases = [][]string{
+	{"password"}, {"passwords"}, {"passwd"}, {"passphrase"}, {"passcode"}, {"pass"},
+	{"secret"}, {"secrets"}, {"token"}, {"tokens"}, {"apikey"}, {"apikeys"},
+	{"api", "key"}, {"api", "keys"}, {"access", "key"}, {"private", "key"}, {"secret", "key"},
+	{"signing", "key"}, {"credential"}, {"credentials"},
+	{"card", "number"}, {"card", "no"}, {"card", "num"}, {"credit", "card"}, {"debit", "card"},
+	{"cvv"}, {"cvv2"}, {"cvc"}, {"cvc2"}, {"security", "code"}, {"pin"},
+	{"ssn"}, {"social", "security"}, {"otp"}, {"one", "time", "code"}, {"one", "time", "passcode"},
+	{"onetime", "code"}, {"2fa"}, {"mfa"}, {"totp"}, {"verification", "code"},
+	{"session", "id"}, {"session", "cookie"}, {"cookie"}, {"iban"}, {"bearer"}, {"passport", "number"},
+}
 
+// negations turn a mention of a secret into a warning against giving one:
+// "do not give us your PIN", "never share a password".
+var negations = map[string]bool{"not": true, "never": true, "dont": true, "don't": true, "no": true, "without": true, "avoid": true, "nor": true}
+
+// looksSecret reports whether a field seems to ask for a secret. Its name
+// and title decide first; a description counts only where it asks for
+// one, not where it warns against giving one.
 func looksSecret(f *Field) bool {
 	if f.Kind != String && f.Kind != Number && f.Kind != Integer {
 		return false
 	}
-	for _, s := range []string{f.Name, f.Title, f.Description} {
-		if secretRE.MatchString(words(s)) {
-			return true
+	if hasSecret(words(f.Name), false) || hasSecret(words(f.Title), false) {
+		return true
+	}
+	return hasSecret(words(f.Description), true)
+}
+
+// hasSecret reports whether ws holds a secret phrase. With negated set, a
+// phrase after a negation in the same sentence does not count.
+func hasSecret(ws []string, negated bool) bool {
+	neg := false // a negation came earlier in this sentence
+	for i, w := range ws {
+		switch {
+		case w == ".":
+			neg = false
+			continue
+		case w == ",":
+			continue // a list after a negation stays negated: "not your phone, PIN, or …"
+		case negations[w]:
+			neg = true
+			continue
+		}
+		if negated && neg {
+			continue
+		}
+		for _, p := range secretPhrases {
+			if matchAt(ws, i, p) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// words splits identifiers into words so that word boundaries match:
-// apiKey, api_key and api-key all become "api Key".
-func words(s string) string {
-	return strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(splitCamel(s))
+func matchAt(ws []string, i int, p []string) bool {
+	if i+len(p) > len(ws) {
+		return false
+	}
+	for k, w := range p {
+		if ws[i+k] != w {
+			return false
+		}
+	}
+	return true
 }
 
-// splitCamel turns apiKey into "api Key" so word boundaries match.
-func splitCamel(s string) string {
-	var b strings.Builder
+// words splits text and identifiers into lower-case words, with sentence
+// punctuation as words of its own ("." ends a sentence, "," the rest):
+// "apiKey", "api_key" and "api-key" are all "api", "key".
+func words(s string) []string {
+	var out []string
+	start := -1
 	prevLower := false
-	for _, r := range s {
-		isUpper := r >= 'A' && r <= 'Z'
-		if isUpper && prevLower {
-			b.WriteByte(' ')
+	flush := func(end int) {
+		if start >= 0 {
+			out = append(out, strings.ToLower(s[start:end]))
+			start = -1
 		}
-		b.WriteRune(r)
-		prevLower = r >= 'a' && r <= 'z'
 	}
-	return b.String()
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '\'' || r > 0x7f && unicode.IsLetter(r):
+			if start < 0 {
+				start = i
+			}
+			prevLower = r >= 'a' && r <= 'z'
+		case r >= 'A' && r <= 'Z':
+			if prevLower {
+				flush(i)
+			}
+			if start < 0 {
+				start = i
+			}
+			prevLower = false
+		case r == '.' || r == '!' || r == '?':
+			flush(i)
+			out = append(out, ".")
+			prevLower = false
+		case r == ',' || r == ';' || r == ':' || r == '(' || r == ')':
+			flush(i)
+			out = append(out, ",")
+			prevLower = false
+		default:
+			flush(i)
+			prevLower = false
+		}
+	}
+	flush(len(s))
+	return out
 }
 
 func containsAny(s string, subs ...string) bool {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -72,10 +73,51 @@ func TestParseKinds(t *testing.T) {
 			if !form.Renderable() {
 				t.Fatalf("Parse(%s) problems: %v", tt.prop, form.Problems)
 			}
+			if string(got.Schema) != tt.prop {
+				t.Errorf("Parse(%s).Schema = %s, want the property as written", tt.prop, got.Schema)
+			}
+			got.Schema = nil
 			if diff := cmp.Diff(&tt.want, got); diff != "" {
 				t.Errorf("Parse(%s) field (-want +got):\n%s", tt.prop, diff)
 			}
 		})
+	}
+}
+
+func TestParseArgumentsTypesWhatAFormCannotHoldAsJSON(t *testing.T) {
+	raw := `{"type":"object","properties":{
+		"name":{"type":"string","format":"uuid"},
+		"note":{"type":["string","null"]},
+		"opts":{"type":"object","properties":{"a":{"type":"integer"}}},
+		"rows":{"type":"array","items":{"type":"object"}},
+		"any":{},
+		"either":{"type":["integer","string"]},
+		"level":{"type":"integer","minimum":1,"maximum":5}
+	},"required":["name","opts"]}`
+	form, err := ParseArguments(json.RawMessage(raw))
+	if err != nil || !form.Renderable() {
+		t.Fatalf("ParseArguments = %v, %v; want a form with every argument", form.Problems, err)
+	}
+	var got []string
+	for _, f := range form.Fields {
+		got = append(got, fmt.Sprintf("%s:%s:%v:%v", f.Name, f.Kind, f.Required, f.Nullable))
+	}
+	want := []string{"name:string:true:false", "note:string:false:true", "opts:json:true:false", "rows:json:false:false", "any:json:false:false", "either:json:false:false", "level:integer:false:false"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ParseArguments fields (-want +got):\n%s", diff)
+	}
+	v, err := form.Field("opts").ParseInput(`{"a": 1}`)
+	if err != nil {
+		t.Fatalf("ParseInput(opts) = %v", err)
+	}
+	if _, err := form.Content(map[string]any{"name": "x", "opts": v}); err != nil {
+		t.Errorf("Content with opts %v = %v, want it valid", v, err)
+	}
+	if _, err := form.Content(map[string]any{"name": "x", "opts": map[string]any{"a": "no"}}); err == nil {
+		t.Errorf("Content with opts.a a string = nil, want the schema's refusal")
+	}
+	if _, err := form.Field("opts").ParseInput(`{"a": 1} trailing`); err == nil {
+		t.Errorf("ParseInput(opts) with trailing data = nil, want an error")
 	}
 }
 
@@ -250,6 +292,12 @@ func TestSecret(t *testing.T) {
 		{"email", "", "", "string", false},
 		{"spin", "", "", "number", false},
 		{"remember_password", "Remember password?", "", "boolean", false}, // booleans carry no secret
+		// A description that warns against giving a secret does not ask
+		// for one (server-everything's "Integer").
+		{"integer", "Integer", "Your favorite integer (do not give us your phone number, pin, or other sensitive info)", "integer", false},
+		{"nickname", "", "Never use your password here.", "string", false},
+		{"note", "", "No passwords, please. Paste your API key below.", "string", true},
+		{"phone", "", "Don't share your PIN", "string", false},
 	}
 	for _, tt := range tests {
 		prop, _ := json.Marshal(map[string]any{"type": tt.kind, "title": tt.title, "description": tt.desc})
@@ -406,23 +454,24 @@ func TestContent(t *testing.T) {
 		want    map[string]any
 		wantErr string
 	}{
-		{"required only", map[string]any{"name": "Ada", "email": "ada@example.com", "languages": []string{"en"}},
-			map[string]any{"name": "Ada", "email": "ada@example.com", "languages": []string{"en"}}, ""},
+		// What is left out that has a default is sent with it (SEP-1034).
+		{"required only: defaults fill the rest", map[string]any{"name": "Ada", "email": "ada@example.com", "languages": []string{"en"}},
+			map[string]any{"name": "Ada", "email": "ada@example.com", "languages": []string{"en"}, "height": 1.7, "newsletter": false, "theme": "dark"}, ""},
 		{"every kind", map[string]any{"name": "Ada", "email": "a@b.co", "bio": "Hi", "age": int64(36), "height": 1.65, "newsletter": true,
 			"agree": false, "theme": "light", "country": "FR", "languages": []string{"en", "fr"}, "topics": []string{"mcp"}},
 			map[string]any{"name": "Ada", "email": "a@b.co", "bio": "Hi", "age": int64(36), "height": 1.65, "newsletter": true,
 				"agree": false, "theme": "light", "country": "FR", "languages": []string{"en", "fr"}, "topics": []string{"mcp"}}, ""},
 		{"unset optional fields are left out, not sent empty", map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"ja"}, "bio": "", "age": nil, "topics": nil},
-			map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"ja"}}, ""},
-		{"an empty optional list is sent when given", map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"ja"}, "topics": []string{}},
-			map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"ja"}, "topics": []string{}}, ""},
-		{"missing required", map[string]any{"email": "a@b.co", "languages": []string{"en"}}, nil, "name is required"},
-		{"nil required", map[string]any{"name": nil, "email": "a@b.co", "languages": []string{"en"}}, nil, "name is required"},
-		{"too short", map[string]any{"name": "A", "email": "a@b.co", "languages": []string{"en"}}, nil, "name must be at least 2"},
+			map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"ja"}, "height": 1.7, "newsletter": false, "theme": "dark"}, ""},
+		{"an empty optional list is sent when given", map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"ja"}, "topics": []string{}, "height": 1.8, "newsletter": true, "theme": "light"},
+			map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"ja"}, "topics": []string{}, "height": 1.8, "newsletter": true, "theme": "light"}, ""},
+		{"missing required", map[string]any{"email": "a@b.co", "languages": []string{"en"}}, nil, "Full name (name) is required"},
+		{"nil required", map[string]any{"name": nil, "email": "a@b.co", "languages": []string{"en"}}, nil, "Full name (name) is required"},
+		{"too short", map[string]any{"name": "A", "email": "a@b.co", "languages": []string{"en"}}, nil, "Full name (name) must be at least 2 characters"},
 		{"bad email", map[string]any{"name": "Ada", "email": "nope", "languages": []string{"en"}}, nil, "email must be an email"},
 		// "" is no email address: a required format field cannot be answered empty.
 		{"empty required email", map[string]any{"name": "Ada", "email": "", "languages": []string{"en"}}, nil, "email must be an email"},
-		{"too many", map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"en", "fr", "ja"}}, nil, "choose at most 2"},
+		{"too many", map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"en", "fr", "ja"}}, nil, "languages must have at most 2 chosen"},
 		{"not a choice", map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"en"}, "country": "DE"}, nil, "country must be one of"},
 		{"out of range", map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"en"}, "age": int64(7)}, nil, "age must be between 13 and 130"},
 		{"wrong type", map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"en"}, "age": "36"}, nil, "age must be a number"},

@@ -33,6 +33,8 @@ func (f *Field) fromJSON(raw json.RawMessage) (any, error) {
 // FromAny types a decoded JSON value for f.
 func (f *Field) FromAny(v any) (any, error) {
 	switch f.Kind {
+	case JSON:
+		return v, nil
 	case String, Select:
 		s, ok := v.(string)
 		if !ok {
@@ -100,6 +102,8 @@ func jsonKind(v any) string {
 // The reason reads after the field's name: "must be at least 3 characters".
 func (f *Field) Check(v any) error {
 	switch f.Kind {
+	case JSON:
+		return nil // the schema as written decides, when the whole is validated
 	case String:
 		s, ok := v.(string)
 		if !ok {
@@ -162,10 +166,10 @@ func (f *Field) Check(v any) error {
 			seen[s] = true
 		}
 		if f.MinItems != nil && len(list) < *f.MinItems {
-			return fmt.Errorf("choose at least %d (now %d)", *f.MinItems, len(list))
+			return fmt.Errorf("must have at least %d chosen (now %d)", *f.MinItems, len(list))
 		}
 		if f.MaxItems != nil && len(list) > *f.MaxItems {
-			return fmt.Errorf("choose at most %d (now %d)", *f.MaxItems, len(list))
+			return fmt.Errorf("must have at most %d chosen (now %d)", *f.MaxItems, len(list))
 		}
 	}
 	return nil
@@ -243,6 +247,12 @@ func (f *Field) ParseInput(in string) (any, error) {
 	}
 	var v any
 	switch f.Kind {
+	case JSON:
+		x, err := DecodeJSON([]byte(in))
+		if err != nil {
+			return nil, fmt.Errorf("must be JSON: %v", err)
+		}
+		return x, nil
 	case String:
 		v = in
 	case Number:
@@ -356,18 +366,29 @@ func (f *Field) Show(v any) string {
 		}
 		return strings.Join(labels, ", ")
 	}
+	if f.Kind == JSON {
+		b, err := json.Marshal(v)
+		if err == nil {
+			return string(b)
+		}
+	}
 	return fmt.Sprint(v)
 }
 
-// Content builds what accept sends: set values, typed, with unset optional
-// fields left out. It refuses content that does not validate.
+// Content builds what accept sends: set values, typed; a field left
+// empty that has a default gets it (the go-sdk would put it in anyway on
+// the 2025-11-25 path, and SEP-1034 wants defaults applied), other unset
+// optional fields are left out. It refuses content that does not validate.
 func (f *Form) Content(values map[string]any) (map[string]any, error) {
 	content := map[string]any{}
 	for _, fl := range f.Fields {
 		v, ok := values[fl.Name]
+		if (!ok || v == nil) && fl.Default != nil {
+			v, ok = fl.Default, true
+		}
 		if !ok || v == nil {
 			if fl.Required {
-				return nil, &FieldError{Field: fl.Name, Reason: "is required"}
+				return nil, &FieldError{Field: fl.Name, Label: fl.Title, Reason: "is required"}
 			}
 			continue
 		}
@@ -375,7 +396,7 @@ func (f *Form) Content(values map[string]any) (map[string]any, error) {
 			continue // an empty optional string is "not given", not ""
 		}
 		if err := fl.Check(v); err != nil {
-			return nil, &FieldError{Field: fl.Name, Reason: err.Error()}
+			return nil, &FieldError{Field: fl.Name, Label: fl.Title, Reason: err.Error()}
 		}
 		content[fl.Name] = v
 	}
@@ -383,6 +404,21 @@ func (f *Form) Content(values map[string]any) (map[string]any, error) {
 		return nil, err
 	}
 	return content, nil
+}
+
+// WithDefaults returns content with each omitted field that has a default
+// set to it: what is sent, shown as it is sent.
+func (f *Form) WithDefaults(content map[string]any) map[string]any {
+	out := make(map[string]any, len(content))
+	for k, v := range content {
+		out[k] = v
+	}
+	for _, fl := range f.Fields {
+		if _, ok := out[fl.Name]; !ok && fl.Default != nil {
+			out[fl.Name] = fl.Default
+		}
+	}
+	return out
 }
 
 // FromContent types scripted content (decoded JSON) for the form, field by
@@ -412,10 +448,10 @@ func (f *Form) Validate(content map[string]any) error {
 	for _, fl := range f.Fields {
 		if v, ok := content[fl.Name]; ok {
 			if err := fl.Check(v); err != nil {
-				return &FieldError{Field: fl.Name, Reason: err.Error()}
+				return &FieldError{Field: fl.Name, Label: fl.Title, Reason: err.Error()}
 			}
 		} else if fl.Required {
-			return &FieldError{Field: fl.Name, Reason: "is required"}
+			return &FieldError{Field: fl.Name, Label: fl.Title, Reason: "is required"}
 		}
 	}
 	f.resolve()
@@ -440,7 +476,13 @@ func (f *Form) Validate(content map[string]any) error {
 // FieldError names the field at fault.
 type FieldError struct {
 	Field  string
+	Label  string // its title, when it has one: what a person reads
 	Reason string
 }
 
-func (e *FieldError) Error() string { return fmt.Sprintf("%s %s", e.Field, e.Reason) }
+func (e *FieldError) Error() string {
+	if e.Label != "" && e.Label != e.Field {
+		return fmt.Sprintf("%s (%s) %s", e.Label, e.Field, e.Reason)
+	}
+	return fmt.Sprintf("%s %s", e.Field, e.Reason)
+}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpcli/mcpcli/internal/chromiumtest"
 )
 
 // The one test that opens a real browser. mcpcli runs the demo server's
@@ -20,26 +22,7 @@ import (
 // marks the step complete, and mcpcli's retried call must come back with
 // the connected result. No mock stands in for the browser.
 
-// chromiumFlags are the flags CI's Chromium needs: no sandbox (root in a
-// container), no GPU, and nothing that talks to the network by itself.
-var chromiumFlags = []string{
-	"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-	"--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-}
-
-func findChromium(t *testing.T) string {
-	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("the $BROWSER script for Chromium is a shell script")
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("no chromium on $PATH: the real-browser test of URL mode needs one (Debian: apt-get install chromium; .ci/run installs it)")
-	return ""
-}
+var chromiumFlags = chromiumtest.Flags
 
 // buildMcpcli builds the mcpcli binary into dir.
 func buildMcpcli(t *testing.T, dir string) string {
@@ -81,7 +64,7 @@ func TestChromiumCompletesConnect(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real browser")
 	}
-	chromium := findChromium(t)
+	chromium := chromiumtest.Find(t)
 	dir := t.TempDir()
 	bin := buildMcpcli(t, dir)
 
@@ -148,7 +131,7 @@ func TestChromiumCompletesConnect(t *testing.T) {
 			if !strings.Contains(string(dom), `id="done"`) {
 				t.Errorf("Chromium did not end on the page's connected state\n%s", logs())
 			}
-			if !strings.Contains(stderr.String(), "Opening 127.0.0.1 in your browser") {
+			if !strings.Contains(stderr.String(), "in your browser.") || !strings.Contains(stderr.String(), "Opened http://127.0.0.1:") {
 				t.Errorf("stderr does not say the browser was opened\n%s", logs())
 			}
 		})

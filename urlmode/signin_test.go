@@ -23,7 +23,7 @@ func TestSignInLine(t *testing.T) {
 		shows  []string
 	}{
 		{name: "open", url: authURL, input: "o\n", opened: []string{authURL},
-			shows: []string{"To sign in, open this link in your browser:", "URL:  " + authURL, "Host: auth.example.com · site example.com", "Opening auth.example.com in your browser"}},
+			shows: []string{"To sign in, open this link in your browser:", "URL:  " + authURL, "Host: auth.example.com · site example.com", "Opened " + authURL + " in your browser."}},
 		{name: "show never opens", url: authURL, input: "s\n", shows: []string{"Copy this URL into your browser:\n\n" + authURL + "\n"}},
 		{name: "cancel", url: authURL, input: "c\n", err: ErrSignInDeclined},
 		{name: "no", url: authURL, input: "n\n", err: ErrSignInDeclined},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"charm.land/lipgloss/v2"
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"sync"
@@ -94,7 +95,8 @@ func TestModelConsentScreen(t *testing.T) {
 		{[]string{"s"}, chShow},
 		{[]string{"d"}, chDecline},
 		{[]string{"esc"}, chCancel},
-		{[]string{"ctrl+c"}, chCancel},
+		{[]string{"ctrl+c", "esc"}, chCancel},
+		{[]string{"ctrl+c", "ctrl+c"}, chQuit},
 		// Ctrl+X declines anywhere in the forms; a URL ask in the same
 		// round must not ignore it.
 		{[]string{"ctrl+x"}, chDecline},
@@ -185,8 +187,8 @@ func TestModelWaitScreen(t *testing.T) {
 	for _, tt := range []struct {
 		k    string
 		want choice
-	}{{"enter", chAccept}, {"d", chDecline}, {"esc", chCancel}, {"o", chOpen}, {"s", chShow}, {"ctrl+c", chCancel}, {"ctrl+x", chDecline}} {
-		got, quit := press(t, m, tt.k)
+	}{{"enter", chAccept}, {"d", chDecline}, {"esc", chCancel}, {"o", chOpen}, {"s", chShow}, {"ctrl+c ctrl+c", chQuit}, {"ctrl+x", chDecline}} {
+		got, quit := press(t, m, strings.Fields(tt.k)...)
 		if !quit || got.choice != tt.want {
 			t.Errorf("wait screen %q: %v quit %v, want %v", tt.k, got.choice, quit, tt.want)
 		}
@@ -295,12 +297,12 @@ func TestTUIOpensAfterLeavingTheAltScreen(t *testing.T) {
 		t.Fatal("TUI did not return after Enter")
 	}
 	tm.keys.Close()
-	if !strings.Contains(tm.out.String(), "Opening connect.example.com in your browser") {
+	if !strings.Contains(tm.out.String(), "Opened "+connectURL+" in your browser.") {
 		t.Errorf("no record of the opening on the main screen:\n%q", tm.out.String())
 	}
 }
 
-func TestTUICtrlCCancels(t *testing.T) {
+func TestTUICtrlCThenEscCancels(t *testing.T) {
 	stub := browsertest.New(t)
 	c := &Consent{Open: stub.Open}
 	tm := newTerminal(t, c)
@@ -317,6 +319,9 @@ func TestTUICtrlCCancels(t *testing.T) {
 	}()
 	tm.waitFor(t, "o open in browser")
 	tm.typ(t, "\x03")
+	tm.waitFor(t, "ctrl+c again leaves mcpcli")
+	time.Sleep(50 * time.Millisecond)
+	tm.typ(t, "\x1b")
 	select {
 	case got := <-done:
 		if got != client.Cancel {
@@ -327,6 +332,29 @@ func TestTUICtrlCCancels(t *testing.T) {
 	}
 	if held != 0 {
 		t.Errorf("Hold not released: %d", held)
+	}
+}
+
+// ctrl+c twice leaves mcpcli, as in the forms.
+func TestTUICtrlCTwiceAbandons(t *testing.T) {
+	c := &Consent{Open: browsertest.New(t).Open}
+	tm := newTerminal(t, c)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.TUI(context.Background(), urlRound(1, connectURL), 0)
+		done <- err
+	}()
+	tm.waitFor(t, "o open in browser")
+	tm.typ(t, "\x03")
+	tm.waitFor(t, "ctrl+c again leaves mcpcli")
+	tm.typ(t, "\x03")
+	select {
+	case err := <-done:
+		if !errors.Is(err, client.ErrAbandoned) {
+			t.Errorf("ctrl+c twice gave %v, want ErrAbandoned", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("TUI did not return after ctrl+c twice")
 	}
 }
 

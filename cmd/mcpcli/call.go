@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,10 +11,12 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+	"github.com/mcpcli/mcpcli/internal/suggest"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/schema"
 )
@@ -43,6 +46,9 @@ type CallOptions struct {
 	Tool  string
 	Base  map[string]any // --args
 	Pairs []pair         // KEY=VALUE, applied over Base
+	// Ask asks for missing required arguments; nil means they are a usage
+	// error (no terminal, or a scripted run).
+	Ask argumentAsker
 }
 
 // NewCmdCall is the call command.
@@ -82,7 +88,7 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 			if err != nil {
 				return err
 			}
-			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs}
+			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs, Ask: f.arguments()}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -100,16 +106,29 @@ func callRun(ctx context.Context, cmd *cobra.Command, opts *CallOptions) error {
 			return err
 		}
 		if tool == nil {
-			for _, d := range list.Dropped {
-				if d.Name == opts.Tool {
-					return fmt.Errorf("server %q lists tool %q, but its inputSchema is invalid (%s), so mcpcli leaves it out; the server's inputSchema must be fixed", s.Server().Display(), opts.Tool, d.Reason)
-				}
-			}
-			return fmt.Errorf("server %q has no tool %q; run 'mcpcli tools' to list them", s.Server().Display(), opts.Tool)
+			return unknownTool(s, list, opts.Tool)
 		}
-		args, err := coerceArgs(cmd, opts, jsonpeek.Get(list.Raw[tool.Name], "inputSchema"))
+		inputSchema := jsonpeek.Get(list.Raw[tool.Name], "inputSchema")
+		spec, err := schema.ParseArgs(inputSchema)
+		if err != nil {
+			spec = &schema.Args{Props: map[string]*schema.Arg{}}
+		}
+		args, err := coerceArgs(cmd, opts, spec)
 		if err != nil {
 			return err
+		}
+		if missing := spec.Missing(args); len(missing) > 0 {
+			form, ferr := schema.ParseArguments(inputSchema)
+			if opts.Ask == nil || ferr != nil || !form.Renderable() {
+				return usageErrorf(cmd, "tool %q needs %s: give %s as KEY=VALUE (or run it on a terminal to fill them in); 'mcpcli tools %s' shows what each takes",
+					opts.Tool, quoted(missing), plural2(len(missing), "it", "them"), opts.Tool)
+			}
+			args, err = askArguments(ctx, opts.Ask, render.Arguments{
+				Server: s.Server(), Method: "tools/call", Target: opts.Tool, Description: tool.Description, Form: form, Given: args,
+			})
+			if err != nil {
+				return err
+			}
 		}
 		res, err := s.CallTool(ctx, opts.Tool, args)
 		if err != nil {
@@ -117,6 +136,42 @@ func callRun(ctx context.Context, cmd *cobra.Command, opts *CallOptions) error {
 		}
 		return printResult(opts.Out, res, opts.JSON)
 	})
+}
+
+// askArguments asks for the arguments on the form, keeping what was given
+// that the form does not show (keys an open schema allows).
+func askArguments(ctx context.Context, ask argumentAsker, a render.Arguments) (map[string]any, error) {
+	got, err := ask.AskArguments(ctx, a)
+	if errors.Is(err, render.ErrCancelled) {
+		return nil, client.ErrAbandoned
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	for k, v := range a.Given {
+		if a.Form.Field(k) == nil {
+			out[k] = v
+		}
+	}
+	for k, v := range got {
+		out[k] = v
+	}
+	return out, nil
+}
+
+// unknownTool says the server has no such tool, and which it may be.
+func unknownTool(s *client.Session, list *client.ToolList, name string) error {
+	for _, d := range list.Dropped {
+		if d.Name == name {
+			return fmt.Errorf("server %q lists tool %q, but its inputSchema is invalid (%s), so mcpcli leaves it out; the server's inputSchema must be fixed", s.Server().Display(), name, d.Reason)
+		}
+	}
+	names := make([]string, len(list.Tools))
+	for i, t := range list.Tools {
+		names[i] = t.Name
+	}
+	return &notFoundError{server: s.Server().Display(), what: "tool", name: name, maybe: suggest.Closest(name, names), list: "mcpcli tools"}
 }
 
 // printResult prints a final result, and says so in the exit code when
@@ -156,15 +211,18 @@ func parseArgsFlag(cmd *cobra.Command, raw string) (map[string]any, error) {
 
 // coerceArgs applies KEY=VALUE pairs over the base arguments, typed by the
 // tool's inputSchema.
-func coerceArgs(cmd *cobra.Command, opts *CallOptions, inputSchema []byte) (map[string]any, error) {
-	spec, err := schema.ParseArgs(inputSchema)
-	if err != nil {
-		spec = &schema.Args{Props: map[string]*schema.Arg{}}
-	}
+func coerceArgs(cmd *cobra.Command, opts *CallOptions, spec *schema.Args) (map[string]any, error) {
 	out := opts.Base
 	for _, p := range opts.Pairs {
-		if _, known := spec.Props[p.key]; !known && spec.Closed {
-			return nil, usageErrorf(cmd, "tool %q has no argument %q; its arguments are: %s", opts.Tool, p.key, strings.Join(slices.Sorted(slices.Values(spec.Names)), ", "))
+		if _, known := spec.Props[p.key]; !known && len(spec.Names) > 0 {
+			maybe := suggest.Closest(p.key, spec.Names)
+			switch {
+			case spec.Closed:
+				return nil, usageErrorf(cmd, "tool %q has no argument %q%s; its arguments are: %s", opts.Tool, p.key, didYouMean(maybe), strings.Join(spec.Names, ", "))
+			case len(maybe) > 0:
+				opts.Console.Printf("mcpcli: note: tool %q has no argument %q%s; sending it anyway (its schema allows other keys)",
+					render.Line(opts.Tool), render.Line(p.key), render.Line(didYouMean(maybe)))
+			}
 		}
 		v, err := spec.Coerce(p.key, p.value)
 		if err != nil {
@@ -172,11 +230,42 @@ func coerceArgs(cmd *cobra.Command, opts *CallOptions, inputSchema []byte) (map[
 		}
 		out[p.key] = v
 	}
-	if missing := spec.Missing(out); len(missing) > 0 {
-		opts.Console.Printf("mcpcli: note: tool %q marks %s as required; sending without (the server will say if it minds)",
-			render.Line(opts.Tool), render.Line(strings.Join(missing, ", ")))
-	}
 	return out, nil
+}
+
+// didYouMean is ` (did you mean "a" or "b"?)`, or "".
+func didYouMean(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return " (did you mean " + quotedOr(names) + "?)"
+}
+
+func quotedOr(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, " or ")
+}
+
+// quoted is "a", "b" and "c".
+func quoted(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+func plural2(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // PromptOptions are what prompt needs.
@@ -188,6 +277,9 @@ type PromptOptions struct {
 
 	Name string
 	Args map[string]string
+	// Ask asks for missing required arguments; nil means they are a usage
+	// error.
+	Ask argumentAsker
 }
 
 // NewCmdPrompt is the prompt command.
@@ -223,23 +315,122 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 			if err != nil {
 				return err
 			}
-			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: arguments}
+			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: arguments, Ask: f.arguments()}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			return promptRun(cmd.Context(), opts)
+			return promptRun(cmd.Context(), cmd, opts)
 		},
 	}
 }
 
-func promptRun(ctx context.Context, opts *PromptOptions) error {
+func promptRun(ctx context.Context, cmd *cobra.Command, opts *PromptOptions) error {
 	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		res, err := s.GetPrompt(ctx, opts.Name, opts.Args)
+		list, err := s.ListPrompts(ctx)
+		if err != nil {
+			return err
+		}
+		var prompt *mcp.Prompt
+		var names []string
+		for _, p := range list.Prompts {
+			names = append(names, p.Name)
+			if p.Name == opts.Name {
+				prompt = p
+			}
+		}
+		if prompt == nil {
+			return &notFoundError{server: s.Server().Display(), what: "prompt", name: opts.Name, maybe: suggest.Closest(opts.Name, names), list: "mcpcli prompts"}
+		}
+		var argNames, missing []string
+		for _, a := range prompt.Arguments {
+			argNames = append(argNames, a.Name)
+			if _, ok := opts.Args[a.Name]; a.Required && !ok {
+				missing = append(missing, a.Name)
+			}
+		}
+		for k := range opts.Args {
+			if !slices.Contains(argNames, k) {
+				return usageErrorf(cmd, "prompt %q has no argument %q%s; its arguments are: %s", opts.Name, k, didYouMean(suggest.Closest(k, argNames)), orNone(argNames))
+			}
+		}
+		args := opts.Args
+		if len(missing) > 0 {
+			form, ferr := schema.ParseArguments(promptSchema(prompt))
+			if opts.Ask == nil || ferr != nil {
+				return usageErrorf(cmd, "prompt %q needs %s: give %s as KEY=VALUE (or run it on a terminal to fill them in); 'mcpcli prompts' lists each prompt's arguments",
+					opts.Name, quoted(missing), plural2(len(missing), "it", "them"))
+			}
+			given := map[string]any{}
+			for k, v := range args {
+				given[k] = v
+			}
+			got, err := askArguments(ctx, opts.Ask, render.Arguments{
+				Server: s.Server(), Method: "prompts/get", Target: opts.Name, Description: prompt.Description, Form: form, Given: given,
+			})
+			if err != nil {
+				return err
+			}
+			args = map[string]string{}
+			for k, v := range got {
+				args[k] = fmt.Sprint(v)
+			}
+		}
+		res, err := s.GetPrompt(ctx, opts.Name, args)
 		if err != nil {
 			return err
 		}
 		return printResult(opts.Out, res, opts.JSON)
 	})
+}
+
+// promptSchema is a prompt's arguments as an inputSchema of strings.
+func promptSchema(p *mcp.Prompt) json.RawMessage {
+	props := map[string]any{}
+	var order []string
+	var required []string
+	for _, a := range p.Arguments {
+		prop := map[string]any{"type": "string"}
+		if a.Title != "" {
+			prop["title"] = a.Title
+		}
+		if a.Description != "" {
+			prop["description"] = a.Description
+		}
+		props[a.Name] = prop
+		order = append(order, a.Name)
+		if a.Required {
+			required = append(required, a.Name)
+		}
+	}
+	// The form keeps the order of properties as written: write them in the
+	// prompt's order.
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i, n := range order {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(n)
+		v, _ := json.Marshal(props[n])
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteString(`}`)
+	if len(required) > 0 {
+		r, _ := json.Marshal(required)
+		b.WriteString(`,"required":`)
+		b.Write(r)
+	}
+	b.WriteString(`}`)
+	return json.RawMessage(b.String())
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, ", ")
 }
 
 // ReadOptions are what read needs.

@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -46,46 +43,20 @@ at http://ADDR/mcp.`,
 				return err
 			}
 			defer d.Close()
-			ctx := cmd.Context()
 			if httpAddr == "" {
-				t := &mcp.IOTransport{Reader: io.NopCloser(f.Deps.In), Writer: nopWriteCloser{f.Deps.Out}}
-				err := d.Server().Run(ctx, t)
-				if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || ctx.Err() != nil) {
-					return nil
-				}
-				return err
+				return d.ServeStdio(cmd.Context(), f.Deps.In, f.Deps.Out)
 			}
 			ln, err := net.Listen("tcp", httpAddr)
 			if err != nil {
 				return usageErrorf(cmd, "--http %q: %v", httpAddr, err)
 			}
-			// Stateless: 2026-07-28 requests carry everything they need, and a
-			// stateful handler would push modern clients back to the
-			// legacy handshake.
-			handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return d.Server() }, &mcp.StreamableHTTPOptions{Stateless: true})
-			mux := http.NewServeMux()
-			mux.Handle("/mcp", handler)
-			srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 			f.Console().Printf("mcpcli demo server listening on http://%s/mcp (Ctrl+C stops it)", ln.Addr())
-			go func() {
-				<-ctx.Done()
-				sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-				defer cancel()
-				srv.Shutdown(sctx)
-			}()
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				return err
-			}
-			return nil
+			return d.ServeHTTP(cmd.Context(), ln)
 		},
 	}
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve Streamable HTTP on `ADDR` (host:port; port 0 picks one) instead of stdio")
 	return cmd
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // DemoOptions are what demo needs.
 type DemoOptions struct {
@@ -94,6 +65,8 @@ type DemoOptions struct {
 	Connect connector
 	JSON    bool
 	Flows   []demoserver.Flow
+	// Banner heads the forms of each flow: where the tour is.
+	Banner func(string)
 }
 
 // NewCmdDemo is the demo command.
@@ -130,7 +103,7 @@ Flows:
 			f.Flags.Verbose = true
 			t := f.stdio(transport.Command{Argv: []string{exe, "demo-server"}})
 			opts := &DemoOptions{
-				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows,
+				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows, Banner: f.setBanner,
 				Connect: func(ctx context.Context) (*client.Session, error) { return f.Connect(ctx, cmd, t) },
 			}
 			if runF != nil {
@@ -153,6 +126,9 @@ func demoRun(ctx context.Context, opts *DemoOptions) error {
 	var failed []string
 	for i, fl := range flows {
 		con.Printf("\n[%d/%d] %s\n      %s", i+1, len(flows), fl.Title, fl.Explain)
+		if opts.Banner != nil {
+			opts.Banner(fmt.Sprintf("Tour %d/%d · %s", i+1, len(flows), fl.Title))
+		}
 		err := runFlow(ctx, s, fl, opts)
 		var te toolError
 		if errors.As(err, &te) {

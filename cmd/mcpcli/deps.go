@@ -20,6 +20,9 @@ type Streams struct {
 	InTTY, ErrTTY bool
 	// InFd is stdin's descriptor when InTTY (for hidden input).
 	InFd int
+	// OutWidth is stdout's width when it is a terminal, else 0: text
+	// results are wrapped to it.
+	OutWidth func() int
 }
 
 // Deps are what commands need from the outside world. Tests build their
@@ -52,6 +55,12 @@ func SystemDeps() *Deps {
 			InTTY:  term.IsTerminal(int(os.Stdin.Fd())),
 			ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 			InFd:   int(os.Stdin.Fd()),
+			OutWidth: func() int {
+				if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+					return w
+				}
+				return 0
+			},
 		},
 		Getenv:        os.Getenv,
 		Executable:    os.Executable,

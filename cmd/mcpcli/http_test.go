@@ -263,7 +263,7 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 		{
 			name: "a web page",
 			handlers: map[string]wiretest.Handler{
-				"server/discover": htmlPage, "initialize": htmlPage,
+				"server/discover": htmlPage,
 			},
 			args: []string{"tools"},
 			want: []string{"answered HTTP 200 OK with Content-Type text/html, not application/json or text/event-stream: that URL is not an MCP endpoint"},
@@ -330,7 +330,7 @@ func TestToolsWithInvalidHeaderAnnotationsAreLeftOut(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("tools exited %d: %s", code, errs)
 	}
-	if strings.TrimSpace(out) != "valid_tool [opts=object] [region=string]" {
+	if strings.TrimSpace(out) != "valid_tool [region=string] [opts=object]" {
 		t.Errorf("tools listed:\n%s", out)
 	}
 	for _, want := range []string{
@@ -474,5 +474,24 @@ func TestInterruptDuringAnHTTPRequest(t *testing.T) {
 	case <-closed:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the response stream stayed open")
+	}
+}
+
+// -o json prints the result the server sent, re-indented: nothing the go-sdk
+// would add on the way (ttlMs and cacheScope the server never sent), the
+// server's own key order, and its strings as it wrote them.
+func TestJSONOutputIsWhatTheServerSent(t *testing.T) {
+	srv := wiretest.New(t, map[string]wiretest.Handler{
+		"resources/read": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			wiretest.Result(w, r, `{"contents":[{"uri":"note://1","text":"<b>hi</b> & bye","mimeType":"text/plain"}]}`)
+		},
+	})
+	code, out, errs := cli(t, "read", "note://1", "-o", "json", "--url", srv.URL)
+	if code != 0 {
+		t.Fatalf("read exited %d: %s", code, errs)
+	}
+	want := "{\n  \"contents\": [\n    {\n      \"uri\": \"note://1\",\n      \"text\": \"<b>hi</b> & bye\",\n      \"mimeType\": \"text/plain\"\n    }\n  ]\n}\n"
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("read -o json is not the server's result, indented (-want +got):\n%s", diff)
 	}
 }

@@ -5,15 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
-	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+	"github.com/mcpcli/mcpcli/internal/suggest"
 	"github.com/mcpcli/mcpcli/render"
-	"github.com/mcpcli/mcpcli/schema"
 )
 
 // ListOptions are what tools, prompts and resources need.
@@ -22,17 +20,41 @@ type ListOptions struct {
 	Console *render.Console
 	Connect connector
 	JSON    bool
+	// Name, for tools and prompts, shows that one in full.
+	Name string
+	// Width is stdout's, when a terminal: text is wrapped to it.
+	Width int
 }
 
-// newListCmd wires one of the list commands.
-func newListCmd(f *Factory, c *cobra.Command, runF, run func(context.Context, *ListOptions) error) *cobra.Command {
+// newListCmd wires one of the list commands; named says it takes an
+// optional NAME.
+func newListCmd(f *Factory, c *cobra.Command, named bool, runF, run func(context.Context, *ListOptions) error) *cobra.Command {
 	c.Args = noArgs(f)
+	if named {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if rest := splitDash(f, cmd, args); len(rest) > 1 {
+				return usageErrorf(cmd, "%s takes at most one name (got %q); put a server command after --", cmd.Name(), rest)
+			}
+			return nil
+		}
+	}
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		connect, err := f.connector(cmd)
 		if err != nil {
 			return err
 		}
 		opts := &ListOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON()}
+		if f.Deps.OutWidth != nil {
+			opts.Width = f.Deps.OutWidth()
+		}
+		if rest := args; named {
+			if i := cmd.ArgsLenAtDash(); i >= 0 {
+				rest = args[:i]
+			}
+			if len(rest) == 1 {
+				opts.Name = rest[0]
+			}
+		}
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -44,17 +66,24 @@ func newListCmd(f *Factory, c *cobra.Command, runF, run func(context.Context, *L
 // NewCmdTools is the tools command.
 func NewCmdTools(f *Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	return newListCmd(f, &cobra.Command{
-		Use:   "tools",
-		Short: "List the server's tools and their arguments",
-		Long: `tools lists each tool with its arguments as KEY=TYPE, the optional ones in
-brackets, and its description: what 'mcpcli call TOOL KEY=VALUE ...' takes.
--o json prints every tool exactly as the server sent it.
+		Use:   "tools [NAME]",
+		Short: "List the server's tools and their arguments, or show one in full",
+		Long: `tools lists each tool with its arguments as KEY=TYPE in the server's order,
+the optional ones in brackets, and its description: what
+'mcpcli call TOOL KEY=VALUE ...' takes. -o json prints every tool exactly as
+the server sent it.
+
+tools NAME shows one tool in full: its title and description, its
+annotations (read-only, destructive, idempotent, open world), whether it runs
+as a task, and each argument with its type, what it allows (choices, range,
+length, array items, object keys), its default and its description.
 
 Over HTTP, tools whose x-mcp-header annotations are invalid are left out,
 with a warning that names the tool and the reason.`,
 		Example: `  mcpcli tools -- mcpcli demo-server
+  mcpcli tools create_repo -- mcpcli demo-server
   mcpcli tools --url http://127.0.0.1:8080/mcp -o json`,
-	}, runF, toolsRun)
+	}, true, runF, toolsRun)
 }
 
 func toolsRun(ctx context.Context, opts *ListOptions) error {
@@ -64,28 +93,46 @@ func toolsRun(ctx context.Context, opts *ListOptions) error {
 			return err
 		}
 		warnDropped(opts.Console, list)
-		if opts.JSON {
-			raw := make([]json.RawMessage, 0, len(list.Tools))
-			for _, t := range list.Tools {
-				raw = append(raw, list.Raw[t.Name])
+		tools := list.Tools
+		if opts.Name != "" {
+			t, _, err := s.Tool(ctx, opts.Name)
+			if err != nil {
+				return err
 			}
-			return render.WriteJSON(opts.Out, map[string]any{"tools": raw})
+			if t == nil {
+				return unknownTool(s, list, opts.Name)
+			}
+			tools = []*mcp.Tool{t}
 		}
-		if len(list.Tools) == 0 {
+		if opts.JSON {
+			return writeRawList(opts.Out, "tools", tools, func(t *mcp.Tool) json.RawMessage { return list.Raw[t.Name] })
+		}
+		if opts.Name != "" {
+			render.ToolDetail(opts.Out, tools[0], list.Raw[opts.Name], opts.Width)
+			return nil
+		}
+		if len(tools) == 0 {
 			fmt.Fprintln(opts.Out, "(the server has no tools)")
 		}
-		for _, t := range list.Tools {
-			fmt.Fprintf(opts.Out, "%s", render.Line(t.Name))
-			if args := argSummary(jsonpeek.Get(list.Raw[t.Name], "inputSchema")); args != "" {
-				fmt.Fprintf(opts.Out, " %s", args)
-			}
-			fmt.Fprintln(opts.Out)
-			if t.Description != "" {
-				fmt.Fprintf(opts.Out, "    %s\n", render.Line(t.Description))
-			}
+		for _, t := range tools {
+			render.ToolEntry(opts.Out, t, list.Raw[t.Name], opts.Width)
 		}
 		return nil
 	})
+}
+
+// writeRawList prints {"key": [...]} with each item as the server sent it
+// (or as the go-sdk decoded it, where the bytes were not seen).
+func writeRawList[T any](w io.Writer, key string, items []T, raw func(T) json.RawMessage) error {
+	out := make([]any, len(items))
+	for i, it := range items {
+		if r := raw(it); r != nil {
+			out[i] = r
+		} else {
+			out[i] = it
+		}
+	}
+	return render.WriteJSON(w, map[string]any{key: out})
 }
 
 // warnDropped says which listed tools were left out, and why.
@@ -95,42 +142,17 @@ func warnDropped(con *render.Console, list *client.ToolList) {
 	}
 }
 
-// argSummary is "name=string [count=integer]" from an input schema.
-func argSummary(inputSchema json.RawMessage) string {
-	args, err := schema.ParseArgs(inputSchema)
-	if err != nil {
-		return ""
-	}
-	names := append([]string(nil), args.Names...)
-	sort.Strings(names)
-	required := map[string]bool{}
-	for _, r := range args.Required {
-		required[r] = true
-	}
-	var parts []string
-	for _, n := range names {
-		t := args.Props[n].Type()
-		if t == "" {
-			t = "value"
-		}
-		p := fmt.Sprintf("%s=%s", render.Line(n), t)
-		if !required[n] {
-			p = "[" + p + "]"
-		}
-		parts = append(parts, p)
-	}
-	return strings.Join(parts, " ")
-}
-
 // NewCmdPrompts is the prompts command.
 func NewCmdPrompts(f *Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	return newListCmd(f, &cobra.Command{
-		Use:   "prompts",
-		Short: "List the server's prompts and their arguments",
+		Use:   "prompts [NAME]",
+		Short: "List the server's prompts and their arguments, or show one in full",
 		Long: `prompts lists each prompt with its arguments, the optional ones in brackets,
-and its description: what 'mcpcli prompt NAME KEY=VALUE ...' takes.`,
-		Example: `  mcpcli prompts -- mcpcli demo-server`,
-	}, runF, promptsRun)
+and its description: what 'mcpcli prompt NAME KEY=VALUE ...' takes.
+prompts NAME shows one prompt in full, with each argument's description.`,
+		Example: `  mcpcli prompts -- mcpcli demo-server
+  mcpcli prompts release_notes -- mcpcli demo-server`,
+	}, true, runF, promptsRun)
 }
 
 func promptsRun(ctx context.Context, opts *ListOptions) error {
@@ -139,29 +161,32 @@ func promptsRun(ctx context.Context, opts *ListOptions) error {
 		if err != nil {
 			return err
 		}
-		if opts.JSON {
-			raw := make([]json.RawMessage, 0, len(list.Prompts))
+		prompts := list.Prompts
+		if opts.Name != "" {
+			var names []string
+			prompts = nil
 			for _, p := range list.Prompts {
-				raw = append(raw, list.Raw[p.Name])
-			}
-			return render.WriteJSON(opts.Out, map[string]any{"prompts": raw})
-		}
-		if len(list.Prompts) == 0 {
-			fmt.Fprintln(opts.Out, "(the server has no prompts)")
-		}
-		for _, p := range list.Prompts {
-			fmt.Fprintf(opts.Out, "%s", render.Line(p.Name))
-			for _, arg := range p.Arguments {
-				if arg.Required {
-					fmt.Fprintf(opts.Out, " %s=…", render.Line(arg.Name))
-				} else {
-					fmt.Fprintf(opts.Out, " [%s=…]", render.Line(arg.Name))
+				names = append(names, p.Name)
+				if p.Name == opts.Name {
+					prompts = []*mcp.Prompt{p}
 				}
 			}
-			fmt.Fprintln(opts.Out)
-			if p.Description != "" {
-				fmt.Fprintf(opts.Out, "    %s\n", render.Line(p.Description))
+			if prompts == nil {
+				return &notFoundError{server: s.Server().Display(), what: "prompt", name: opts.Name, maybe: suggest.Closest(opts.Name, names), list: "mcpcli prompts"}
 			}
+		}
+		if opts.JSON {
+			return writeRawList(opts.Out, "prompts", prompts, func(p *mcp.Prompt) json.RawMessage { return list.Raw[p.Name] })
+		}
+		if opts.Name != "" {
+			render.PromptDetail(opts.Out, prompts[0], opts.Width)
+			return nil
+		}
+		if len(prompts) == 0 {
+			fmt.Fprintln(opts.Out, "(the server has no prompts)")
+		}
+		for _, p := range prompts {
+			render.PromptEntry(opts.Out, p, opts.Width)
 		}
 		return nil
 	})
@@ -175,7 +200,7 @@ func NewCmdResources(f *Factory, runF func(context.Context, *ListOptions) error)
 		Long: `resources lists each resource's URI, name and MIME type: the URI is what
 'mcpcli read URI' takes.`,
 		Example: `  mcpcli resources -- mcpcli demo-server`,
-	}, runF, resourcesRun)
+	}, false, runF, resourcesRun)
 }
 
 func resourcesRun(ctx context.Context, opts *ListOptions) error {
@@ -185,11 +210,7 @@ func resourcesRun(ctx context.Context, opts *ListOptions) error {
 			return err
 		}
 		if opts.JSON {
-			raw := make([]json.RawMessage, 0, len(list.Resources))
-			for _, r := range list.Resources {
-				raw = append(raw, list.Raw[r.URI])
-			}
-			return render.WriteJSON(opts.Out, map[string]any{"resources": raw})
+			return writeRawList(opts.Out, "resources", list.Resources, func(r *mcp.Resource) json.RawMessage { return list.Raw[r.URI] })
 		}
 		if len(list.Resources) == 0 {
 			fmt.Fprintln(opts.Out, "(the server has no resources)")

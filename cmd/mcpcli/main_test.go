@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"net"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -18,7 +15,7 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"mcpcli": func() {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signalContext()
 			deps := SystemDeps()
 			// Inside tests os.Executable is the test binary; find the
 			// mcpcli command testscript put on PATH instead.

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/mcpcli/mcpcli/config"
 	"github.com/mcpcli/mcpcli/render"
@@ -44,7 +43,7 @@ func (f *Factory) loadConfig(ctx context.Context) (*config.Config, error) {
 // when the file says "password": true.
 func (f *Factory) askInput(ctx context.Context) func(config.Input) (string, error) {
 	return func(in config.Input) (string, error) {
-		p := f.linePrompter()
+		p := f.prompter()
 		f.Console().EndProgress()
 		what := render.Line(in.Description)
 		if what == "" {
@@ -70,26 +69,6 @@ func (f *Factory) askInput(ctx context.Context) func(config.Input) (string, erro
 		}
 		return s, nil
 	}
-}
-
-// linePrompter is the run's one line prompter on stdin (one, so that no
-// two buffered readers share stdin).
-func (f *Factory) linePrompter() *render.Prompter {
-	if f.prompter != nil {
-		return f.prompter
-	}
-	p := render.NewPrompter(f.Deps.In, f.Console())
-	if f.Deps.InTTY {
-		fd := f.Deps.InFd
-		p.ReadSecret = func() (string, error) {
-			b, err := term.ReadPassword(fd)
-			return string(b), err
-		}
-	} else {
-		p.Echo = true
-	}
-	f.prompter = p
-	return p
 }
 
 // namedServer resolves -s NAME: its entry, every value expanded.

@@ -67,7 +67,7 @@ func resolve(t *testing.T, f *Factory, name string) (transport.Transport, error)
 func TestInputsAreAskedOnATerminal(t *testing.T) {
 	deps, errb := namedDeps(t, writeVSCode(t), "\n", true)
 	f := &Factory{Deps: deps}
-	p := f.linePrompter()
+	p := f.prompter()
 	p.ReadSecret = func() (string, error) { return "s3cret-key", nil }
 	tr, err := resolve(t, f, "api")
 	if err != nil {

@@ -146,7 +146,7 @@ func (f *Factory) consent(login bool) func(ctx context.Context, authURL string) 
 	case f.Deps.InTTY:
 		return func(ctx context.Context, authURL string) error {
 			con.EndProgress()
-			if err := c.SignIn(ctx, f.linePrompter(), authURL); err != nil {
+			if err := c.SignIn(ctx, f.prompter(), authURL); err != nil {
 				return err
 			}
 			wait()

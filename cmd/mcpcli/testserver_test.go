@@ -91,6 +91,18 @@ func testServerMain() {
 					StructuredContent: map[string]any{"total": 3},
 				}, nil
 			})
+		srv.AddTool(&mcp.Tool{Name: "book", InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"nights":{"type":"integer","minimum":1},"rooms":{"type":"array","items":{"type":"object","properties":{"beds":{"type":"integer"}}}}},"required":["city","nights"]}`)},
+			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "booked: " + string(req.Params.Arguments)}}}, nil
+			})
+		srv.AddPrompt(&mcp.Prompt{Name: "plan", Arguments: []*mcp.PromptArgument{{Name: "goal", Required: true}, {Name: "style"}}},
+			func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "plan " + req.Params.Arguments["goal"] + " " + req.Params.Arguments["style"]}}}}, nil
+			})
+		srv.AddTool(&mcp.Tool{Name: "hang", InputSchema: empty}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			<-ctx.Done() // answers nothing, until told to stop
+			return nil, ctx.Err()
+		})
 		srv.AddTool(&mcp.Tool{Name: "fail", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the disk is full"}}}, nil
 		})

@@ -56,6 +56,10 @@ type Server struct {
 // Unless given, server/discover says 2026-07-28 with tools, prompts and
 // resources; notifications get 202; other methods get 404 and -32601; GET
 // and DELETE get 405, as a modern server's would.
+//
+// A handler the test gave that no request reached fails the test when it
+// ends: a scripted answer nobody asked for means the test does not
+// exercise what it sets up.
 func New(t testing.TB, handlers map[string]Handler) *Server {
 	s := &Server{t: t, counts: map[string]int{}, handlers: map[string]Handler{
 		"server/discover": Discover([]string{"2026-07-28"}, `{"tools":{},"prompts":{},"resources":{}}`),
@@ -64,8 +68,22 @@ func New(t testing.TB, handlers map[string]Handler) *Server {
 		s.handlers[k] = h
 	}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
+	t.Cleanup(func() {
+		s.Close()
+		s.verify(t, handlers)
+	})
 	return s
+}
+
+// verify fails t for each of handlers no request reached.
+func (s *Server) verify(t testing.TB, handlers map[string]Handler) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for method := range handlers {
+		if s.counts[method] == 0 {
+			t.Errorf("wiretest: no request reached the handler for %q; remove it, or make the test send one", method)
+		}
+	}
 }
 
 func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {

@@ -1,0 +1,71 @@
+package render
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/schema"
+)
+
+// Arguments are what a request needs from the person before it is sent: a
+// tool's or a prompt's arguments, as a form built from its schema with the
+// same engine as elicitation forms.
+type Arguments struct {
+	Server client.Server
+	// Method is tools/call or prompts/get; Target the tool or prompt.
+	Method, Target string
+	// Description is the tool's or prompt's description.
+	Description string
+	Form        *schema.Form
+	// Given are the values already given (KEY=VALUE, --args): the form
+	// starts with them.
+	Given map[string]any
+}
+
+func (a *Arguments) title() string {
+	what := "tool"
+	if a.Method == "prompts/get" {
+		what = "prompt"
+	}
+	return fmt.Sprintf("Arguments for %s %s", what, clip(Line(a.Target), maxServerName))
+}
+
+// round is the arguments as a round of one ask, for the form model.
+func (a *Arguments) round() client.Round {
+	ask := client.Ask{Key: "arguments", Params: &mcp.ElicitParams{Message: a.Description}, Form: a.Form}
+	return client.Round{Server: a.Server, Method: a.Method, Target: a.Target, Asks: []client.Ask{ask}}
+}
+
+// AskArguments shows the arguments form on the full screen and returns the
+// arguments to send, or ErrCancelled when the person cancelled.
+func (a *FormAnswerer) AskArguments(ctx context.Context, args Arguments) (map[string]any, error) {
+	m := newAskModel(args.round(), 0)
+	m.args = &args
+	if m.fields != nil {
+		for name, v := range args.Given {
+			s := m.fields.Slot(name)
+			if s == nil || v == nil {
+				continue
+			}
+			if tv, err := s.Field.FromAny(jsonValue(v)); err == nil {
+				s.set(tv)
+			}
+		}
+	}
+	m.onView = a.onView
+	final, err := a.Term.Run(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	fm, _ := final.(*askModel)
+	if fm != nil && fm.abandon {
+		return nil, client.ErrAbandoned
+	}
+	if fm == nil || fm.result == nil || fm.result.Action != client.Accept {
+		return nil, ErrCancelled
+	}
+	return fm.result.Content, nil
+}
