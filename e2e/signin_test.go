@@ -6,36 +6,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpcli/mcpcli/internal/authtest"
+	"github.com/mcpcli/mcpcli/internal/chromiumtest"
 )
 
-// chromiumFlags are what a headless Chromium needs here: no sandbox (root
-// in a container), no GPU, nothing that talks to the network by itself,
-// and time for the consent page's script and the redirects to run.
-var chromiumFlags = []string{
-	"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-	"--disable-background-networking", "--disable-component-update", "--disable-sync",
-	"--virtual-time-budget=10000",
-}
-
-func findChromium(t *testing.T) string {
-	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("the $BROWSER script for Chromium is a shell script")
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("no chromium on $PATH: the real-browser sign-in test needs one (Debian: apt-get install chromium; .ci/run installs it)")
-	return ""
-}
+// chromiumFlags give the consent page's script and the redirects time to
+// run before --dump-dom prints the page.
+var chromiumFlags = append(append([]string{}, chromiumtest.Flags...), "--virtual-time-budget=10000")
 
 // TestSignInWithChromium signs in the way a person does, with nothing
 // standing in for them but tmux's keys: mcpcli (the real binary, on a
@@ -47,7 +28,7 @@ func findChromium(t *testing.T) string {
 // exchanges the code and lists the tools. The next command uses the kept
 // token, and opens no browser.
 func TestSignInWithChromium(t *testing.T) {
-	chromium := findChromium(t)
+	chromium := chromiumtest.Find(t)
 	bin := mcpcli(t)
 	as := authtest.New(authtest.Options{ConsentPage: true, Scopes: []string{"mcp:tools"}})
 	srv := httptest.NewServer(as.Handler())
