@@ -60,6 +60,13 @@ setsid -f sh -c '"$0" "$@" > "$D/dom.tmp" 2> "$D/chromium.log" < /dev/null && mv
 	out := filepath.Join(dir, "tools.txt")
 	tm := start(t, env, out, bin, "tools", "--url", url, "--timeout", "30s")
 	tm.waitFor("To sign in, open this link in your browser:", "Host: 127.0.0.1", "Sign in? [o]pen in browser")
+	// A person reads before answering: longer than mcpcli waits before it
+	// says it is waiting for a server, which it must not say over the
+	// question while the person signs in.
+	time.Sleep(2 * time.Second)
+	if screen := tm.screen(); strings.Contains(screen, "waiting for") || !strings.Contains(screen, "Sign in? [o]pen in browser") {
+		t.Errorf("the sign-in question did not stay on screen:\n%s", screen)
+	}
 	tm.keys("o", "Enter")
 	// Chromium takes a while to start: more than the screen helper waits.
 	deadline := time.Now().Add(60 * time.Second)

@@ -64,6 +64,7 @@ type Factory struct {
 	recorder     *client.Recorder // what the person answered
 	closers      []func()         // run when the command is done: the trace
 
+	wait   *waitSlot      // the session's "waiting for …" line, stopped while signing in
 	cfg    *config.Config // the config files, loaded once
 	server *config.Server // the server -s named, once resolved
 	secret []string       // the headers the person gave: redacted in the trace
@@ -305,6 +306,7 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 		what = fmt.Sprintf("the server (%s) to start", render.Line(st.Cmd.String()))
 	}
 	wait := &waitSlot{}
+	f.wait = wait
 	wait.set(f.waiting(fmt.Sprintf("waiting for %s…", what)))
 	s, err := client.Connect(ctx, t, client.Options{
 		ClientVersion: version,

@@ -112,7 +112,11 @@ func (f *Factory) signInFor(cmd *cobra.Command, h *transport.HTTP, login bool) (
 	if err != nil {
 		return nil, &oauthSetupError{err: err}
 	}
-	h.OAuth = &pausing{Handler: handler, login: f.loginArgs()}
+	h.OAuth = &pausing{Handler: handler, login: f.loginArgs(), quiet: func() {
+		if f.wait != nil {
+			f.wait.set(nil) // nobody waits for the server while the person signs in
+		}
+	}}
 	return handler, nil
 }
 
@@ -157,14 +161,19 @@ func (f *Factory) consent(login bool) func(ctx context.Context, authURL string) 
 }
 
 // pausing is a server's OAuth handler, with the --timeout clock stopped
-// while it signs in, and its errors marked with how to sign in again.
+// (and the "waiting for the server" line taken away) while it signs in,
+// and its errors marked with how to sign in again.
 type pausing struct {
 	*oauth.Handler
 	login string
+	quiet func()
 }
 
 func (p *pausing) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	defer client.PauseTimeout(ctx)()
+	if p.quiet != nil {
+		p.quiet()
+	}
 	if err := p.Handler.Authorize(ctx, req, resp); err != nil {
 		return &signInFailed{login: p.login, err: err}
 	}
