@@ -633,3 +633,37 @@ func TestAsksComeInTheServersOrder(t *testing.T) {
 		t.Errorf("asks order (-want +got):\n%s", diff)
 	}
 }
+
+// --timeout bounds listing too: a server that never answers a list is
+// given up on, not waited for for ever.
+func TestTimeoutBoundsListing(t *testing.T) {
+	srv := newServer()
+	srv.AddTool(&mcp.Tool{Name: "t", InputSchema: emptyObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
+	})
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if strings.HasSuffix(method, "/list") {
+				select {
+				case <-release:
+				case <-ctx.Done():
+				}
+				return nil, ctx.Err()
+			}
+			return next(ctx, method, req)
+		}
+	})
+	s, _ := connect(t, srv, client.Options{Timeout: 150 * time.Millisecond})
+	for name, list := range map[string]func() error{
+		"tools":     func() error { _, err := s.ListTools(context.Background()); return err },
+		"prompts":   func() error { _, err := s.ListPrompts(context.Background()); return err },
+		"resources": func() error { _, err := s.ListResources(context.Background()); return err },
+	} {
+		var te *client.TimeoutError
+		if err := list(); !errors.As(err, &te) {
+			t.Errorf("listing %s from a server that never answers = %v, want a TimeoutError", name, err)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -832,7 +831,7 @@ func (m *askModel) reviewView() string {
 	}
 	labelW := 0
 	for _, s := range m.fields.Slots {
-		labelW = max(labelW, ansi.StringWidth(s.title))
+		labelW = max(labelW, Width(s.title))
 	}
 	labelW = min(labelW, w/3)
 	rows := m.reviewRows()
@@ -842,8 +841,7 @@ func (m *askModel) reviewView() string {
 		if i == m.cursor {
 			mark = m.look.chrome().Cursor.Render("▸ ")
 		}
-		label := truncate(s.title, labelW)
-		label += strings.Repeat(" ", labelW-ansi.StringWidth(label))
+		label := pad(truncate(s.title, labelW), labelW)
 		var value string
 		shown := s.Shown()
 		err := s.Problem()
