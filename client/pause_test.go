@@ -14,9 +14,10 @@ import (
 	"github.com/mcpcli/mcpcli/transport"
 )
 
-// signingIn is a transport whose first write and every tools/call wait,
-// as a write does while the person signs in to the server (the OAuth
-// handler runs inside the transport's write), pausing the timeout.
+// signingIn is a transport whose first write, every tools/call and every
+// tools/list page wait, as a write does while the person signs in to the
+// server (the OAuth handler runs inside the transport's write), pausing
+// the timeout.
 type signingIn struct {
 	transport.Transport
 	wait  time.Duration
@@ -38,7 +39,7 @@ func (c *signingInConn) Write(ctx context.Context, m jsonrpc.Message) error {
 	req, _ := m.(*jsonrpc.Request)
 	signIn := false
 	c.first.Do(func() { signIn = true })
-	if signIn || req != nil && req.Method == "tools/call" {
+	if signIn || req != nil && (req.Method == "tools/call" || req.Method == "tools/list") {
 		if c.s.pause {
 			defer client.PauseTimeout(ctx)()
 		}
@@ -74,6 +75,9 @@ func TestTimeoutDoesNotCountSigningIn(t *testing.T) {
 			t.Fatalf("Connect with a 1.5s sign-in under a 1s timeout = %v; signing in must not count toward --timeout", err)
 		}
 		defer s.Close()
+		if _, err := s.ListTools(ctx); err != nil {
+			t.Errorf("ListTools with a 1.5s sign-in under a 1s timeout = %v; signing in must not count toward --timeout", err)
+		}
 		if _, err := s.CallTool(ctx, "t", nil); err != nil {
 			t.Errorf("CallTool with a 1.5s sign-in under a 1s timeout = %v; signing in must not count toward --timeout", err)
 		}

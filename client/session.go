@@ -396,7 +396,8 @@ func (s *Session) timed(ctx context.Context, do func(context.Context) error) err
 	if s.opts.Timeout <= 0 {
 		return do(ctx)
 	}
-	tctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	// Pausable, as a request's: a sign-in the page runs into is not counted.
+	tctx, _, cancel := withPausableTimeout(ctx, s.opts.Timeout)
 	defer cancel()
 	tctx = transport.WithCancelReason(tctx, func() string {
 		if tctx.Err() != nil && ctx.Err() == nil {
