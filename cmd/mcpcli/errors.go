@@ -153,6 +153,9 @@ func explain(err error) string {
 		ne  *net.OpError
 		je  *jsonrpc.Error
 		res *resourceError
+		tl  *transport.TooLargeError
+		rd  *transport.RedirectError
+		tll *transport.TooLongError
 	)
 	if msg, ok := explainSignIn(err); ok {
 		return msg
@@ -160,11 +163,6 @@ func explain(err error) string {
 	if msg, ok := explainConfig(err); ok {
 		return msg
 	}
-	var (
-		tl  *transport.TooLargeError
-		rd  *transport.RedirectError
-		tll *transport.TooLongError
-	)
 	switch {
 	case errors.As(err, &tl):
 		return tl.Error() + fmt.Sprintf("; if the server means to send that much, raise --max-message-size (now %s)", transport.FormatSize(tl.Limit))
@@ -190,9 +188,9 @@ func explain(err error) string {
 		return st.Error()
 	case errors.As(err, &ae):
 		if ae.Status == http.StatusForbidden {
-			return ae.Error() + "; neither the credentials given with --header (or in the server's config entry), if any, nor your sign-in allow it ('mcpcli auth status' shows the sign-in)"
+			return ae.Error() + fmt.Sprintf("; neither the credentials given with --header (or in the server's config entry), if any, nor your sign-in allow it ('mcpcli auth status --url %s' shows the sign-in)", ae.URL)
 		}
-		return ae.Error() + "; it refused the credentials mcpcli sent: check the --header values (or the server's config entry), or sign in again with 'mcpcli auth login'"
+		return ae.Error() + fmt.Sprintf("; it refused the credentials mcpcli sent: check the --header values (or the server's config entry), or sign in again with 'mcpcli auth login --url %s'", ae.URL)
 	case errors.As(err, &hs):
 		return hs.Error() + statusAdvice(hs)
 	case errors.As(err, &ve):
