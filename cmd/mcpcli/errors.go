@@ -306,7 +306,7 @@ func explainSignIn(err error) (string, bool) {
 		if req.Issuer != "" {
 			msg += fmt.Sprintf(" with %q", req.Issuer)
 		}
-		return msg + fmt.Sprintf(", and this run cannot ask you (stdin is not a terminal); sign in first with %s on a terminal, or pass --answers FILE to have the link printed (--open-urls opens it)", again), true
+		return msg + fmt.Sprintf(", and this run cannot ask you (no terminal); sign in first with %s on a terminal, or pass --answers FILE to have the link printed (--open-urls opens it)", again), true
 	case errors.As(err, &cb):
 		return fmt.Sprintf("the sign-in did not come back to mcpcli within %s; try again with %s", cb.Waited, again), true
 	case errors.As(err, &az):

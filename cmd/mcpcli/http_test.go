@@ -204,7 +204,7 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 				w.WriteHeader(http.StatusUnauthorized)
 			}},
 			args: []string{"tools"},
-			want: []string{"requires you to sign in (HTTP 401)", "this run cannot ask you (stdin is not a terminal)", "sign in first with 'mcpcli auth login --url http://127.0.0.1:"},
+			want: []string{"requires you to sign in (HTTP 401)", "this run cannot ask you (no terminal)", "sign in first with 'mcpcli auth login --url http://127.0.0.1:"},
 		},
 		{
 			name: "403 on a call",

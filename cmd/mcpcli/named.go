@@ -28,7 +28,7 @@ func (f *Factory) loadConfig(ctx context.Context) (*config.Config, error) {
 		return nil, fmt.Errorf("finding the config files: %w", err)
 	}
 	opts.File = f.Flags.Config
-	if f.Deps.InTTY {
+	if f.onTerminal() {
 		opts.Ask = f.askInput(ctx)
 	}
 	cfg, err := config.Load(opts)

@@ -24,7 +24,7 @@ func namedDeps(t *testing.T, dir, in string, tty bool) (*Deps, *bytes.Buffer) {
 	home := t.TempDir()
 	env := map[string]string{"REGION_DEFAULT": "eu-west"}
 	return &Deps{
-		Streams: Streams{In: strings.NewReader(in), Out: &bytes.Buffer{}, Err: &errb, InTTY: tty},
+		Streams: Streams{In: strings.NewReader(in), Out: &bytes.Buffer{}, Err: &errb, InTTY: tty, ErrTTY: tty},
 		Getenv:  func(k string) string { return env[k] },
 		ConfigOptions: func() (config.Options, error) {
 			return config.Options{OS: runtime.GOOS, Home: home, Dir: dir, LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}, nil

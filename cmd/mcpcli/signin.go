@@ -126,6 +126,11 @@ type oauthSetupError struct{ err error }
 func (e *oauthSetupError) Error() string { return e.err.Error() }
 func (e *oauthSetupError) Unwrap() error { return e.err }
 
+// onTerminal reports whether the person can be asked on the terminal:
+// stdin to answer, stderr to see the question (piped answers never
+// consent to a sign-in, nor fill in a secret).
+func (f *Factory) onTerminal() bool { return f.Deps.InTTY && f.Deps.ErrTTY }
+
 // consent is how this run asks the person to sign in: on the terminal,
 // the URL shown and analysed like a URL-mode ask, opened when they say so;
 // with --answers (or for mcpcli auth login without a terminal) printed,
@@ -138,7 +143,7 @@ func (f *Factory) consent(login bool) func(ctx context.Context, authURL string) 
 		con.Printf("   Waiting for your browser to come back to mcpcli (up to %s; Ctrl+C stops)…", oauth.DefaultCallbackTimeout)
 	}
 	switch {
-	case f.Flags.Answers != "" || login && !f.Deps.InTTY:
+	case f.Flags.Answers != "" || login && !f.onTerminal():
 		return func(ctx context.Context, authURL string) error {
 			con.EndProgress()
 			if err := c.SignInScript(ctx, con, authURL, f.Flags.OpenURLs); err != nil {
@@ -147,7 +152,7 @@ func (f *Factory) consent(login bool) func(ctx context.Context, authURL string) 
 			wait()
 			return nil
 		}
-	case f.Deps.InTTY:
+	case f.onTerminal():
 		return func(ctx context.Context, authURL string) error {
 			con.EndProgress()
 			if err := c.SignIn(ctx, f.prompter(), authURL); err != nil {
