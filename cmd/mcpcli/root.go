@@ -93,7 +93,7 @@ when they ask. Try it first with:
 	p.StringVar(&fl.Trace, "trace", "", "write every JSON-RPC message (and HTTP headers) as JSON Lines to `FILE` (- for stderr)")
 	p.StringVar(&fl.Answers, "answers", "", "answer elicitations from `FILE` (- for stdin) instead of asking; see 'mcpcli help answers'")
 	p.StringVar(&fl.SaveAnswers, "save-answers", "", "write the answers you give as an answers `FILE` that --answers can send again")
-	p.BoolVar(&fl.OpenURLs, "open-urls", false, "with --answers: open each URL the answers accept in the browser ($BROWSER, else the system's); without it they are printed")
+	p.BoolVar(&fl.OpenURLs, "open-urls", false, "with --answers: open each URL the answers accept, and a sign-in link, in the browser ($BROWSER, else the system's); without it they are printed (auth login takes it alone)")
 	p.StringVar(&fl.Elicitation, "elicitation", "form,url", "elicitation modes to declare: form,url | form | url | none")
 	p.IntVar(&fl.MaxRounds, "max-rounds", client.DefaultMaxRounds, "give up after `N` rounds of input requests for one request")
 	p.DurationVar(&fl.Timeout, "timeout", 0, "give up on a request the server has not answered within `DURATION` (time spent answering is not counted; 0 waits)")
