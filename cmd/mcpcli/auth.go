@@ -79,7 +79,7 @@ func newAuthCmd(f *Factory, c *cobra.Command, runF, run func(context.Context, *A
 			return err
 		}
 		if login {
-			handler, err := f.signInFor(cmd, h, true)
+			handler, err := f.signInFor(h, true)
 			if err != nil {
 				return err
 			}

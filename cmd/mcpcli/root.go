@@ -196,7 +196,7 @@ func (f *Factory) connector(cmd *cobra.Command) (connector, error) {
 	}
 	return func(ctx context.Context) (*client.Session, error) {
 		if h, ok := t.(*transport.HTTP); ok {
-			if _, err := f.signInFor(cmd, h, false); err != nil {
+			if _, err := f.signInFor(h, false); err != nil {
 				return nil, err
 			}
 		}

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/spf13/cobra"
-
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
@@ -68,7 +66,7 @@ func (e *tokenStoreError) Unwrap() error { return e.err }
 // token kept for it, refreshed when it expires, and a sign-in when the
 // server answers 401 or 403. login is set for mcpcli auth login, which
 // signs in even without a terminal (it prints the URL and waits).
-func (f *Factory) signInFor(cmd *cobra.Command, h *transport.HTTP, login bool) (*oauth.Handler, error) {
+func (f *Factory) signInFor(h *transport.HTTP, login bool) (*oauth.Handler, error) {
 	kr := f.keyring()
 	var store oauth.Store = &lazyStore{open: func() (oauth.Store, error) { return f.tokenStore(kr) }}
 	if login {
