@@ -217,12 +217,9 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		}
 		copts.ElicitationHandler = s.answerLegacy
 	}
-	cctx := ctx
-	if opts.ConnectTimeout > 0 {
-		var cancel context.CancelFunc
-		cctx, cancel = context.WithTimeout(ctx, opts.ConnectTimeout)
-		defer cancel()
-	}
+	// The handshake's timeout pauses while a person signs in (PauseTimeout).
+	cctx, timer, cancel := withPausableTimeout(ctx, opts.ConnectTimeout)
+	defer cancel()
 	if len(opts.Roots) > 0 {
 		caps.RootsV2 = &mcp.RootCapabilities{}
 	}
@@ -272,7 +269,7 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		}
 		err = s.explain(err)
 		t.Close()
-		if cctx.Err() != nil && ctx.Err() == nil {
+		if timer.expired() && ctx.Err() == nil {
 			return nil, &TimeoutError{Server: t.Via(), After: opts.ConnectTimeout, Connecting: true}
 		}
 		return nil, &ConnectError{Via: t.Via(), Err: err}
@@ -620,7 +617,8 @@ func (s *Session) timed(ctx context.Context, do func(context.Context) error) err
 	if s.opts.Timeout <= 0 {
 		return do(ctx)
 	}
-	tctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	// Pausable, as a request's: a sign-in the page runs into is not counted.
+	tctx, _, cancel := withPausableTimeout(ctx, s.opts.Timeout)
 	defer cancel()
 	tctx = transport.WithCancelReason(tctx, func() string {
 		if tctx.Err() != nil && ctx.Err() == nil {

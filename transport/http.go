@@ -14,17 +14,29 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 )
 
 // HTTP is a Transport to a Streamable HTTP server.
+//
+// Everything it sends stays with the origin of URL: a redirect to another
+// origin is refused (*RedirectError), so that Header, the OAuth token and
+// the answers in a request's body reach no one else. Everything it reads
+// is bounded by MaxMessage (*TooLargeError).
 type HTTP struct {
 	URL    string
 	Header http.Header // extra headers sent on every request (--header)
 	// Base is the RoundTripper underneath; nil means http.DefaultTransport.
 	Base http.RoundTripper
+	// OAuth, when set, gives each request its bearer token and signs in
+	// when the server answers 401 or 403 (the go-sdk's handler).
+	OAuth auth.OAuthHandler
+	// MaxMessage bounds one response body (after decompression) and one
+	// server-sent event; zero means MaxMessageSize.
+	MaxMessage int
 
 	// Streamable makes the transport Streamable HTTP only: no fallback to
 	// HTTP+SSE when the server refuses the first POST (see Fallback).
@@ -59,9 +71,16 @@ func (h *HTTP) Connect(ctx context.Context) (mcp.Connection, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
+	h.rec.url, h.rec.max = h.URL, h.MaxMessage
 	t := &mcp.StreamableClientTransport{
-		Endpoint:   h.URL,
-		HTTPClient: &http.Client{Transport: &roundTripper{base: base, header: h.Header, obs: Observers(h.obs...), rec: &h.rec}},
+		Endpoint: h.URL,
+		HTTPClient: &http.Client{
+			Transport:     &roundTripper{base: base, header: h.Header, obs: Observers(h.obs...), rec: &h.rec},
+			CheckRedirect: h.rec.checkRedirect,
+		},
+		OAuthHandler: h.OAuth,
+		// mcpcli's own bound (eventLimit) comes first, with its own error.
+		MaxEventSize: int(h.rec.maxMessage()) + 1,
 	}
 	return t.Connect(ctx)
 }
@@ -178,13 +197,16 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return resp, err
 	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if rt.rec != nil {
+		rt.rec.limit(resp, mt == "text/event-stream")
+	}
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Recv, HTTP: &HTTPHeaders{Status: resp.StatusCode, Header: resp.Header.Clone()}})
 	}
 	if rt.rec != nil && (req.Method == http.MethodPost && isCall(body) || req.Method == http.MethodGet && rt.recordGET) {
 		rt.rec.record(req.Method, resp)
 	}
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case "text/event-stream":
 		if rt.obs != nil {
@@ -321,13 +343,31 @@ type readCloser struct {
 // modern server refuses with 405, and that failure would end the whole
 // session. Without ids a broken stream fails only its own request, which
 // the client then sends again.
+//
+// A line's first bytes decide whether it is the id field, so the filter
+// keeps at most those few bytes, however long the line: the rest streams
+// through (or is dropped) as it arrives.
 type sseIDFilter struct {
 	rc      io.ReadCloser
-	line    []byte // the current line, not yet complete
+	head    []byte // the start of the current line, while undecided
+	state   lineState
 	out     []byte // filtered bytes not yet returned
 	buf     []byte // read buffer, reused
 	readErr error
 }
+
+// lineState is what the filter does with the rest of the current line.
+type lineState int
+
+const (
+	undecided lineState = iota
+	passLine
+	dropLine
+)
+
+// idHead is how many bytes of a line decide: "id:" and one more, so that
+// "id\r\n" (an id field with no value) is told from "id\rx".
+const idHead = 4
 
 func (f *sseIDFilter) Read(p []byte) (int, error) {
 	for len(f.out) == 0 && f.readErr == nil {
@@ -338,10 +378,10 @@ func (f *sseIDFilter) Read(p []byte) (int, error) {
 		f.feed(f.buf[:n])
 		if err != nil {
 			f.readErr = err
-			if len(f.line) > 0 && !isIDLine(f.line) {
-				f.out = append(f.out, f.line...)
+			if f.state == undecided && !isIDLine(f.head) {
+				f.out = append(f.out, f.head...)
 			}
-			f.line = nil
+			f.head = nil
 		}
 	}
 	n := copy(p, f.out)
@@ -358,22 +398,39 @@ func (f *sseIDFilter) Read(p []byte) (int, error) {
 
 func (f *sseIDFilter) feed(b []byte) {
 	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			f.line = append(f.line, b...)
-			return
+		seg, end := b, false
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			seg, end = b[:i+1], true
 		}
-		f.line = append(f.line, b[:i+1]...)
-		if !isIDLine(f.line) {
-			f.out = append(f.out, f.line...)
+		b = b[len(seg):]
+		switch f.state {
+		case passLine:
+			f.out = append(f.out, seg...)
+		case undecided:
+			f.head = append(f.head, seg...)
+			switch {
+			case end:
+				if !isIDLine(f.head) {
+					f.out = append(f.out, f.head...)
+				}
+			case bytes.HasPrefix(f.head, []byte("id:")):
+				f.state = dropLine
+			case len(f.head) >= idHead:
+				f.state = passLine
+				f.out = append(f.out, f.head...)
+			default:
+				continue // too short to tell yet
+			}
+			f.head = f.head[:0]
 		}
-		f.line = f.line[:0]
-		b = b[i+1:]
+		if end {
+			f.state = undecided
+		}
 	}
 }
 
-// isIDLine reports whether an SSE line is the id field: "id", "id:" or
-// "id: value", with its line ending.
+// isIDLine reports whether a whole SSE line is the id field: "id", "id:"
+// or "id: value", with its line ending.
 func isIDLine(line []byte) bool {
 	l := bytes.TrimRight(line, "\r\n")
 	return bytes.Equal(l, []byte("id")) || bytes.HasPrefix(l, []byte("id:"))

@@ -42,9 +42,17 @@ const maxErrorText = 300
 
 // recorder keeps what the last answer to a request said, to explain a
 // failure the go-sdk reports only by its status text.
+//
+// It also holds the rules every HTTP request of the transport follows
+// (see http_limits.go): the server's URL, whose origin nothing leaves, and
+// the bound on one message; and the transport's own first failure.
 type recorder struct {
-	mu   sync.Mutex
-	last exchange
+	url string // the server, as configured
+	max int    // the bound on one message; zero means MaxMessageSize
+
+	mu      sync.Mutex
+	last    exchange
+	failure error // the transport's own first failure: *TooLargeError, *RedirectError
 }
 
 func (r *recorder) get() exchange {
@@ -87,7 +95,8 @@ func plainText(b []byte) string {
 }
 
 // Explain turns what the go-sdk says about an HTTP failure into a typed
-// error from what the last response showed: *AuthError for 401 and 403,
+// error: the transport's own failure (*TooLargeError, *RedirectError),
+// else from what the last response showed, *AuthError for 401 and 403,
 // *StatusError for an answer that carries no JSON-RPC message.
 func (h *HTTP) Explain(err error) error { return h.rec.explain(h.URL, err) }
 
@@ -98,6 +107,9 @@ func (r *recorder) explain(url string, err error) error {
 	var oe *OriginError
 	if errors.As(err, &oe) {
 		return oe
+	}
+	if ferr, ok := r.explainFailure(err); ok {
+		return ferr
 	}
 	ex := r.get()
 	switch ex.status {

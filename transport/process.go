@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,7 +24,11 @@ const StderrLines = 200
 type Command struct {
 	Argv []string // program and arguments; Argv[0] is looked up in $PATH
 	Env  []string // extra K=V pairs, added to mcpcli's own environment
-	Dir  string   // working directory; empty means mcpcli's
+	// Unset names variables of mcpcli's own environment the server does
+	// not inherit (VS Code's "env": {"NAME": null}). Env is added after,
+	// so a name in both is set to Env's value.
+	Unset []string
+	Dir   string // working directory; empty means mcpcli's
 	// Stderr, when set, also receives the server's stderr as it is written
 	// (mcpcli keeps the last StderrLines lines either way).
 	Stderr io.Writer
@@ -141,7 +146,7 @@ func Start(c Command) (*Process, error) {
 		}
 	}
 	cmd.Dir = c.Dir
-	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Env = environ(os.Environ(), c.Unset, c.Env)
 	cmd.SysProcAttr = sysProcAttr()
 	if c.Supervisor != "" && supervised && cmd.Err == nil {
 		// The supervisor would report a missing program as a server that
@@ -233,6 +238,18 @@ func Start(c Command) (*Process, error) {
 // stderrSettle is how long, after a server exits, its stderr has to be
 // read to the end, when something it started still holds it open.
 const stderrSettle = 100 * time.Millisecond
+
+// environ is base without the variables named in unset, then env.
+func environ(base, unset, env []string) []string {
+	out := make([]string, 0, len(base)+len(env))
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(unset, k) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, env...)
+}
 
 // Unread is how many bytes written to the server's stdin it has not read
 // yet; ok is false where that cannot be known.

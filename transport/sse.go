@@ -28,6 +28,9 @@ type SSE struct {
 	Header http.Header // extra headers sent on every request (--header)
 	// Base is the RoundTripper underneath; nil means http.DefaultTransport.
 	Base http.RoundTripper
+	// MaxMessage bounds one response body and one server-sent event, as
+	// HTTP's does; zero means MaxMessageSize.
+	MaxMessage int
 	// Streamable, when set, is the Streamable HTTP POST that was refused
 	// before mcpcli fell back to HTTP+SSE (see HTTP.Fallback).
 	Streamable *StatusError
@@ -67,10 +70,16 @@ func (s *SSE) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.rec.url, s.rec.max = s.URL, s.MaxMessage
 	rt := &roundTripper{base: base, header: s.Header, obs: Observers(s.obs...), rec: &s.rec, recordGET: true, origin: origin}
 	streamCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(ctx, cancel)
-	t := &mcp.SSEClientTransport{Endpoint: s.URL, HTTPClient: &http.Client{Transport: rt}}
+	t := &mcp.SSEClientTransport{
+		Endpoint:   s.URL,
+		HTTPClient: &http.Client{Transport: rt, CheckRedirect: s.rec.checkRedirect},
+		// mcpcli's own bound (eventLimit) comes first, with its own error.
+		MaxEventSize: int(s.rec.maxMessage()) + 1,
+	}
 	conn, err := t.Connect(streamCtx)
 	stop()
 	if err != nil {
@@ -187,7 +196,7 @@ func (h *HTTP) Fallback(err error) Transport {
 	}
 	mt, _, _ := mime.ParseMediaType(ex.ctype)
 	refused := &StatusError{URL: h.URL, Status: ex.status, ContentType: mt, Text: ex.text, Cause: err}
-	return &SSE{URL: h.URL, Header: h.Header, Base: h.Base, Streamable: refused, obs: append([]Observer(nil), h.obs...)}
+	return &SSE{URL: h.URL, Header: h.Header, Base: h.Base, MaxMessage: h.MaxMessage, Streamable: refused, obs: append([]Observer(nil), h.obs...)}
 }
 
 // Fallbacker is a transport that knows another way to reach its server

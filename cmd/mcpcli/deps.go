@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/mcpcli/mcpcli/config"
+	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/transport"
 	"github.com/mcpcli/mcpcli/urlmode"
 )
@@ -39,6 +41,14 @@ type Deps struct {
 	// Servers keeps the process groups of the stdio servers the run
 	// starts, for main to kill should the run not end when told to.
 	Servers *transport.Group
+	// ConfigOptions is what finding named servers (-s NAME) needs from
+	// the machine: its OS, home and working directories, environment.
+	ConfigOptions func() (config.Options, error)
+	// Home is the home directory, where the token file goes when there
+	// is no $XDG_STATE_HOME.
+	Home func() (string, error)
+	// Keyring is the system keyring, or nil where there plainly is none.
+	Keyring func() oauth.Keyring
 }
 
 // SystemDeps are the real streams and environment.
@@ -56,9 +66,12 @@ func SystemDeps() *Deps {
 				return 0
 			},
 		},
-		Getenv:     os.Getenv,
-		Executable: os.Executable,
-		Servers:    &transport.Group{},
+		Getenv:        os.Getenv,
+		Executable:    os.Executable,
+		Servers:       &transport.Group{},
+		ConfigOptions: config.SystemOptions,
+		Home:          os.UserHomeDir,
+		Keyring:       func() oauth.Keyring { return oauth.SystemKeyring(os.Getenv) },
 	}
 	var tty io.Reader // a terminal browser ($BROWSER=w3m) may use it; piped answers are never handed over
 	if d.InTTY {

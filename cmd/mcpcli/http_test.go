@@ -203,13 +203,14 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 		{
 			name: "401",
 			handlers: map[string]wiretest.Handler{"server/discover": func(w http.ResponseWriter, r *wiretest.Request, n int) {
-				w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="https://example.com/.well-known/oauth-protected-resource"`)
+				// Metadata nobody serves (port 1 refuses): no network is asked.
+				w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://127.0.0.1:1/.well-known/oauth-protected-resource"`)
 				w.WriteHeader(http.StatusUnauthorized)
 			}, "initialize": func(w http.ResponseWriter, r *wiretest.Request, n int) {
 				w.WriteHeader(http.StatusUnauthorized)
 			}},
 			args: []string{"tools"},
-			want: []string{"requires authorization (HTTP 401 Unauthorized)", `it asks for: Bearer resource_metadata=`, `--header "Authorization: Bearer TOKEN"`},
+			want: []string{"requires you to sign in (HTTP 401)", "this run cannot ask you (no terminal)", "sign in first with 'mcpcli auth login --url http://127.0.0.1:"},
 		},
 		{
 			name: "403 on a call",

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,7 +29,9 @@ func TestMain(m *testing.M) {
 			stop()
 			os.Exit(code)
 		},
-		"testserver": testServerMain,
+		"testserver":  testServerMain,
+		"authserver":  authServerMain,
+		"testbrowser": testBrowserMain,
 	})
 }
 
@@ -47,8 +50,24 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"waitport":   cmdWaitPort,
 			"checktrace": cmdCheckTrace,
+			"subst":      cmdSubst,
 		},
 	})
+}
+
+// subst FILE...: replace @WORK@ and @PORT@ in each file with $WORK and
+// $PORT, for the paths and ports a config file must spell out (a config
+// file's own ${VAR} is left for mcpcli to expand).
+func cmdSubst(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: subst FILE...")
+	}
+	for _, name := range args {
+		b, err := os.ReadFile(ts.MkAbs(name))
+		ts.Check(err)
+		s := strings.NewReplacer("@WORK@", ts.Getenv("WORK"), "@PORT@", ts.Getenv("PORT")).Replace(string(b))
+		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(s), 0o644))
+	}
 }
 
 func freePort() (int, error) {

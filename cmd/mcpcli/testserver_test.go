@@ -148,6 +148,16 @@ func testServerMain() {
 			wd, _ := os.Getwd()
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("GREETING=%s cwd=%s", os.Getenv("GREETING"), wd)}}}, nil
 		})
+		srv.AddTool(&mcp.Tool{Name: "getenv", InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)},
+			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				var args struct{ Name string }
+				json.Unmarshal(req.Params.Arguments, &args)
+				v, ok := os.LookupEnv(args.Name)
+				if !ok {
+					v = "(unset)"
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: args.Name + "=" + v}}}, nil
+			})
 	default:
 		fmt.Fprintf(os.Stderr, "testserver: unknown mode %q\n", mode)
 		os.Exit(2)
