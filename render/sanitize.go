@@ -32,11 +32,16 @@ func sanitize(s string, keepNewlines bool) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	// last is the last character written: whether an invisible one is
+	// part of an emoji depends on what is shown before it, not on what
+	// the server sent (an escape sequence ending in a digit is gone).
+	last := rune(-1)
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			b.WriteRune('\uFFFD')
+			last = '\uFFFD'
 			i += max(size, 1)
 			continue
 		case r == 0x1b: // ESC
@@ -48,62 +53,53 @@ func sanitize(s string, keepNewlines bool) string {
 		case r == 0x90 || r == 0x9d || r == 0x98 || r == 0x9e || r == 0x9f: // 8-bit DCS, OSC, SOS, PM, APC
 			i += size + skipString(s[i+size:])
 			continue
-		case r == '\n':
+		case r == '\n' || r == '\u2028' || r == '\u2029':
+			last = ' '
 			if keepNewlines {
-				b.WriteByte('\n')
-			} else {
-				b.WriteByte(' ')
+				last = '\n'
 			}
+			b.WriteRune(last)
 		case r == '\t':
 			b.WriteString("    ")
+			last = ' '
 		case r == '\r':
 			// dropped: a bare CR rewrites the line it is on
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
 			// other controls: dropped
 		case textsafe.Invisible(r):
-			if partOfEmoji(s, i, r, size) {
+			if partOfEmoji(last, r, s[i+size:]) {
 				if r == 0xFE0F || r == 0xFE0E {
 					b.WriteString(s[i : i+size]) // presentation: the emoji renders
+					last = r
 				}
 				// a joiner or a flag's tags: the emoji shows as its parts
 			} else {
 				fmt.Fprintf(&b, "<U+%04X>", r)
-			}
-		case r == '\u2028' || r == '\u2029':
-			if keepNewlines {
-				b.WriteByte('\n')
-			} else {
-				b.WriteByte(' ')
+				last = '>'
 			}
 		default:
 			b.WriteString(s[i : i+size])
+			last = r
 		}
 		i += size
 	}
 	return b.String()
 }
 
-// partOfEmoji reports whether the invisible r at s[i:] belongs to an emoji:
-// a variation selector after an emoji base, a joiner between two emoji, a
-// tag in a subdivision flag (U+1F3F4 then tags).
-func partOfEmoji(s string, i int, r rune, size int) bool {
-	prev, _ := utf8.DecodeLastRuneInString(s[:i])
-	next, _ := utf8.DecodeRuneInString(s[i+size:])
+// partOfEmoji reports whether the invisible r belongs to an emoji, given
+// the last character shown before it and the text after it: a variation
+// selector after an emoji base, a joiner between two emoji, a tag in a
+// subdivision flag (U+1F3F4 then tags, which are not shown, so the flag
+// stays the last character shown).
+func partOfEmoji(last, r rune, after string) bool {
+	next, _ := utf8.DecodeRuneInString(after)
 	switch {
 	case r == 0xFE0F || r == 0xFE0E:
-		return textsafe.EmojiBase(prev)
+		return textsafe.EmojiBase(last)
 	case r == 0x200D:
-		return (textsafe.EmojiBase(prev) || prev == 0xFE0F) && textsafe.EmojiBase(next)
+		return (textsafe.EmojiBase(last) || last == 0xFE0F) && textsafe.EmojiBase(next)
 	case r >= 0xE0020 && r <= 0xE007F:
-		// Walk back over the tags to the flag they belong to.
-		j := i
-		for j > 0 {
-			p, n := utf8.DecodeLastRuneInString(s[:j])
-			if p < 0xE0020 || p > 0xE007F {
-				return p == 0x1F3F4
-			}
-			j -= n
-		}
+		return last == 0x1F3F4
 	}
 	return false
 }

@@ -23,6 +23,12 @@ func TestSanitizeShowsWhatShowsAsNothing(t *testing.T) {
 		{"kept: letters, accents, emoji", "é😀日本", "é😀日本"},
 		{"kept: emoji presentation", "❤\ufe0f and 1\ufe0f\u20e3", "❤\ufe0f and 1\ufe0f\u20e3"},
 		{"a family: the emoji, as its parts", "👨\u200d👩\u200d👧", "👨👩👧"},
+		// What decides is the character shown before: an escape sequence
+		// that ends in a digit is not shown, nor is anything before the start.
+		{"a selector after an escape ending in a digit", "a\x1b1\ufe0fb", "a<U+FE0F>b"},
+		{"a selector at the start", "\ufe0f0", "<U+FE0F>0"},
+		{"a joiner after an escape ending in a digit", "\x1b1\u200d😀", "<U+200D>😀"},
+		{"a selector after a dropped carriage return", "❤\r\ufe0f", "❤\ufe0f"},
 		{"a subdivision flag: the flag", "🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F", "🏴"},
 	} {
 		for _, f := range []func(string) string{Sanitize, Line} {
