@@ -238,6 +238,13 @@ func coerceAs(typ, value string) (any, error) {
 		if !ok {
 			return nil, errors.New("the tool wants a whole number")
 		}
+		// Digits beyond 2^53 are kept, but not beyond what a parser
+		// reading them as a float keeps at all: 1e400 digits arrive as
+		// infinity, as the number 1e400 would.
+		var re *RangeError
+		if _, err := ParseNumber(n.String()); errors.As(err, &re) {
+			return nil, &RangeError{Input: v, Large: true}
+		}
 		return json.Number(n.String()), nil
 	case "number":
 		f, err := ParseNumber(v)
@@ -351,7 +358,9 @@ func DecodeJSON(data []byte) (any, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+	// JSON's own whitespace only: a form feed or a no-break space after
+	// the value is more text, as it would be before it.
+	if rest := bytes.Trim(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
 		return nil, fmt.Errorf("there is more after the value: %q", clipText(string(rest), 20))
 	}
 	if key, ok := duplicateKey(bytes.TrimSpace(data)); ok {

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -21,6 +22,61 @@ func TestParseNumberRefusesWhatParsersCannotKeep(t *testing.T) {
 		_, err := ParseNumber(tc.in)
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("ParseNumber(%q) error = %v; want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// A whole number keeps its digits past 2^53 (JSON has no limit on them),
+// but not past what a parser reading numbers as floats keeps at all.
+func TestCoerceRefusesAWholeNumberThatWouldBecomeInfinity(t *testing.T) {
+	args, err := ParseArgs([]byte(`{"type":"object","properties":{"i":{"type":"integer"},"is":{"type":["integer","string"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := "1" + strings.Repeat("0", 400)
+	for _, tc := range []struct {
+		key, value string
+		want       any
+		wantErr    string
+	}{
+		{"i", "9007199254740993", json.Number("9007199254740993"), ""},
+		{"i", "+7", json.Number("7"), ""},
+		{"i", big, nil, "is too large for a number a JSON parser can keep (it would become infinity)"},
+		{"is", big, big, ""}, // text is one of its types
+	} {
+		got, err := args.Coerce(tc.key, tc.value)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("Coerce(%q, %.20q…) = %v, %v; want an error containing %q", tc.key, tc.value, got, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("Coerce(%q, %.20q…) = %#v, %v; want %#v", tc.key, tc.value, got, err, tc.want)
+		}
+	}
+}
+
+// DecodeJSON takes one JSON value and nothing else: JSON's own whitespace
+// around it, a BOM before it, no more.
+func TestDecodeJSONIsStrict(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		wantErr string // "" for accepted
+	}{
+		{" {\"a\": [1, 2.50]}\r\n\t", ""},
+		{"\uFEFF[1]", ""},
+		{"0\f", "there is more after the value"},
+		{"{}\u00a0", "there is more after the value"},
+		{"{}\u0085", "there is more after the value"},
+		{"{} x", "there is more after the value"},
+		{`{"a":1,"\u0061":2}`, `key "a" appears twice`},
+		{`[{"b":{"c":1,"c":2}}]`, `key "c" appears twice`},
+		{"\"\xff\"", "not valid UTF-8"},
+	} {
+		_, err := DecodeJSON([]byte(tc.in))
+		if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+			t.Errorf("DecodeJSON(%q) error = %v; want %q", tc.in, err, tc.wantErr)
 		}
 	}
 }
