@@ -359,6 +359,15 @@ func TestParseInput(t *testing.T) {
 		{`{"type":"integer"}`, "4.2", nil, "whole number"},
 		{`{"type":"integer"}`, "1e3", nil, "whole number"},
 		{`{"type":"integer","minimum":13,"maximum":130}`, "12", nil, "between 13 and 130"},
+		// What a float-reading JSON parser cannot keep exactly would reach
+		// the server as another number; an answers file has it refused too.
+		{`{"type":"integer"}`, "9007199254740992", int64(9007199254740992), ""},
+		{`{"type":"integer"}`, "-9007199254740992", int64(-9007199254740992), ""},
+		{`{"type":"integer"}`, "9007199254740993", nil, "a JSON parser keeps exactly"},
+		{`{"type":"integer"}`, "-9223372036854775808", nil, "a JSON parser keeps exactly"},
+		// Bytes that are not UTF-8 would be sent as U+FFFD.
+		{`{"type":"string"}`, "caf\xe9", nil, "UTF-8"},
+		{`{"type":"string","enum":["a","b"]}`, "a\xff", nil, "UTF-8"},
 		{`{"type":"boolean"}`, "Yes", true, ""},
 		{`{"type":"boolean"}`, "n", false, ""},
 		{`{"type":"boolean"}`, "off", false, ""},
@@ -381,6 +390,9 @@ func TestParseInput(t *testing.T) {
 		{`{"type":"array","items":{"enum":["en","fr","ja"]}}`, "en,en", nil, "chosen twice"},
 		{`{"type":"array","items":{"enum":["en","fr","ja"]}}`, "de", nil, `"de" is not one of`},
 		{`{"type":"array","items":{"enum":["en","fr","ja"]},"minItems":2}`, "en", nil, "at least 2"},
+		// Only commas: nothing chosen, a list all the same (null is no array).
+		{`{"type":"array","items":{"enum":["en","fr","ja"]}}`, " , ,", []string{}, ""},
+		{`{"type":"array","items":{"enum":["en","fr","ja"]},"minItems":1}`, ",", nil, "at least 1 chosen (now 0)"},
 	}
 	for _, tt := range tests {
 		f, _ := parseOne(t, tt.prop, false)

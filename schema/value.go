@@ -21,6 +21,10 @@ import (
 //	Boolean         bool
 //	MultiSelect     []string
 
+// maxExactInt is the largest whole number a JSON parser that reads
+// numbers as 64-bit floats (JavaScript's does) keeps exactly, 2^53.
+const maxExactInt = 1 << 53
+
 // fromJSON types a JSON value (a default, or scripted content) for f.
 func (f *Field) fromJSON(raw json.RawMessage) (any, error) {
 	var v any
@@ -52,7 +56,7 @@ func (f *Field) FromAny(v any) (any, error) {
 		if !ok {
 			return nil, fmt.Errorf("must be a whole number, not %s", jsonKind(v))
 		}
-		if n != math.Trunc(n) || math.Abs(n) > 1<<53 {
+		if n != math.Trunc(n) || math.Abs(n) > maxExactInt {
 			return nil, fmt.Errorf("must be a whole number, not %v", n)
 		}
 		return int64(n), nil
@@ -239,6 +243,10 @@ func checkFormat(format, s string) error {
 // "required". Select input may be a value, a title or a 1-based number;
 // multi-select input is a comma-separated list of those.
 func (f *Field) ParseInput(in string) (any, error) {
+	if !utf8.ValidString(in) {
+		// JSON would carry U+FFFD in place of each bad byte: not what was typed.
+		return nil, errors.New("must be text in UTF-8; what was typed has bytes that are not")
+	}
 	if f.Kind != String {
 		in = strings.TrimSpace(in)
 	}
@@ -270,6 +278,10 @@ func (f *Field) ParseInput(in string) (any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("must be a whole number like 42, not %q", in)
 		}
+		if n > maxExactInt || n < -maxExactInt {
+			// What FromAny refuses in an answers file, for the same reason.
+			return nil, fmt.Errorf("must be a whole number a JSON parser keeps exactly (between -%d and %d), not %s", maxExactInt, maxExactInt, in)
+		}
 		v = n
 	case Boolean:
 		switch strings.ToLower(in) {
@@ -287,7 +299,7 @@ func (f *Field) ParseInput(in string) (any, error) {
 		}
 		v = o.Value
 	case MultiSelect:
-		var list []string
+		list := []string{} // "," chooses nothing: an empty list, never null
 		for _, part := range strings.Split(in, ",") {
 			part = strings.TrimSpace(part)
 			if part == "" {
