@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // MaxDepth bounds nesting, like encoding/json's own limit.
@@ -214,16 +215,19 @@ func skipString(b []byte, i int) (int, error) {
 	return len(b), syntaxErr(b, i, "unterminated string")
 }
 
-// unquote decodes a JSON string: without escapes, a plain conversion.
+// unquote decodes a JSON string as encoding/json does: without escapes
+// and in valid UTF-8, a plain conversion; otherwise bytes that are not
+// UTF-8 become U+FFFD.
 func unquote(q []byte) (string, error) {
-	plain := true
+	plain, ascii := true, true
 	for _, c := range q[1 : len(q)-1] {
 		if c == '\\' || c < 0x20 {
 			plain = false
 			break
 		}
+		ascii = ascii && c < 0x80
 	}
-	if plain {
+	if plain && (ascii || utf8.Valid(q[1:len(q)-1])) {
 		return string(q[1 : len(q)-1]), nil
 	}
 	var s string

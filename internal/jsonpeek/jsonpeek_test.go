@@ -1,6 +1,7 @@
 package jsonpeek
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -87,7 +88,35 @@ func FuzzObject(f *testing.F) {
 		if valid && json.Unmarshal(b, &m) == nil && m != nil && err != nil {
 			t.Errorf("Object(%q) = %v for a valid object", b, err)
 		}
+		// The keys, in order, read as encoding/json reads them.
+		if valid && m != nil {
+			keys, _, err := Members(b)
+			if diff := cmp.Diff(topKeys(t, b), keys); err != nil || diff != "" {
+				t.Errorf("Members(%q) keys (-encoding/json +ours), %v:\n%s", b, err, diff)
+			}
+		}
 	})
+}
+
+// topKeys is the keys of the object in b, in order, by encoding/json.
+func topKeys(t *testing.T, b []byte) []string {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
 }
 
 func TestArray(t *testing.T) {
@@ -121,6 +150,24 @@ func TestDeeper(t *testing.T) {
 	} {
 		if got := Deeper([]byte(tc.in), tc.limit); got != tc.want {
 			t.Errorf("Deeper(%.40q, %d) = %v, want %v", tc.in, tc.limit, got, tc.want)
+		}
+	}
+}
+
+// A string reads as encoding/json reads it: bytes that are not UTF-8 become
+// U+FFFD (a method or a key of "\xf7" is not one of "\xf7").
+func TestStringReadsLikeEncodingJSON(t *testing.T) {
+	for _, q := range []string{`"plain"`, `"été"`, `"\u00e9t\u00e9"`, "\"a\xf7b\"", "\"\xc3\"", `"x\"y"`, "\"\xed\xa0\x80\""} {
+		var want string
+		if err := json.Unmarshal([]byte(q), &want); err != nil {
+			t.Fatalf("json.Unmarshal(%q): %v", q, err)
+		}
+		if got, ok := String([]byte(q)); !ok || got != want {
+			t.Errorf("String(%q) = %q, %v; encoding/json reads %q", q, got, ok, want)
+		}
+		var key string
+		if err := Object([]byte("{"+q+":1}"), func(k string, _ []byte) bool { key = k; return true }); err != nil || key != want {
+			t.Errorf("Object({%s:1}) key = %q, %v; encoding/json reads %q", q, key, err, want)
 		}
 	}
 }
