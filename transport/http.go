@@ -349,7 +349,8 @@ type readCloser struct {
 // through (or is dropped) as it arrives.
 type sseIDFilter struct {
 	rc      io.ReadCloser
-	head    []byte // the start of the current line, while undecided
+	head    []byte // the start of the current line while undecided: a prefix of "id:"
+	crs     int    // carriage returns after a head of "id", while undecided
 	state   lineState
 	out     []byte // filtered bytes not yet returned
 	buf     []byte // read buffer, reused
@@ -365,10 +366,6 @@ const (
 	dropLine
 )
 
-// idHead is how many bytes of a line decide: "id:" and one more, so that
-// "id\r\n" (an id field with no value) is told from "id\rx".
-const idHead = 4
-
 func (f *sseIDFilter) Read(p []byte) (int, error) {
 	for len(f.out) == 0 && f.readErr == nil {
 		if f.buf == nil {
@@ -378,10 +375,10 @@ func (f *sseIDFilter) Read(p []byte) (int, error) {
 		f.feed(f.buf[:n])
 		if err != nil {
 			f.readErr = err
-			if f.state == undecided && !isIDLine(f.head) {
-				f.out = append(f.out, f.head...)
+			if f.state == undecided && string(f.head) != "id" {
+				f.flushHead()
 			}
-			f.head = nil
+			f.head, f.crs = nil, 0
 		}
 	}
 	n := copy(p, f.out)
@@ -403,25 +400,11 @@ func (f *sseIDFilter) feed(b []byte) {
 			seg, end = b[:i+1], true
 		}
 		b = b[len(seg):]
-		switch f.state {
-		case passLine:
+		if f.state == undecided {
+			seg = f.decide(seg)
+		}
+		if f.state == passLine {
 			f.out = append(f.out, seg...)
-		case undecided:
-			f.head = append(f.head, seg...)
-			switch {
-			case end:
-				if !isIDLine(f.head) {
-					f.out = append(f.out, f.head...)
-				}
-			case bytes.HasPrefix(f.head, []byte("id:")):
-				f.state = dropLine
-			case len(f.head) >= idHead:
-				f.state = passLine
-				f.out = append(f.out, f.head...)
-			default:
-				continue // too short to tell yet
-			}
-			f.head = f.head[:0]
 		}
 		if end {
 			f.state = undecided
@@ -429,11 +412,50 @@ func (f *sseIDFilter) feed(b []byte) {
 	}
 }
 
-// isIDLine reports whether a whole SSE line is the id field: "id", "id:"
-// or "id: value", with its line ending.
-func isIDLine(line []byte) bool {
-	l := bytes.TrimRight(line, "\r\n")
-	return bytes.Equal(l, []byte("id")) || bytes.HasPrefix(l, []byte("id:"))
+// decide reads the start of a line until it is known whether the line is
+// the id field, and returns the rest of seg, which the state decided
+// then says what to do with. The go-sdk trims every \r and \n at the
+// end of a line and takes what is before the first colon as the field's
+// name: "id:…" is the id field, and so is "id" followed by nothing but
+// carriage returns, however many reads they take to arrive.
+func (f *sseIDFilter) decide(seg []byte) []byte {
+	for i, c := range seg {
+		h := len(f.head)
+		switch {
+		case c == '\n':
+			f.state = passLine
+			if string(f.head) == "id" {
+				f.state = dropLine // "id", "id\r\r…": the field without a value
+				f.head, f.crs = f.head[:0], 0
+			} else {
+				f.flushHead()
+			}
+			return seg[i:]
+		case f.crs == 0 && h < 3 && c == "id:"[h]:
+			f.head = append(f.head, c)
+			if h == 2 {
+				f.state = dropLine
+				f.head = f.head[:0]
+				return seg[i+1:]
+			}
+		case c == '\r' && string(f.head) == "id":
+			f.crs++
+		default:
+			f.state = passLine
+			f.flushHead()
+			return seg[i:]
+		}
+	}
+	return nil
+}
+
+// flushHead passes on the start of a line kept while undecided.
+func (f *sseIDFilter) flushHead() {
+	f.out = append(f.out, f.head...)
+	for ; f.crs > 0; f.crs-- {
+		f.out = append(f.out, '\r')
+	}
+	f.head = f.head[:0]
 }
 
 func (f *sseIDFilter) Close() error { return f.rc.Close() }

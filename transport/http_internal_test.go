@@ -27,6 +27,21 @@ func TestSSEIDFilterDropsOnlyTheIDField(t *testing.T) {
 	}
 }
 
+// "id" then carriage returns is the id field (the go-sdk trims them all),
+// however the stream is cut: deciding after four bytes passed "id\r\r\n"
+// when it arrived in two reads, and dropped it when it came in one.
+func TestSSEIDFilterDecidesTheSameWhereverTheStreamIsCut(t *testing.T) {
+	in := "data: a\nid\r\r\r\ndata: b\nid\r\rx: 1\nid\r:2\n\nid\r\r"
+	want := "data: a\ndata: b\nid\r\rx: 1\nid\r:2\n\n"
+	for cut := 0; cut <= len(in); cut++ {
+		f := &sseIDFilter{rc: io.NopCloser(io.MultiReader(strings.NewReader(in[:cut]), strings.NewReader(in[cut:])))}
+		got, err := io.ReadAll(f)
+		if err != nil || string(got) != want {
+			t.Errorf("cut at %d: filtered %q, %v; want %q", cut, got, err, want)
+		}
+	}
+}
+
 func TestSSEIDFilterPassesReadErrorsOn(t *testing.T) {
 	f := &sseIDFilter{rc: io.NopCloser(io.MultiReader(strings.NewReader("data: a\n"), iotest.ErrReader(io.ErrUnexpectedEOF)))}
 	got, err := io.ReadAll(f)
@@ -110,5 +125,32 @@ func TestSSEIDFilterStreamsLongLines(t *testing.T) {
 	}
 	if maxHead > 64<<10 {
 		t.Errorf("the filter held %d bytes of a line, want no more than a read's worth", maxHead)
+	}
+}
+
+// An event's bound counts every byte of it, newlines too (the go-sdk
+// counts them), the blank line that ends it included: the newline after a
+// line of the bound's length is past it, even at the end of the stream.
+func TestEventLimitCountsEveryByte(t *testing.T) {
+	errTooLarge := io.ErrShortBuffer
+	for _, tc := range []struct {
+		in       string
+		tooLarge bool
+	}{
+		{"abc\n", false},
+		{"abcd", false},
+		{"abcd\n", true},
+		{"ab\n\n", false},
+		{"ab\n\ncd\n\nx\r\n\n", false},
+		{"abc\n\n", true},
+		{"a\nb\n\n", true},
+		{"a\n\nb\n\n", false},
+		{"a\nbc\n\n", true},
+	} {
+		l := &eventLimit{rc: io.NopCloser(iotest.OneByteReader(strings.NewReader(tc.in))), max: 4, blank: true, tooLarge: func() error { return errTooLarge }}
+		_, err := io.ReadAll(l)
+		if got := err == errTooLarge; got != tc.tooLarge {
+			t.Errorf("eventLimit(4) on %q: error %v; want too large: %v", tc.in, err, tc.tooLarge)
+		}
 	}
 }

@@ -203,7 +203,11 @@ func (l *eventLimit) Read(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		l.event++
+		l.event++ // the newline is the event's too, as the go-sdk counts it
+		if l.event > l.max {
+			l.err = l.tooLarge()
+			return 0, l.err
+		}
 		if l.blank {
 			l.event = 0 // a blank line ends the event
 		}

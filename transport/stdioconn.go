@@ -339,9 +339,9 @@ func (r readFlag) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// lineReader splits a stream into lines of at most max bytes. Each line
-// comes back in a slice of its own, without its line ending; blank lines
-// are skipped.
+// lineReader splits a stream into lines of at most max bytes, their line
+// ending ("\n" or "\r\n") aside. Each line comes back in a slice of its
+// own, trimmed; blank lines are skipped.
 type lineReader struct {
 	r   *bufio.Reader
 	max int
@@ -368,10 +368,13 @@ func (l *lineReader) line() ([]byte, error) {
 	size := 0
 	for {
 		frag, err := l.r.ReadSlice('\n')
-		if size+len(frag) > l.max+2 {
+		if size+len(frag) > l.max+2 { // past the bound whatever the ending
 			return nil, &TooLongError{Max: l.max}
 		}
 		if err == nil && pieces == nil {
+			if lineLen(frag) > l.max {
+				return nil, &TooLongError{Max: l.max}
+			}
 			return append(make([]byte, 0, len(frag)), frag...), nil // the usual case
 		}
 		if len(frag) > 0 {
@@ -382,8 +385,8 @@ func (l *lineReader) line() ([]byte, error) {
 		case err == nil:
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
-		case errors.Is(err, io.EOF) && len(bytes.TrimSpace(bytes.Join(pieces, nil))) > 0:
-			// a last line without its newline
+		case errors.Is(err, io.EOF) && size > 0:
+			// a last line without its newline (next skips it if blank)
 		default:
 			return nil, err
 		}
@@ -391,6 +394,21 @@ func (l *lineReader) line() ([]byte, error) {
 		for _, p := range pieces {
 			line = append(line, p...)
 		}
+		if lineLen(line) > l.max {
+			return nil, &TooLongError{Max: l.max}
+		}
 		return line, nil
 	}
+}
+
+// lineLen is the length of a line without its "\n" and a "\r" before it.
+func lineLen(line []byte) int {
+	n := len(line)
+	if n > 0 && line[n-1] == '\n' {
+		n--
+	}
+	if n > 0 && line[n-1] == '\r' {
+		n--
+	}
+	return n
 }

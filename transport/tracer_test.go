@@ -61,6 +61,29 @@ func TestLineReaderRefusesALineLongerThanItsBound(t *testing.T) {
 	if _, err := lr.next(); !errors.As(err, &tl) {
 		t.Errorf("next() on a 100-byte line with max 64 = %v, want a TooLongError", err)
 	}
+	// The bound is on the line, its ending aside: exactly, however the
+	// line ends and however it is read.
+	for _, tc := range []struct {
+		in      string
+		tooLong bool
+	}{
+		{"xxxx\r\n", false},
+		{"xxxx\n", false},
+		{"xxxx", false},
+		{"xxxxx\n", true},
+		{"xxxxx", true},
+		{"xxxxxx", true},
+		{"xxxx\r\r\n", true},
+		{strings.Repeat("x", 20) + "\n", true},
+	} {
+		for _, size := range []int{16, 4096} {
+			lr := &lineReader{r: bufio.NewReaderSize(iotest.HalfReader(strings.NewReader(tc.in)), size), max: 4}
+			_, err := lr.next()
+			if got := errors.As(err, &tl); got != tc.tooLong {
+				t.Errorf("next() on %q with max 4 (buffer %d) = %v; want a TooLongError: %v", tc.in, size, err, tc.tooLong)
+			}
+		}
+	}
 }
 
 func TestSSETeeReportsEventData(t *testing.T) {
