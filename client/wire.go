@@ -21,11 +21,11 @@ import (
 // what server/discover and -32022 said, which requests are unanswered.
 type wire struct {
 	mu         sync.Mutex
-	pending    map[string]*sent // by JSON-RPC id: requests not yet answered
-	supported  []string         // server/discover's supportedVersions
-	offered    []string         // the data.supported of the last -32022
-	requests   []*serverRequest // the server's requests, until handled
-	cancelSent chan struct{}    // closed at the first notifications/cancelled sent
+	pending    map[jsonrpc.ID]*sent // requests not yet answered, by id as the go-sdk reads it
+	supported  []string             // server/discover's supportedVersions
+	offered    []string             // the data.supported of the last -32022
+	requests   []*serverRequest     // the server's requests, until handled
+	cancelSent chan struct{}        // closed at the first notifications/cancelled sent
 	cancelOnce sync.Once
 	discovers  int  // answers to server/discover seen
 	discoverOK bool // the last of them was a result, not an error
@@ -85,24 +85,29 @@ type serverRequest struct {
 }
 
 func newWire() *wire {
-	return &wire{pending: map[string]*sent{}, cancelSent: make(chan struct{})}
+	return &wire{pending: map[jsonrpc.ID]*sent{}, cancelSent: make(chan struct{})}
 }
 
-// envelope is what is looked at in every message: subslices of its bytes.
+// envelope is what is looked at in every message: subslices of its bytes,
+// read as the go-sdk reads a message (jsonrpc.DecodeMessage).
 type envelope struct {
-	id, method, params, result, error []byte
+	id                    jsonrpc.ID // invalid when there is none, or null
+	request               bool       // it has a method member: a request or notification
+	method                string
+	params, result, error []byte // error is nil when absent or null
 }
 
 func peek(msg []byte) (envelope, bool) {
 	var e envelope
+	var version, id, method []byte
 	err := jsonpeek.Object(msg, func(k string, v []byte) bool {
-		switch k {
+		switch k { // the last of a repeated member counts, as in the go-sdk
+		case "jsonrpc":
+			version = v
 		case "id":
-			if !jsonpeek.IsNull(v) {
-				e.id = v
-			}
+			id = v
 		case "method":
-			e.method = v
+			method = v
 		case "params":
 			e.params = v
 		case "result":
@@ -112,7 +117,58 @@ func peek(msg []byte) (envelope, bool) {
 		}
 		return true
 	})
-	return e, err == nil
+	if err != nil {
+		return e, false
+	}
+	if v, ok := jsonpeek.String(version); !ok || v != "2.0" {
+		return e, false // the go-sdk reads no such message
+	}
+	var ok bool
+	if e.id, ok = readID(id); !ok {
+		return e, false
+	}
+	e.request = method != nil
+	if e.request && !jsonpeek.IsNull(method) {
+		if e.method, ok = jsonpeek.String(method); !ok {
+			return e, false
+		}
+	}
+	if jsonpeek.IsNull(e.error) {
+		e.error = nil
+	}
+	return e, true
+}
+
+// readID reads an id as the go-sdk does: a string, or a number made a
+// whole one (2.0 is 2); absent or null is no id. ok is false for anything
+// else, which makes the message one the go-sdk refuses.
+func readID(raw []byte) (id jsonrpc.ID, ok bool) {
+	if jsonpeek.IsNull(raw) {
+		return jsonrpc.ID{}, true
+	}
+	if len(raw) <= 15 && allDigits(raw) { // the usual case: no decoding
+		n := int64(0)
+		for _, c := range raw {
+			n = n*10 + int64(c-'0')
+		}
+		id, err := jsonrpc.MakeID(float64(n))
+		return id, err == nil
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return jsonrpc.ID{}, false
+	}
+	id, err := jsonrpc.MakeID(v)
+	return id, err == nil
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
 }
 
 // observe is the transport's Observer.
@@ -124,15 +180,15 @@ func (w *wire) observe(ev transport.Event) {
 	if !ok {
 		return
 	}
-	method, _ := jsonpeek.String(e.method)
+	method := e.method
 	if ev.Dir == transport.Send {
 		w.sent(ev.Ctx, e, method)
 		return
 	}
 	switch {
-	case method == "" && e.id != nil:
+	case !e.request && e.id.IsValid():
 		w.answered(e)
-	case method == "" && e.error != nil:
+	case !e.request && e.error != nil:
 		var je jsonrpc.Error
 		if json.Unmarshal(e.error, &je) == nil {
 			w.mu.Lock()
@@ -140,7 +196,7 @@ func (w *wire) observe(ev transport.Event) {
 			w.orphan = &je
 			w.mu.Unlock()
 		}
-	case method != "" && e.id != nil:
+	case e.request && e.id.IsValid():
 		switch method {
 		case "elicitation/create", "sampling/createMessage", "roots/list":
 			w.mu.Lock()
@@ -150,7 +206,7 @@ func (w *wire) observe(ev transport.Event) {
 	case method == "notifications/message" || method == "notifications/progress":
 		w.notesSeen.Add(1)
 	}
-	if method != "" && e.id == nil && w.onNote != nil {
+	if method != "" && !e.id.IsValid() && w.onNote != nil {
 		w.onNote(Notification{Method: method, Params: e.params, Raw: ev.Msg})
 	}
 }
@@ -160,7 +216,7 @@ func (w *wire) sent(ctx context.Context, e envelope, method string) {
 		w.cancelOnce.Do(func() { close(w.cancelSent) })
 		return
 	}
-	if method == "" || e.id == nil {
+	if method == "" || !e.id.IsValid() {
 		return
 	}
 	s := &sent{method: method}
@@ -168,15 +224,21 @@ func (w *wire) sent(ctx context.Context, e envelope, method string) {
 		s.ex, _ = ctx.Value(exchangeKey{}).(*exchange)
 	}
 	w.mu.Lock()
-	w.pending[string(e.id)] = s
+	w.pending[e.id] = s
 	w.mu.Unlock()
 }
 
 func (w *wire) answered(e envelope) {
 	w.mu.Lock()
-	s := w.pending[string(e.id)]
-	delete(w.pending, string(e.id))
-	if s != nil && s.method == "server/discover" {
+	s := w.pending[e.id]
+	if s == nil {
+		// It answers no request of this session's (a stray, or one the
+		// session forgot): what it says is about nothing mcpcli asked.
+		w.mu.Unlock()
+		return
+	}
+	delete(w.pending, e.id)
+	if s.method == "server/discover" {
 		w.discovers++
 		w.discoverOK = e.error == nil
 	}
@@ -195,7 +257,7 @@ func (w *wire) answered(e envelope) {
 		}
 		return
 	}
-	if s == nil || e.result == nil {
+	if e.result == nil {
 		return
 	}
 	if s.ex != nil {
@@ -241,7 +303,7 @@ func (w *wire) takeRequest(method string, match func(params json.RawMessage) boo
 func (w *wire) forget() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.pending = map[string]*sent{}
+	w.pending = map[jsonrpc.ID]*sent{}
 }
 
 // orphanErrors counts the error responses without an id so far, and

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/transport"
@@ -29,6 +30,7 @@ func BenchmarkReceiveAsk200(b *testing.B) {
 	msg := ask200()
 	w := newWire()
 	ex := &exchange{}
+	seven, _ := jsonrpc.MakeID(float64(7))
 	var typed mcp.CallToolResult
 	if err := json.Unmarshal(peekEnvelope(b, msg), &typed); err != nil {
 		b.Fatal(err)
@@ -37,7 +39,7 @@ func BenchmarkReceiveAsk200(b *testing.B) {
 	// receive is what the session does with the message: the wire's look,
 	// then the loop's look at the result.
 	receive := func(b *testing.B) sentResult {
-		w.pending[`7`] = &sent{method: "tools/call", ex: ex}
+		w.pending[seven] = &sent{method: "tools/call", ex: ex}
 		w.observe(transport.Event{Dir: transport.Recv, Msg: msg})
 		got := peekResult(ex.result())
 		if got.resultType != "input_required" || len(schemaOf(got.requests["big"])) == 0 {

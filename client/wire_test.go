@@ -1,0 +1,59 @@
+package client
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mcpcli/mcpcli/transport"
+)
+
+// The wire reads a message as the go-sdk does: the request a response
+// answers is the one the go-sdk hands it to, and what the go-sdk refuses
+// answers nothing.
+func TestWireReadsAResponseAsTheGoSDKDoes(t *testing.T) {
+	for _, tc := range []struct {
+		name, msg string
+		answered  bool   // request 1 is no longer pending
+		result    string // what its exchange holds
+	}{
+		{"plain", `{"jsonrpc":"2.0","id":1,"result":{"x":1}}`, true, `{"x":1}`},
+		{"an id written 1.0 is 1", `{"jsonrpc":"2.0","id":1.0,"result":{"x":1}}`, true, `{"x":1}`},
+		{"a null error is none", `{"jsonrpc":"2.0","id":1,"result":{"x":1},"error":null}`, true, `{"x":1}`},
+		{"an error", `{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"no"}}`, true, ""},
+		{"the string \"1\" is another id", `{"jsonrpc":"2.0","id":"1","result":{}}`, false, ""},
+		{"not JSON-RPC 2.0", `{"id":1,"result":{}}`, false, ""},
+		{"the last id counts", `{"jsonrpc":"2.0","id":1,"id":null,"error":{"code":1,"message":"x"}}`, false, ""},
+		{"a method makes it a request", `{"jsonrpc":"2.0","id":1,"method":null,"result":{}}`, false, ""},
+		{"an id that is an object", `{"jsonrpc":"2.0","id":{"n":1},"result":{}}`, false, ""},
+	} {
+		w := newWire()
+		ex := &exchange{}
+		w.observe(transport.Event{Dir: transport.Send, Msg: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}`), Ctx: withExchange(context.Background(), ex)})
+		w.observe(transport.Event{Dir: transport.Recv, Msg: []byte(tc.msg)})
+		if got := !w.unanswered(); got != tc.answered {
+			t.Errorf("%s: after %s, request 1 answered = %v; want %v", tc.name, tc.msg, got, tc.answered)
+		}
+		if got := string(ex.result()); got != tc.result {
+			t.Errorf("%s: after %s, the result kept is %q; want %q", tc.name, tc.msg, got, tc.result)
+		}
+	}
+}
+
+// A -32022 error answering no request of this session's says nothing about
+// the versions the server speaks to mcpcli: it is not kept (kept, it made
+// every later failure read as a version mismatch).
+func TestWireKeepsVersionsOnlyFromItsOwnRequests(t *testing.T) {
+	unsupported := func(id string) transport.Event {
+		return transport.Event{Dir: transport.Recv, Msg: []byte(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32022,"message":"v","data":{"supported":["1999-01-01"]}}}`)}
+	}
+	w := newWire()
+	w.observe(transport.Event{Dir: transport.Send, Msg: []byte(`{"jsonrpc":"2.0","id":1,"method":"server/discover"}`)})
+	w.observe(unsupported("9"))
+	if _, offered := w.versions(); len(offered) != 0 {
+		t.Errorf("after a -32022 for id 9, never sent, offered = %q; want none", offered)
+	}
+	w.observe(unsupported("1"))
+	if _, offered := w.versions(); len(offered) != 1 || offered[0] != "1999-01-01" {
+		t.Errorf("after a -32022 for id 1, offered = %q; want [1999-01-01]", offered)
+	}
+}
