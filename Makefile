@@ -4,7 +4,7 @@ BIN       := bin/mcpcli
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
 
-.PHONY: build install test demo lint bench conformance clean
+.PHONY: build install test demo lint bench conformance fuzz clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mcpcli
@@ -53,6 +53,41 @@ conformance: build
 	    --suite all --spec-version $$v \
 	    -o conformance/results/$$v || status=1; \
 	done; exit $$status
+
+# Go fuzz targets for every parser of hostile input, one a line as
+# package:Target. make fuzz runs each for FUZZTIME, one at a time, and stops
+# at the first that fails. Seed corpora: <package>/testdata/fuzz/<Target>/.
+FUZZTIME ?= 30s
+FUZZ_TARGETS := \
+	./render:FuzzSanitize \
+	./render:FuzzTruncate \
+	./internal/textsafe:FuzzEscapeJSON \
+	./urlmode:FuzzAnalyze \
+	./schema:FuzzParse \
+	./schema:FuzzDecodeJSON \
+	./schema:FuzzCoerce \
+	./schema:FuzzParseInput \
+	./client:FuzzParseScript \
+	./client:FuzzObserve \
+	./config:FuzzParse \
+	./config:FuzzExpand \
+	./internal/jsonpeek:FuzzObject \
+	./internal/shellwords:FuzzSplit \
+	./transport:FuzzLineReader \
+	./transport:FuzzDecodeLine \
+	./transport:FuzzSSEIDFilter \
+	./transport:FuzzEventLimit \
+	./transport:FuzzSSETee
+
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; name=$${t##*:}; \
+	  echo "== $$name in $$pkg, for $(FUZZTIME)"; \
+	  grep -qs "^func $$name(" $$pkg/*_test.go || { echo "make fuzz: there is no $$name in $$pkg: fix FUZZ_TARGETS"; exit 1; }; \
+	  $(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) || { \
+	    echo "make fuzz: $$name in $$pkg failed; the failing input is in $$pkg/testdata/fuzz/$$name/ (go test $$pkg -run '$$name/FILE' runs it again): fix the bug, keep the file as a seed"; \
+	    exit 1; }; \
+	done
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
