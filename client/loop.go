@@ -193,6 +193,11 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 		}
 		if !got.needsInput {
 			out.Raw, out.Rounds = raw, rounds
+			if ex.isStubbed() {
+				if err := decodeStubbed(out, raw, s.opts.RawOnly); err != nil {
+					return &ProtocolError{Server: s.server.Display(), Detail: err.Error()}
+				}
+			}
 			// Progress and logs that came before the result are shown
 			// before it: the go-sdk hands them to their handlers apart.
 			s.wire.drain()

@@ -66,6 +66,10 @@ func (m Modes) none() bool { return !m.Form && !m.URL }
 
 // Options configure a Session.
 type Options struct {
+	// RawOnly says the caller needs a final result's raw bytes (Result.Raw)
+	// and whether a tool reported an error, not its decoded content: a big
+	// result is then never decoded at all (-o json prints the bytes).
+	RawOnly       bool
 	ClientName    string // clientInfo.name; default "mcpcli"
 	ClientVersion string
 	Modes         Modes
@@ -324,6 +328,9 @@ func (s *Session) connect(ctx context.Context, c *mcp.Client, t transport.Transp
 		n.Handshake = "initialize"
 	}
 	s.neg.reset(n)
+	if f, ok := t.(transport.Filterer); ok {
+		f.FilterResults(s.wire.stub)
+	}
 	return c.Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: asked})
 }
 

@@ -178,7 +178,7 @@ func createdTask(raw json.RawMessage) (TaskStatus, time.Duration, bool) {
 		taskResult
 		Task *taskResult `json:"task"`
 	}
-	if raw == nil || json.Unmarshal(raw, &r) != nil {
+	if raw == nil || !mayBeTask(raw) || json.Unmarshal(raw, &r) != nil {
 		return TaskStatus{}, 0, false
 	}
 	switch {
@@ -423,4 +423,23 @@ func (tc *taskCall) runLegacy(ctx context.Context, id string) error {
 	}
 	tc.out.Tool, tc.out.Raw = &tr, raw
 	return nil
+}
+
+// mayBeTask reports, from a glance at its members, whether a result may
+// create a task (resultType "task", or a 2025-11-25 "task" member): the
+// rest (a 100 MB text result among them) is not decoded again to find out.
+func mayBeTask(raw []byte) bool {
+	maybe := false
+	_ = jsonpeek.Object(raw, func(k string, v []byte) bool {
+		switch k {
+		case "task":
+			maybe = true
+		case "resultType":
+			if rt, _ := jsonpeek.String(v); rt == "task" {
+				maybe = true
+			}
+		}
+		return !maybe
+	})
+	return maybe
 }

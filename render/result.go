@@ -34,14 +34,10 @@ func WriteJSON(w io.Writer, v any) error {
 // WriteRaw writes JSON exactly as the server sent it, indented, and a
 // newline: -o json of a result.
 func WriteRaw(w io.Writer, raw json.RawMessage) error {
-	var b bytes.Buffer
-	b.Grow(len(raw) + len(raw)/8 + 1)
-	if err := json.Indent(&b, raw, "", "  "); err != nil {
+	if err := validJSON(raw); err != nil {
 		return err
 	}
-	b.WriteByte('\n')
-	_, err := w.Write(textsafe.EscapeJSON(b.Bytes()))
-	return err
+	return writeIndented(w, raw)
 }
 
 // PrintResult writes the final result of a request: as the server sent it

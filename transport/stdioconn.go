@@ -40,6 +40,7 @@ type conn struct {
 	obs     Observer
 	warn    func(string)
 	maxLine int
+	filter  ResultFilter
 
 	in        chan readResult
 	done      chan struct{}
@@ -131,6 +132,7 @@ func (c *conn) pump() {
 			if r, ok := m.(*jsonrpc.Response); ok {
 				c.answered(r.ID)
 			}
+			c.filter.apply(m)
 			select {
 			case c.in <- readResult{msg: m}:
 			case <-c.done:

@@ -97,6 +97,7 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 			if err != nil {
 				return err
 			}
+			f.rawOnly = f.JSON() && save == "" // -o json prints the bytes: nothing to decode
 			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs, Ask: f.arguments(), Save: save}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -398,6 +399,7 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 			if err != nil {
 				return err
 			}
+			f.rawOnly = f.JSON()
 			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: arguments, Ask: f.arguments(), Values: f.values()}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -599,6 +601,7 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 			if err != nil {
 				return err
 			}
+			f.rawOnly = f.JSON() && save == ""
 			opts := &ReadOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), URI: args[0], Template: tmpl, Ask: ask, Save: save}
 			if runF != nil {
 				return runF(cmd.Context(), opts)

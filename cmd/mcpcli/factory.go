@@ -68,6 +68,7 @@ type Factory struct {
 	formAnswerer *render.FormAnswerer
 	linePrompter *render.Prompter
 	recorder     *client.Recorder // what the person answered
+	rawOnly      bool             // the command prints results' bytes only (client.Options.RawOnly)
 	closers      []func()         // run when the command is done: the trace
 
 	wait   *waitSlot      // the session's "waiting for …" line, stopped while signing in
@@ -400,6 +401,7 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 			con.EndProgress()
 			con.Printf("%s", render.TaskLine(st))
 		},
+		RawOnly:        f.rawOnly,
 		MaxRounds:      f.Flags.MaxRounds,
 		Timeout:        f.Flags.Timeout,
 		ConnectTimeout: connectTimeout,
