@@ -247,7 +247,9 @@ func Contents(w io.Writer, cs []mcp.Content) {
 	for _, c := range cs {
 		switch c := c.(type) {
 		case *mcp.TextContent:
-			fmt.Fprintln(w, strings.TrimRight(Sanitize(c.Text), "\n"))
+			// Written as it is: fmt would copy a 100 MB text into its buffer.
+			io.WriteString(w, strings.TrimRight(Sanitize(c.Text), "\n"))
+			io.WriteString(w, "\n")
 		case *mcp.ImageContent:
 			fmt.Fprintf(w, "[image %s %s]\n", mimeOr(Line(c.MIMEType), "image"), Size(len(c.Data)))
 		case *mcp.AudioContent:
