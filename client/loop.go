@@ -102,8 +102,11 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*Result, error)
 // loop is the multi round-trip loop shared by the three requests.
 func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 	method, target := out.Method, out.Target
-	call := int(s.calls.Add(1))
-	fl := &inflight{method: method, target: target}
+	call := callOf(ctx)
+	if call == 0 {
+		call = int(s.calls.Add(1))
+	}
+	fl := &inflight{call: call, method: method, target: target}
 	var (
 		responses mcp.InputResponseMap
 		state     string
@@ -186,7 +189,7 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 			return errors.New("the server asked for input, but mcpcli has no way to answer in this run")
 		}
 		answers, err := s.opts.Answerer.Answer(ctx, Round{
-			Server: s.server, Method: method, Target: target, Number: rounds, Asks: asks,
+			Server: s.server, Call: call, Method: method, Target: target, Number: rounds, Asks: asks,
 		})
 		if err != nil {
 			return err
@@ -318,7 +321,7 @@ func (s *Session) answerLegacy(ctx context.Context, req *mcp.ElicitRequest) (*mc
 		fl = &inflight{}
 	}
 	fl.legacyRounds++
-	round := Round{Server: s.server, Method: fl.method, Target: fl.target, Number: fl.legacyRounds, Legacy: true}
+	round := Round{Server: s.server, Call: fl.call, Method: fl.method, Target: fl.target, Number: fl.legacyRounds, Legacy: true}
 	s.mu.Unlock()
 	ask := NewAsk("elicitation", p, jsonpeek.Get(raw, "requestedSchema"))
 	if err := s.checkAsk(ask); err != nil {
@@ -408,6 +411,21 @@ const (
 	StepInputRequired                 // the server answered input_required
 	StepComplete                      // the final result arrived
 )
+
+type callKey struct{}
+
+// WithCall returns ctx carrying id (above 0): the request made with it
+// numbers its Steps and Rounds id, so that a caller running several at
+// once knows which is which. A session's requests should all carry one, or
+// none: without, the session numbers them itself, from 1.
+func WithCall(ctx context.Context, id int) context.Context {
+	return context.WithValue(ctx, callKey{}, id)
+}
+
+func callOf(ctx context.Context) int {
+	id, _ := ctx.Value(callKey{}).(int)
+	return id
+}
 
 // Step is one event of the loop, for showing the round trips.
 type Step struct {

@@ -96,6 +96,14 @@ type Options struct {
 	// Backoff is the pause before the n-th (from 1) retry of a round that
 	// carried only requestState. Nil means 0, 250ms, 500ms...
 	Backoff func(n int) time.Duration
+	// OnListChanged, when set, is told each time the server says one of
+	// its lists changed: "tools", "prompts" or "resources". Setting it
+	// opts in to those notifications (on 2026-07-28 the go-sdk opens
+	// subscriptions/listen for the lists the server says can change).
+	OnListChanged func(list string)
+	// OnResourceUpdated is told when a resource subscribed to with
+	// Subscribe changed.
+	OnResourceUpdated func(uri string)
 }
 
 // Session is a connected MCP client session.
@@ -110,11 +118,13 @@ type Session struct {
 	current *inflight // the request mcpcli is waiting on, for legacy asks
 	tokens  atomic.Int64
 	calls   atomic.Int64
+	level   atomic.Pointer[string] // the log level asked for, "" for none
 	lists   listCache
 	dropped droppedTools // tools the go-sdk left out of tools/list, and why
 }
 
 type inflight struct {
+	call           int
 	method, target string
 	timer          *pausableTimer
 	legacyRounds   int
@@ -135,6 +145,7 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		opts.MaxRounds = DefaultMaxRounds
 	}
 	s := &Session{opts: opts, t: t, wire: newWire()}
+	s.level.Store(&opts.LogLevel)
 	t.Observe(s.wire.observe)
 	caps := &mcp.ClientCapabilities{}
 	copts := &mcp.ClientOptions{
@@ -158,6 +169,19 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 				s.opts.OnElicitationComplete(req.Params.ElicitationID)
 			}
 		},
+	}
+	if opts.OnListChanged != nil {
+		copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {
+			s.lists.forget()
+			opts.OnListChanged("tools")
+		}
+		copts.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) { opts.OnListChanged("prompts") }
+		copts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) { opts.OnListChanged("resources") }
+	}
+	if opts.OnResourceUpdated != nil {
+		copts.ResourceUpdatedHandler = func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			opts.OnResourceUpdated(req.Params.URI)
+		}
 	}
 	if !opts.Modes.none() {
 		caps.Elicitation = &mcp.ElicitationCapabilities{}
@@ -310,13 +334,48 @@ func (s *Session) meta() mcp.Meta {
 	if s.opts.OnProgress != nil {
 		m["progressToken"] = fmt.Sprintf("mcpcli-%d", s.tokens.Add(1))
 	}
-	if s.opts.LogLevel != "" && s.server.Modern() {
-		m[mcp.MetaKeyLogLevel] = s.opts.LogLevel
+	if level := s.LogLevel(); level != "" && s.server.Modern() {
+		m[mcp.MetaKeyLogLevel] = level
 	}
 	if len(m) == 0 {
 		return nil
 	}
 	return m
+}
+
+// LogLevel is the log level the session asks the server for ("" for none).
+func (s *Session) LogLevel() string { return *s.level.Load() }
+
+// SetLogLevel changes the log level asked for: on 2026-07-28 it goes in the
+// _meta of each request from now on; an older server is sent
+// logging/setLevel now. A server that does not declare logging is told
+// nothing, and the error says so.
+func (s *Session) SetLogLevel(ctx context.Context, level string) error {
+	if !s.server.Modern() {
+		if s.Capabilities().Logging == nil {
+			return &NoLoggingError{Server: s.server.Display()}
+		}
+		if err := s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)}); err != nil {
+			return fmt.Errorf("logging/setLevel %s: %w", level, s.explain(err))
+		}
+	}
+	s.level.Store(&level)
+	return nil
+}
+
+// Subscribe asks to be told when the resource at uri changes (through
+// OnResourceUpdated): resources/subscribe on older servers, a
+// subscriptions/listen stream of its own on 2026-07-28.
+func (s *Session) Subscribe(ctx context.Context, uri string) error {
+	if caps := s.Capabilities(); caps.Resources == nil || !caps.Resources.Subscribe {
+		return &NoSubscribeError{Server: s.server.Display()}
+	}
+	return s.explain(s.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}))
+}
+
+// Unsubscribe stops the updates of a resource subscribed to.
+func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
+	return s.explain(s.cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri}))
 }
 
 // warn tells the person something through Options.Warn.

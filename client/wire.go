@@ -130,7 +130,9 @@ func (w *wire) sent(ctx context.Context, e envelope, method string) {
 		w.cancelOnce.Do(func() { close(w.cancelSent) })
 		return
 	}
-	if method == "" || e.id == nil {
+	if method == "" || e.id == nil || method == "subscriptions/listen" {
+		// A subscriptions/listen stream is open for the whole session: it
+		// is never a request left unanswered.
 		return
 	}
 	s := &sent{method: method}
