@@ -114,12 +114,14 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 		stateOnly int
 	)
 	for {
-		s.step(Step{Kind: StepSend, Call: call, Method: method, Target: target, Round: rounds, Answers: actions(responses), StateLen: stateLen(state)})
+		meta := s.meta()
+		token, _ := meta["progressToken"].(string)
+		s.step(Step{Kind: StepSend, Call: call, Method: method, Target: target, Round: rounds, Answers: actions(responses), StateLen: stateLen(state), ProgressToken: token})
 		var got interim
 		ex := &exchange{}
 		err := s.request(ctx, fl, func(ctx context.Context) error {
 			var err error
-			got, err = do(withExchange(ctx, ex), s.meta(), responses, state)
+			got, err = do(withExchange(ctx, ex), meta, responses, state)
 			return err
 		})
 		s.mu.Lock()
@@ -444,6 +446,9 @@ type Step struct {
 	// StateLen is the length of the requestState sent or received, or -1
 	// when there is none.
 	StateLen int
+	// ProgressToken is the token the request sent (StepSend), when
+	// progress is wanted: notifications/progress with it are this call's.
+	ProgressToken string
 }
 
 func (s *Session) step(st Step) {

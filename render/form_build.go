@@ -332,6 +332,10 @@ func (s *Slot) Shown() string {
 // breaks shows the line breaks of a text value, which are sent, as ↵.
 var breaks = strings.NewReplacer("\r\n", "↵", "\n", "↵", "\r", "↵")
 
+// ShowValue is a value of field f on one line, as the forms' review shows
+// it (not masked: the caller masks secrets).
+func ShowValue(f *schema.Field, v any) string { return showValue(f, v) }
+
 // showValue is a value on one line, sanitized: titles for choices, and ↵
 // for a line break in text (shown as a space, "one\ntwo" reads "one two").
 func showValue(f *schema.Field, v any) string {

@@ -92,6 +92,10 @@ func ToolResult(w io.Writer, res *mcp.CallToolResult) {
 	}
 }
 
+// EchoesText reports whether a tool result's structuredContent only
+// repeats its single text block (the text output leaves it out then).
+func EchoesText(res *mcp.CallToolResult) bool { return structuredEchoesText(res) }
+
 // structuredEchoesText reports the common case of a single text block that
 // is the structured content's own JSON: printing both says it twice.
 func structuredEchoesText(res *mcp.CallToolResult) bool {
