@@ -46,6 +46,7 @@ type Demo struct {
 
 	mu        sync.Mutex
 	connected map[string]bool // connect ids completed in the browser
+	beta      bool            // toggle_beta added beta_forecast
 }
 
 // Version is the demo server's version.

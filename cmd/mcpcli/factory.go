@@ -156,6 +156,12 @@ func (f *Factory) stdio(c transport.Command) *transport.Stdio {
 // Connect starts a session with the server over t, with this run's
 // answerer, trace and display. Closing the session closes t.
 func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.Transport) (*client.Session, error) {
+	return f.connect(ctx, cmd, t, nil)
+}
+
+// connect is Connect, with tweak given the client's options last: the
+// interactive session sends the hooks to itself instead of the console.
+func (f *Factory) connect(ctx context.Context, cmd *cobra.Command, t transport.Transport, tweak func(*client.Options)) (*client.Session, error) {
 	con := f.Console()
 	answerer, err := f.Answerer(cmd)
 	if err != nil {
@@ -188,7 +194,7 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 		}}, closers...)
 	}
 	modes, _ := client.ParseModes(f.Flags.Elicitation)
-	s, err := client.Connect(ctx, t, client.Options{
+	opts := client.Options{
 		ClientVersion: version,
 		Modes:         modes,
 		Answerer:      answerer,
@@ -206,7 +212,11 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 				con.Step(st)
 			}
 		},
-	})
+	}
+	if tweak != nil {
+		tweak(&opts)
+	}
+	s, err := client.Connect(ctx, t, opts)
 	if err != nil {
 		for _, c := range closers {
 			c()

@@ -55,9 +55,11 @@ open), then retries the original request with your answers until the result
 arrives. Results go to stdout; everything else goes to stderr.
 
 Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
---url for Streamable HTTP. Try it first with:
+--url for Streamable HTTP. Given a server and no command, mcpcli opens the
+interactive session (mcpcli session). Try it first with:
 
-  mcpcli demo`,
+  mcpcli demo
+  mcpcli -- mcpcli demo-server`,
 		Example: `  mcpcli demo
   mcpcli tools --stdio "npx -y @modelcontextprotocol/server-everything"
   mcpcli call delete_project project=apollo -- mcpcli demo-server
@@ -68,6 +70,22 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			return validateFlags(cmd, &f.Flags)
+		},
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if rest := splitDash(f, cmd, args); len(rest) > 0 {
+				return unknownCommand(cmd, rest[0])
+			}
+			fl := f.Flags
+			if fl.Stdio == "" && fl.URL == "" && len(fl.ServerArgv) == 0 {
+				return cmd.Help()
+			}
+			// A server and no command: the interactive session.
+			opts, err := f.sessionOptions(cmd, "")
+			if err != nil {
+				return err
+			}
+			return sessionRun(cmd.Context(), opts)
 		},
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -99,6 +117,7 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
 		NewCmdPrompt(f, nil),
 		NewCmdResources(f, nil),
 		NewCmdRead(f, nil),
+		NewCmdSession(f, nil),
 		NewCmdDemo(f, nil),
 		NewCmdDemoServer(f),
 	)

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/session"
+	"github.com/mcpcli/mcpcli/transport"
+	"github.com/mcpcli/mcpcli/urlmode"
+)
+
+// SessionOptions are what session needs.
+type SessionOptions struct {
+	Console *render.Console
+	// Accessible runs the line session (--accessible) instead of the
+	// full-screen one.
+	Accessible bool
+	// Save is --save FILE: the session's requests as a replayable script.
+	Save string
+
+	// The full-screen session: NoTerminal says why there is none.
+	NoTerminal string
+	Terminal   *render.Terminal
+	Forms      *render.FormAnswerer
+	// Connect connects with the session's hooks going to feed.
+	Connect   func(ctx context.Context, feed *session.Feed) (*client.Session, error)
+	Transport string
+	Replay    session.Replay
+
+	// The line session.
+	Line *LineOptions
+}
+
+// NewCmdSession is the session command (and what mcpcli runs when given a
+// server and no command).
+func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error) *cobra.Command {
+	var save string
+	cmd := &cobra.Command{
+		Use:     "session",
+		Aliases: []string{"shell"},
+		Short:   "Browse and call a server's tools, prompts and resources on one connection",
+		Long: `session opens one connection to the server and keeps it: its tools, prompts
+and resources to browse (/ filters) and call, an argument form built from each
+tool's inputSchema, every ask of the server answered in place with the same
+forms as the one-shot commands, the rounds of each call in a timeline beside
+its result, and Activity: progress, server logs (L sets the level), list
+changes, the server's stderr and the wire.
+
+Running mcpcli with a server and no command opens it too. It needs a
+terminal; --accessible runs it as lines instead, one command a line, from a
+terminal or a pipe:
+
+  tools [NAME]            list the tools, or one in full
+  call TOOL [K=V ...]     call a tool (or: call TOOL {"k": "v"})
+  prompts, prompt NAME [K=V ...]
+  resources, read URI
+  history, rerun N        the requests so far; send number N again
+  level LEVEL             the server's log level
+  save FILE               write the requests as a script
+  quit                    (or end of input)
+
+Results go to stdout, flushed after each; everything else to stderr.`,
+		Example: `  mcpcli session -- mcpcli demo-server
+  mcpcli --url http://127.0.0.1:8080/mcp
+  mcpcli session --save session.sh -- npx -y @modelcontextprotocol/server-everything
+  printf 'call echo text=hi\ncall echo text=again\n' | mcpcli session --accessible -- mcpcli demo-server`,
+		Args: noArgs(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, err := f.sessionOptions(cmd, save)
+			if err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return sessionRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&save, "save", "", "write the session's requests to `FILE` as a replayable script of one-shot commands (on S, and when it ends)")
+	return cmd
+}
+
+// sessionOptions resolves the server and how the session will show.
+func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptions, error) {
+	t, err := f.Transport(cmd)
+	if err != nil {
+		return nil, err
+	}
+	opts := &SessionOptions{Console: f.Console(), Accessible: f.Flags.Accessible, Save: save, Replay: f.replay()}
+	if opts.Accessible {
+		opts.Line = &LineOptions{
+			Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Save: save, Replay: opts.Replay,
+			Connect: func(ctx context.Context, wrap func(client.Answerer) client.Answerer) (*client.Session, error) {
+				return f.connect(ctx, cmd, t, func(o *client.Options) { o.Answerer = wrap(o.Answerer) })
+			},
+			Prompter: f.prompter(), Ask: f.arguments(), TTY: f.Deps.InTTY,
+		}
+		return opts, nil
+	}
+	if why := f.noTerminal(); why != "" {
+		t.Close()
+		opts.NoTerminal = why
+		return opts, nil
+	}
+	if f.Flags.Answers != "" {
+		t.Close()
+		return nil, usageErrorf(cmd, "--answers goes with one-shot commands and --accessible; the session asks you each time")
+	}
+	fa := f.forms()
+	// The forms run with the session's screen lent to them: what they
+	// would leave on the console (status lines) is in the timeline, and
+	// the URL of a URL ask goes on the terminal itself, not held back.
+	fa.Status = io.Discard
+	consent := &urlmode.Consent{Open: f.Deps.Open, Out: f.Deps.Err, Term: fa.Term}
+	fa.URL = consent.TUI
+	opts.Forms, opts.Terminal = fa, f.Console().Terminal(f.Deps.In)
+	switch t.(type) {
+	case *transport.Stdio:
+		opts.Transport = "stdio"
+	case *transport.HTTP:
+		opts.Transport = "HTTP"
+	}
+	opts.Connect = func(ctx context.Context, feed *session.Feed) (*client.Session, error) {
+		if st, ok := t.(*transport.Stdio); ok {
+			st.Cmd.Stderr = feed.Stderr()
+			st.Warn = feed.Warn
+		}
+		t.Observe(feed.Observe)
+		return f.connect(ctx, cmd, t, func(o *client.Options) {
+			o.Answerer = &session.Answerer{Inner: fa, Feed: feed}
+			o.OnLog = feed.Log
+			o.OnProgress = feed.Progress
+			o.OnStep = feed.Step
+			o.OnListChanged = feed.ListChanged
+			o.OnResourceUpdated = feed.ResourceUpdated
+			o.OnElicitationComplete = feed.ElicitationComplete
+			o.Warn = feed.Warn
+		})
+	}
+	return opts, nil
+}
+
+// noTerminal says why the full-screen session cannot run here, or "".
+func (f *Factory) noTerminal() string {
+	d := f.Deps
+	switch {
+	case !d.InTTY && !d.ErrTTY:
+		return "stdin and stderr are not a terminal"
+	case !d.InTTY:
+		return "stdin is not a terminal"
+	case !d.ErrTTY:
+		return "stderr is not a terminal"
+	case f.getenv("TERM") == "dumb":
+		return "the terminal is \"dumb\" (TERM=dumb)"
+	}
+	return ""
+}
+
+// replay is how the saved script's commands reach this server: the flags
+// that named it, as given.
+func (f *Factory) replay() session.Replay {
+	fl := f.Flags
+	r := session.Replay{Program: "mcpcli"}
+	for _, e := range fl.Env {
+		r.Flags = append(r.Flags, "--env", e)
+	}
+	if fl.Cwd != "" {
+		r.Flags = append(r.Flags, "--cwd", fl.Cwd)
+	}
+	if fl.Elicitation != "form,url" && fl.Elicitation != "" {
+		r.Flags = append(r.Flags, "--elicitation", fl.Elicitation)
+	}
+	if fl.Timeout > 0 {
+		r.Flags = append(r.Flags, "--timeout", fl.Timeout.String())
+	}
+	if fl.MaxRounds != client.DefaultMaxRounds && fl.MaxRounds > 0 {
+		r.Flags = append(r.Flags, "--max-rounds", strconv.Itoa(fl.MaxRounds))
+	}
+	switch {
+	case fl.URL != "":
+		r.Server = []string{"--url", fl.URL}
+		for _, h := range fl.Headers {
+			r.Server = append(r.Server, "--header", h)
+		}
+	case fl.Stdio != "":
+		r.Server = []string{"--stdio", fl.Stdio}
+	default:
+		r.Server = append([]string{"--"}, fl.ServerArgv...)
+	}
+	return r
+}
+
+func sessionRun(ctx context.Context, opts *SessionOptions) error {
+	if opts.Accessible {
+		return lineRun(ctx, opts.Line)
+	}
+	if opts.NoTerminal != "" {
+		return &noTerminalError{why: opts.NoTerminal}
+	}
+	feed := session.NewFeed(nil)
+	s, err := opts.Connect(ctx, feed)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	negotiated := "initialize"
+	if s.Server().Modern() {
+		negotiated = "discover"
+	}
+	m := session.New(session.Options{
+		Client: s, Feed: feed, Forms: opts.Forms,
+		Transport: opts.Transport, Negotiated: negotiated,
+		Replay: opts.Replay, SavePath: opts.Save,
+		ErrorText: explain,
+	})
+	_, err = opts.Terminal.Run(ctx, m)
+	m.Close()
+	if errors.Is(err, render.ErrCancelled) {
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	if msg := m.Status(); msg != "" && opts.Save != "" {
+		opts.Console.Printf("mcpcli: %s", msg)
+	}
+	return nil
+}
+
+// noTerminalError is a full-screen session asked for without a terminal.
+type noTerminalError struct{ why string }
+
+func (e *noTerminalError) Error() string {
+	return fmt.Sprintf("the session needs a terminal, and %s; for a session of plain lines (commands on stdin, results on stdout) use --accessible: mcpcli session --accessible -- CMD", e.why)
+}
