@@ -3,12 +3,12 @@ package session
 import (
 	"bytes"
 	"context"
-	"os"
-	"sync"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"

@@ -118,11 +118,11 @@ type Model struct {
 
 	modal        modal
 	showTimeline bool // narrow screens: the timeline instead of the result
-	status    string
-	statusErr bool
-	armed     bool // ctrl+c once at rest, or q with calls running
-	quitting  bool
-	seq       int // numbers expanded views, to match late answers
+	status       string
+	statusErr    bool
+	armed        bool // ctrl+c once at rest, or q with calls running
+	quitting     bool
+	seq          int // numbers expanded views, to match late answers
 }
 
 // New makes the session's model. The client is connected; the lists are

@@ -251,4 +251,3 @@ func (v *resultView) focused() *block {
 	}
 	return &v.blocks[v.items[v.focus]]
 }
-

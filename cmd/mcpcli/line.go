@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"maps"
-	"slices"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -45,15 +45,15 @@ type LineOptions struct {
 
 // line is one line session.
 type line struct {
-	o      *LineOptions
-	s      *client.Session
-	out    *bufio.Writer
-	con    *render.Console
-	rec    *session.Recorder
+	o        *LineOptions
+	s        *client.Session
+	out      *bufio.Writer
+	con      *render.Console
+	rec      *session.Recorder
 	reqs     []session.Request
 	commands int
 	failed   int
-	tool   int // requests whose tool said isError
+	tool     int // requests whose tool said isError
 }
 
 // lineError is a line session in which commands failed.
