@@ -35,6 +35,7 @@ type actRow struct {
 	logger string
 	text   string // as the server wrote it: sanitized when shown
 	data   any    // a log's data, for the expanded view
+	times  int    // said again this many more times, just after
 }
 
 // wireRow is one message on the wire (or one HTTP exchange's headers).
@@ -83,6 +84,13 @@ func newActivity() *activity {
 }
 
 func (a *activity) add(r actRow) {
+	if n := len(a.rows); n > 0 {
+		last := &a.rows[n-1]
+		if last.kind == r.kind && last.text == r.text && last.level == r.level && r.at.Sub(last.at) < 2*time.Second {
+			last.times++
+			return
+		}
+	}
 	if len(a.rows) >= maxRows {
 		a.rows = append(a.rows[:0], a.rows[maxRows/2:]...)
 		a.cursor = max(0, a.cursor-maxRows/2)
@@ -274,7 +282,11 @@ func (m *Model) activityView() []string {
 				line += " (bytes dropped)"
 			}
 		} else {
-			line = m.actLine(a.rows[idx[i]])
+			r := a.rows[idx[i]]
+			line = m.actLine(r)
+			if r.times > 0 {
+				line += m.st.dim.Render(fmt.Sprintf(" (×%d)", r.times+1))
+			}
 		}
 		if i == a.cursor && !a.follow {
 			out = append(out, st.cursor.Render(cut("▸"+line, w)))

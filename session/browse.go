@@ -308,9 +308,9 @@ func (m *Model) detailLines(w, h int) []string {
 			}
 		}
 	}
-	lines := strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
-	for i, ln := range lines {
-		lines[i] = clip(ln, w)
+	var lines []string
+	for _, ln := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
+		lines = append(lines, wrapIndented(ln, w)...)
 	}
 	if len(lines) > 0 {
 		lines[0] = m.st.title.Render(lines[0])

@@ -341,6 +341,9 @@ func (m *Model) callDone(msg callDoneMsg) tea.Cmd {
 	c.ended = m.o.Now()
 	c.cancel()
 	m.running--
+	if strings.HasPrefix(m.status, fmt.Sprintf("cancelling #%d ", c.id)) {
+		m.setStatus("", false)
+	}
 	switch {
 	case msg.err == nil:
 		c.state = stateDone

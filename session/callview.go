@@ -254,7 +254,7 @@ func progressBar(p *mcp.ProgressNotificationParams, w int) string {
 		return fmt.Sprintf("progress %g", p.Progress)
 	}
 	frac := min(max(p.Progress/p.Total, 0), 1)
-	bw := max(w-6, 4)
+	bw := max(w-7, 4)
 	n := int(frac * float64(bw))
 	return "[" + strings.Repeat("█", n) + strings.Repeat("░", bw-n) + fmt.Sprintf("] %3.0f%%", frac*100)
 }
@@ -284,15 +284,16 @@ func (m *Model) resultPane(c *call, w, h int) []string {
 	if c.result != nil && c.result.IsError() {
 		what = st.err.Render("Result · isError")
 	}
-	pos := ""
+	left := st.title.Render(what) + st.dim.Render(" · "+render.Size(len(v.raw)))
 	if len(v.rows) > rows {
-		pos = fmt.Sprintf("%d–%d of %d", v.top+1, end, len(v.rows))
+		left += st.dim.Render(fmt.Sprintf(" · %d–%d of %d", v.top+1, end, len(v.rows)))
 	}
-	out = append(out, spread(st.title.Render(what)+st.dim.Render(" · "+render.Size(len(v.raw))), st.dim.Render(pos), w))
-	focus := -1
+	focus, hint := -1, ""
 	if f := v.focused(); f != nil {
 		focus = v.items[v.focus]
+		hint = "▸ " + itemHint(f.kind)
 	}
+	out = append(out, spread(left, st.accent.Render(hint), w))
 	for i := v.top; i < end; i++ {
 		r := v.rows[i]
 		b := &v.blocks[r.block]
@@ -304,11 +305,8 @@ func (m *Model) resultPane(c *call, w, h int) []string {
 			text = st.accent.Render(text)
 		}
 		mark := "  "
-		if r.block == focus {
+		if r.block == focus && (i == 0 || v.rows[i-1].block != r.block) {
 			mark = st.title.Render("▸ ")
-			if i == 0 || v.rows[i-1].block != r.block {
-				text += st.dim.Render("  " + itemHint(b.kind))
-			}
 		}
 		out = append(out, clip(mark+text, w))
 	}
@@ -318,20 +316,22 @@ func (m *Model) resultPane(c *call, w, h int) []string {
 func itemHint(k itemKind) string {
 	switch k {
 	case itemLink:
-		return "enter reads it"
+		return "enter reads the link"
 	case itemMedia, itemBlob:
 		return "s saves it"
+	case itemStructured:
+		return "enter folds/unfolds"
 	}
 	return ""
 }
 
 func (m *Model) callKeys(c *call) string {
 	if c.running() {
-		return "ctrl+c cancel · esc back (it keeps running) · tab next tab"
+		return "ctrl+c cancel · esc back (it keeps running) · ? keys"
 	}
-	keys := "↑/↓ scroll · r re-run · e edit & re-run · y copy JSON · esc back"
+	keys := "r re-run · e edit & re-run · y copy JSON · esc back · ? keys"
 	if v := c.view; v != nil && len(v.items) > 0 {
-		keys = "tab next item · enter open · s save · " + keys
+		keys = "tab item · enter open · s save · r re-run · e edit · y copy · esc back"
 	}
 	if !m.split() {
 		keys = "t timeline · " + keys

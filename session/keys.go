@@ -136,6 +136,7 @@ func (m *Model) browseKey(k string) tea.Cmd {
 		l.move(len(l.shown), rows)
 	case "/":
 		l.filtering = true
+		l.setFilter("")
 	case "esc":
 		if l.filter != "" {
 			l.setFilter("")

@@ -103,6 +103,8 @@ type Model struct {
 	prompts *client.PromptList
 	res     *client.ResourceList
 	loaded  [3]bool
+	loading [3]bool // a list read is on its way
+	again   [3]bool // and the list changed meanwhile: read it once more
 	loadErr [3]error
 	detail  detailCache
 	subs    map[string]bool // resources subscribed to
@@ -123,6 +125,9 @@ type Model struct {
 	armed        bool // ctrl+c once at rest, or q with calls running
 	quitting     bool
 	seq          int // numbers expanded views, to match late answers
+
+	// exec runs what borrows the terminal: tea.Exec (tests run it at once).
+	exec func(tea.ExecCommand, tea.ExecCallback) tea.Cmd
 }
 
 // New makes the session's model. The client is connected; the lists are
@@ -145,7 +150,7 @@ func New(o Options) *Model {
 		o: o, c: o.Client, feed: o.Feed, st: newStyles(true), ctx: ctx, stop: stop,
 		width: 80, height: 24, server: o.Client.Server(),
 		byID: map[int]*call{}, tokens: map[string]int{}, subs: map[string]bool{},
-		act: newActivity(), hist: &list{},
+		act: newActivity(), hist: &list{}, exec: tea.Exec,
 	}
 	for i := range m.lists {
 		m.lists[i] = &list{}
@@ -159,6 +164,9 @@ func (m *Model) Status() string { return m.status }
 
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
+	s := m.server
+	m.act.add(actRow{at: m.o.Now(), kind: kindNote, text: fmt.Sprintf("connected to %s %s over %s, protocol %s (%s)", s.Display(), s.Version, s.Via, s.Protocol, m.o.Negotiated)})
+	m.act.unseen = 0
 	return tea.Batch(tea.RequestBackgroundColor, m.feed.next(), m.load(tabTools), m.load(tabPrompts), m.load(tabResources))
 }
 
@@ -184,8 +192,15 @@ type statusMsg struct {
 	err  bool
 }
 
-// load reads one of the lists.
+// load reads one of the lists; asked while a read is on its way, it reads
+// once more after it (a server announcing three changes at once costs two
+// reads, not three).
 func (m *Model) load(which tab) tea.Cmd {
+	if m.loading[which] {
+		m.again[which] = true
+		return nil
+	}
+	m.loading[which] = true
 	c, ctx := m.c, m.ctx
 	caps := c.Capabilities()
 	return func() tea.Msg {
@@ -228,12 +243,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd := m.consume(msg)
 		return m, tea.Batch(cmd, m.feed.next())
 	case loadedMsg:
+		m.loading[msg.which] = false
 		m.loaded[msg.which] = true
 		m.loadErr[msg.which] = msg.err
 		if msg.err != nil {
 			m.act.add(actRow{at: m.o.Now(), kind: kindError, text: fmt.Sprintf("reading the %s list failed: %s", strings.ToLower(tabNames[msg.which]), m.o.ErrorText(m.c.Explain(msg.err)))})
 		}
 		m.setList(msg)
+		if m.again[msg.which] {
+			m.again[msg.which] = false
+			return m, m.load(msg.which)
+		}
 		return m, nil
 	case argsMsg:
 		return m, m.argsDone(msg)
@@ -284,7 +304,7 @@ func (m *Model) consume(b batchMsg) tea.Cmd {
 		switch ev := ev.(type) {
 		case *share:
 			if ev.state.Load() == 0 {
-				cmds = append(cmds, tea.Exec(execShare{ev}, func(error) tea.Msg { return shareDoneMsg{} }))
+				cmds = append(cmds, m.exec(execShare{ev}, func(error) tea.Msg { return shareDoneMsg{} }))
 			}
 		case logEvent:
 			m.act.addLog(ev)
@@ -472,15 +492,15 @@ func (m *Model) footer() string {
 	}
 	switch m.tab {
 	case tabTools:
-		return " ↑/↓ move · / filter · enter call · a JSON arguments · tab next tab · ? keys · q quit"
+		return " / filter · enter call · a JSON args · tab next · L log level · ? keys · q quit"
 	case tabPrompts:
-		return " ↑/↓ move · / filter · enter get · tab next tab · ? keys · q quit"
+		return " / filter · enter get · tab next tab · L log level · ? keys · q quit"
 	case tabResources:
-		return " ↑/↓ move · / filter · enter read · u subscribe · tab next tab · ? keys · q quit"
+		return " / filter · enter read · u subscribe · tab next · L log level · ? keys · q quit"
 	case tabActivity:
-		return " ↑/↓ move · enter expand · a/l/n/e/w show · L log level · ? keys · q quit"
+		return " a all · l logs · n notes · e stderr · w wire · enter expand · L level · q quit"
 	case tabHistory:
-		return " ↑/↓ move · enter open · r re-run · e edit & re-run · S save script · q quit"
+		return " enter open · r re-run · e edit & re-run · S save script · ? keys · q quit"
 	}
 	return ""
 }

@@ -73,3 +73,19 @@ func spread(left, right string, w int) string {
 func wrapText(s string, w int) string {
 	return lipgloss.Wrap(s, max(w, 10), ",.-; /")
 }
+
+// wrapIndented wraps one line to w cells, its continuation lines indented
+// as it is (two more, past a list's name).
+func wrapIndented(s string, w int) []string {
+	if len(s) <= w || ansi.StringWidth(s) <= w {
+		return []string{s}
+	}
+	ind := len(s) - len(strings.TrimLeft(s, " "))
+	pad := strings.Repeat(" ", min(ind+2, w/2))
+	lines := strings.Split(wrapText(strings.TrimLeft(s, " "), w-len(pad)), "\n")
+	out := []string{clip(strings.Repeat(" ", ind)+lines[0], w)}
+	for _, l := range lines[1:] {
+		out = append(out, clip(pad+l, w))
+	}
+	return out
+}
