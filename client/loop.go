@@ -114,7 +114,7 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 		stateOnly int
 	)
 	for {
-		meta := s.meta()
+		meta := s.meta(fl) // one per request: sent again as it was if its stream breaks
 		token, _ := meta["progressToken"].(string)
 		s.step(Step{Kind: StepSend, Call: call, Method: method, Target: target, Round: rounds, Answers: actions(responses), StateLen: stateLen(state), ProgressToken: token})
 		var got interim
@@ -136,6 +136,20 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 			// its own, or a result built without the answer), the run
 			// did not go as asked, and the cause is mcpcli's to report.
 			return answerErr
+		}
+		var je *jsonrpc.Error
+		if errors.As(err, &je) && je.Code == mcp.CodeURLElicitationRequired {
+			// 2025-11-25: the request cannot go on until the person has
+			// been to the URLs in the error. They are asked as URL asks;
+			// when every one is done, the request goes again.
+			rounds++
+			if rounds > s.opts.MaxRounds {
+				return &RoundsError{Server: s.server.Display(), Rounds: s.opts.MaxRounds}
+			}
+			if err := s.urlRequired(ctx, out, je, rounds, call); err != nil {
+				return err
+			}
+			continue
 		}
 		if err != nil {
 			if i := strings.Index(err.Error(), "unsupported InputRequest method"); i >= 0 {
@@ -209,6 +223,74 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 		}
 		state = got.state
 	}
+}
+
+// URLRequiredError is a request the server would not go on with until the
+// person had been to a URL (-32042), which they did not do.
+type URLRequiredError struct {
+	Server string
+	Method string
+	Target string
+	Action string // decline or cancel
+	URL    string
+}
+
+func (e *URLRequiredError) Error() string {
+	return fmt.Sprintf("server %q needs you to finish a step at %s before it answers %s %q (-32042); you answered %s, so the request was not sent again",
+		e.Server, e.URL, e.Method, e.Target, e.Action)
+}
+
+// urlRequired asks the URL asks of a -32042 error, as one round.
+func (s *Session) urlRequired(ctx context.Context, out *Result, je *jsonrpc.Error, number, call int) error {
+	var data struct {
+		Elicitations []json.RawMessage `json:"elicitations"`
+	}
+	if err := json.Unmarshal(je.Data, &data); err != nil || len(data.Elicitations) == 0 {
+		return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
+			"answered %s %q with -32042 (URL elicitation required) but listed no elicitations to do; the spec requires at least one", out.Method, out.Target)}
+	}
+	round := Round{Server: s.server, Method: out.Method, Target: out.Target, Number: number, Legacy: true}
+	for i, raw := range data.Elicitations {
+		var p mcp.ElicitParams
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf("sent a -32042 elicitation mcpcli cannot read: %v", err)}
+		}
+		key := "elicitation"
+		if i > 0 {
+			key = fmt.Sprintf("elicitation-%d", i+1)
+		}
+		a := NewAsk(key, &p, nil)
+		if a.Mode() != "url" {
+			return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
+				"sent a -32042 error with a %s elicitation in it; the spec allows URL elicitations only", a.Mode())}
+		}
+		if err := s.checkAsk(a); err != nil {
+			return err
+		}
+		round.Asks = append(round.Asks, a)
+	}
+	keys := make([]string, len(round.Asks))
+	for i, a := range round.Asks {
+		keys[i] = a.Key
+	}
+	s.step(Step{Kind: StepInputRequired, Call: call, Method: out.Method, Target: out.Target, Round: number, Asked: keys, StateLen: -1, URLRequired: true})
+	if s.opts.Answerer == nil {
+		return errors.New("the server asked for input, but mcpcli has no way to answer in this run")
+	}
+	answers, err := s.opts.Answerer.Answer(ctx, round)
+	if err != nil {
+		return err
+	}
+	for _, a := range round.Asks {
+		if r := answers[a.Key]; r == nil || r.Action != Accept {
+			action := Cancel
+			if r != nil {
+				action = r.Action
+			}
+			return &URLRequiredError{Server: s.server.Display(), Method: out.Method, Target: out.Target, Action: action, URL: a.Params.URL}
+		}
+	}
+	return nil
 }
 
 // sentResult is what the loop reads of a result in the server's own bytes.
@@ -324,6 +406,15 @@ func (s *Session) answerLegacy(ctx context.Context, req *mcp.ElicitRequest) (*mc
 	}
 	fl.legacyRounds++
 	round := Round{Server: s.server, Call: fl.call, Method: fl.method, Target: fl.target, Number: fl.legacyRounds, Legacy: true}
+	if fl.ctx != nil {
+		// The person answers for the request in flight: when it ends (Ctrl+C,
+		// its timeout), so does the answering, on both protocol paths.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		stop := context.AfterFunc(fl.ctx, cancel)
+		defer stop()
+	}
 	s.mu.Unlock()
 	ask := NewAsk("elicitation", p, jsonpeek.Get(raw, "requestedSchema"))
 	if err := s.checkAsk(ask); err != nil {
@@ -446,9 +537,12 @@ type Step struct {
 	// StateLen is the length of the requestState sent or received, or -1
 	// when there is none.
 	StateLen int
-	// ProgressToken is the token the request sent (StepSend), when
-	// progress is wanted: notifications/progress with it are this call's.
+	// ProgressToken is the token the request sent (StepSend):
+	// notifications/progress with it are this call's.
 	ProgressToken string
+	// URLRequired marks a StepInputRequired that came as a -32042 error:
+	// URL asks to finish before the request is sent again as it was.
+	URLRequired bool
 }
 
 func (s *Session) step(st Step) {

@@ -9,10 +9,12 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -471,5 +473,132 @@ func TestTimeoutStopsASilentServer(t *testing.T) {
 	var te *client.TimeoutError
 	if !errors.As(err, &te) || te.After != 200*time.Millisecond || !strings.Contains(err.Error(), "within 200ms") {
 		t.Fatalf("CallTool(hang) error = %v, want a TimeoutError after 200ms", err)
+	}
+}
+
+// Progress says the server is at work: each notification gives the request
+// its whole timeout again.
+func TestProgressResetsTheTimeout(t *testing.T) {
+	srv := newServer()
+	srv.AddTool(&mcp.Tool{Name: "slow", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		for i := 0; i < 6; i++ {
+			time.Sleep(60 * time.Millisecond)
+			req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(), Progress: float64(i)})
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+	})
+	s, _ := connect(t, srv, client.Options{Timeout: 150 * time.Millisecond, OnProgress: func(*mcp.ProgressNotificationParams) {}})
+	if _, err := s.CallTool(context.Background(), "slow", nil); err != nil {
+		t.Fatalf("CallTool(slow), with progress every 60ms under a 150ms timeout = %v, want the result", err)
+	}
+}
+
+// Ending a request while the person answers a legacy server's own
+// elicitation ends the answering too: nothing is sent for it afterwards.
+func TestLegacyAnswerEndsWithItsRequest(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "old-server", Version: "0.9"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
+	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		_, err := req.Session.Elicit(ctx, elicitForm("ok?"))
+		return nil, err
+	})
+	asked := make(chan struct{})
+	answerEnded := make(chan error, 1)
+	s, w := connect(t, srv, client.Options{Answerer: client.AnswererFunc(func(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
+		close(asked)
+		<-ctx.Done() // a person still typing
+		answerEnded <- ctx.Err()
+		return nil, ctx.Err()
+	})})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := s.CallTool(ctx, "ask", nil); done <- err }()
+	<-asked
+	cancel() // Ctrl+C
+	select {
+	case err := <-answerEnded:
+		if err == nil {
+			t.Errorf("the answer's context ended without an error")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the answer went on after its request was cancelled")
+	}
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("CallTool = %v, want context.Canceled", err)
+	}
+	for _, m := range w.msgs {
+		if m.Dir == "send" && strings.Contains(string(m.Raw), `"action":"accept"`) {
+			t.Errorf("an accept was sent after the cancel: %s", m.Raw)
+		}
+	}
+}
+
+// When mcpcli cannot answer a legacy server's elicitation, the server gets
+// a real JSON-RPC error code and a message meant for it; the person gets
+// mcpcli's own words.
+func TestLegacyRefusalsUseRealErrorCodes(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "old-server", Version: "0.9"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
+	got := make(chan *jsonrpc.Error, 1)
+	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		_, err := req.Session.Elicit(ctx, elicitForm("ok?"))
+		var je *jsonrpc.Error
+		errors.As(err, &je)
+		got <- je
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "went on without it"}}}, nil
+	})
+	mine := errors.New(`answers for "elicitation" (round 1) do not fit what the server asked: ok must be true or false`)
+	s, _ := connect(t, srv, client.Options{Answerer: client.AnswererFunc(func(context.Context, client.Round) (map[string]*mcp.ElicitResult, error) {
+		return nil, mine
+	})})
+	_, err := s.CallTool(context.Background(), "ask", nil)
+	if !errors.Is(err, mine) {
+		t.Errorf("CallTool = %v, want mcpcli's own %q", err, mine)
+	}
+	je := <-got
+	if je == nil || je.Code != jsonrpc.CodeInternalError || strings.Contains(je.Message, "round 1") {
+		t.Errorf("the server got %+v, want code %d and a message of its own", je, jsonrpc.CodeInternalError)
+	}
+}
+
+// -32042: the URL asks in the error are asked as a round; when every one is
+// accepted the request goes again as it was, with a new id.
+func TestURLElicitationRequiredIsAskedThenSentAgain(t *testing.T) {
+	for _, tc := range []struct {
+		action  string
+		wantErr bool
+	}{{client.Accept, false}, {client.Decline, true}} {
+		t.Run(tc.action, func(t *testing.T) {
+			srv := newServer()
+			var calls atomic.Int32
+			srv.AddTool(&mcp.Tool{Name: "files", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				if calls.Add(1) == 1 {
+					return nil, &jsonrpc.Error{Code: mcp.CodeURLElicitationRequired, Message: "This request requires more information.",
+						Data: json.RawMessage(`{"elicitations":[{"mode":"url","elicitationId":"e1","url":"https://mcp.example.com/connect?id=e1","message":"Authorize access to your files."}]}`)}
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "3 files"}}}, nil
+			})
+			ans := &scripted{answer: func(r client.Round) (map[string]*mcp.ElicitResult, error) {
+				return map[string]*mcp.ElicitResult{"elicitation": {Action: tc.action}}, nil
+			}}
+			s, w := connect(t, srv, client.Options{Answerer: ans})
+			res, err := s.CallTool(context.Background(), "files", nil)
+			var ue *client.URLRequiredError
+			if tc.wantErr != (err != nil) || tc.wantErr && !errors.As(err, &ue) {
+				t.Fatalf("CallTool after %s = %v, %v", tc.action, res, err)
+			}
+			if len(ans.rounds) != 1 || ans.rounds[0].Asks[0].Params.URL != "https://mcp.example.com/connect?id=e1" || ans.rounds[0].Asks[0].Mode() != "url" {
+				t.Fatalf("rounds asked: %+v", ans.rounds)
+			}
+			want := 2
+			if tc.wantErr {
+				want = 1
+			}
+			sent := w.calls(t, "tools/call")
+			if len(sent) != want {
+				t.Fatalf("%d tools/call sent, want %d", len(sent), want)
+			}
+			if want == 2 && string(sent[0].ID) == string(sent[1].ID) {
+				t.Errorf("the request went again with the same id %s", sent[0].ID)
+			}
+		})
 	}
 }

@@ -145,6 +145,11 @@ func (s *Script) Answer(ctx context.Context, r Round) (map[string]*mcp.ElicitRes
 				if err := checkContent(a, res.Content); err != nil {
 					return nil, fmt.Errorf("answers for %q (round %d) do not fit what the server asked: %v", a.Key, r.Number, err)
 				}
+				if a.Form != nil {
+					// What the file leaves out that has a default goes with
+					// its default, on every protocol path.
+					res.Content = a.Form.WithDefaults(res.Content)
+				}
 			}
 		}
 		if s.Notify != nil {
@@ -158,7 +163,13 @@ func (s *Script) Answer(ctx context.Context, r Round) (map[string]*mcp.ElicitRes
 func (s *Script) next(a Ask, r Round) (*mcp.ElicitResult, string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, key := range []string{a.Key, "*"} {
+	keys := []string{a.Key, "*"}
+	if r.Legacy && strings.HasPrefix(a.Key, "elicitation-") {
+		// The second and later URL asks of a -32042 error: "elicitation"
+		// answers them all, unless the file names them one by one.
+		keys = []string{a.Key, "elicitation", "*"}
+	}
+	for _, key := range keys {
 		e, ok := s.entries[key]
 		if !ok {
 			continue

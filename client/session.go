@@ -72,10 +72,12 @@ type Options struct {
 	// MaxRounds bounds the interim results per request; 0 means
 	// DefaultMaxRounds.
 	MaxRounds int
-	// Timeout bounds connecting, and each JSON-RPC request while it is with
-	// the server; the time a person spends answering is never counted.
-	// Zero means none.
+	// Timeout bounds each JSON-RPC request while it is with the server; the
+	// time a person spends answering is never counted. Zero means none.
 	Timeout time.Duration
+	// ConnectTimeout bounds connecting (starting the server, the
+	// handshake). Zero means none.
+	ConnectTimeout time.Duration
 	// LogLevel, when set, asks the server for log messages at that level
 	// (per request in _meta, or logging/setLevel for older servers).
 	LogLevel string
@@ -119,6 +121,7 @@ type Session struct {
 	tokens  atomic.Int64
 	calls   atomic.Int64
 	level   atomic.Pointer[string] // the log level asked for, "" for none
+	gaveUp  atomic.Bool            // a request was cancelled or timed out: the go-sdk tells the server
 	lists   listCache
 	dropped droppedTools // tools the go-sdk left out of tools/list, and why
 }
@@ -126,6 +129,8 @@ type Session struct {
 type inflight struct {
 	call           int
 	method, target string
+	ctx            context.Context // the request's, while it is with the server
+	token          string          // its progress token
 	timer          *pausableTimer
 	legacyRounds   int
 	abandoned      bool
@@ -153,6 +158,13 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 		Logger:         slog.New(&sdkLog{s: s}),
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			// The server is working on it: its request timeout starts
+			// again, as the spec allows.
+			s.mu.Lock()
+			if fl := s.current; fl != nil && fl.token != "" && fmt.Sprint(req.Params.ProgressToken) == fl.token {
+				fl.timer.reset()
+			}
+			s.mu.Unlock()
 			if s.opts.OnProgress != nil {
 				s.opts.OnProgress(req.Params)
 			}
@@ -194,9 +206,9 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		copts.ElicitationHandler = s.answerLegacy
 	}
 	cctx := ctx
-	if opts.Timeout > 0 {
+	if opts.ConnectTimeout > 0 {
 		var cancel context.CancelFunc
-		cctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		cctx, cancel = context.WithTimeout(ctx, opts.ConnectTimeout)
 		defer cancel()
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}, copts)
@@ -205,7 +217,7 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		err = s.explain(err)
 		t.Close()
 		if cctx.Err() != nil && ctx.Err() == nil {
-			return nil, &TimeoutError{Server: t.Via(), After: opts.Timeout, Connecting: true}
+			return nil, &TimeoutError{Server: t.Via(), After: opts.ConnectTimeout, Connecting: true}
 		}
 		return nil, &ConnectError{Via: t.Via(), Err: err}
 	}
@@ -313,11 +325,16 @@ const cancelNoticeWait = time.Second
 // response stream already says so.
 func (s *Session) Close() error {
 	if s.wire.unanswered() {
-		if _, http := s.t.(*transport.HTTP); !http || !s.server.Modern() {
+		if _, http := s.t.(*transport.HTTP); s.gaveUp.Load() && (!http || !s.server.Modern()) {
 			select {
 			case <-s.wire.cancelSent:
 			case <-time.After(cancelNoticeWait):
 			}
+		}
+		// The server may be busy with what was given up on: a stdio
+		// server gets less time to go at each step of its shutdown.
+		if a, ok := s.t.(interface{ Abort() error }); ok {
+			a.Abort()
 		}
 	}
 	err := s.cs.Close()
@@ -328,12 +345,15 @@ func (s *Session) Close() error {
 }
 
 // meta returns the _meta every request of a loop carries: a fresh progress
-// token when progress is wanted, and the log level for modern servers.
-func (s *Session) meta() mcp.Meta {
+// token (always: progress also tells the request timeout that the server is
+// at work), and the log level for modern servers.
+func (s *Session) meta(fl *inflight) mcp.Meta {
 	m := mcp.Meta{}
-	if s.opts.OnProgress != nil {
-		m["progressToken"] = fmt.Sprintf("mcpcli-%d", s.tokens.Add(1))
-	}
+	token := fmt.Sprintf("mcpcli-%d", s.tokens.Add(1))
+	m["progressToken"] = token
+	s.mu.Lock()
+	fl.token = token
+	s.mu.Unlock()
 	if level := s.LogLevel(); level != "" && s.server.Modern() {
 		m[mcp.MetaKeyLogLevel] = level
 	}
@@ -389,8 +409,19 @@ func (s *Session) warn(msg string) {
 func (s *Session) request(ctx context.Context, fl *inflight, do func(context.Context) error) error {
 	rctx, timer, cancel := withPausableTimeout(ctx, s.opts.Timeout)
 	defer cancel()
+	// Should it be cancelled, the server is told why.
+	rctx = transport.WithCancelReason(rctx, func() string {
+		if timer.expired() {
+			return fmt.Sprintf("the client's timeout of %s ran out", s.opts.Timeout)
+		}
+		if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
+			return c.Error()
+		}
+		return ""
+	})
 	s.mu.Lock()
 	fl.timer = timer
+	fl.ctx = rctx
 	s.current = fl
 	s.mu.Unlock()
 	defer func() {
@@ -399,6 +430,14 @@ func (s *Session) request(ctx context.Context, fl *inflight, do func(context.Con
 		s.mu.Unlock()
 	}()
 	err := do(rctx)
+	if err != nil && rctx.Err() != nil {
+		s.gaveUp.Store(true)
+	}
+	if err != nil && brokenStream(err) && rctx.Err() == nil && !s.safeToResend(fl) {
+		// An older server may have run a tool whose answer was lost:
+		// sending it again could run it twice.
+		return &StreamError{Server: s.server.Display(), Method: fl.method, Target: fl.target, NotResent: true, Cause: err}
+	}
 	if err != nil && brokenStream(err) && rctx.Err() == nil {
 		// The response stream ended before the result: send the request
 		// once more (the SDK gives it a new id), then give up.
@@ -411,6 +450,29 @@ func (s *Session) request(ctx context.Context, fl *inflight, do func(context.Con
 		return &TimeoutError{Server: s.server.Display(), After: s.opts.Timeout}
 	}
 	return err
+}
+
+// safeToResend reports whether a request whose response stream broke may be
+// sent again. 2026-07-28 requires it (a request stands alone, and servers
+// must allow for it); an older server gets a tools/call again only when the
+// tool says it is idempotent (or read-only). Prompts and reads are safe.
+func (s *Session) safeToResend(fl *inflight) bool {
+	if s.server.Modern() || fl.method != "tools/call" {
+		return true
+	}
+	s.lists.mu.Lock()
+	list := s.lists.tools
+	s.lists.mu.Unlock()
+	if list == nil {
+		return false
+	}
+	for _, t := range list.Tools {
+		if t.Name == fl.target {
+			a := t.Annotations
+			return a != nil && (a.IdempotentHint || a.ReadOnlyHint)
+		}
+	}
+	return false
 }
 
 // sdkLog turns the go-sdk's log records into what the session knows: a

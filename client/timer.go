@@ -11,6 +11,7 @@ import (
 // fires, and all its methods are no-ops.
 type pausableTimer struct {
 	mu      sync.Mutex
+	budget  time.Duration
 	left    time.Duration
 	started time.Time
 	t       *time.Timer
@@ -24,7 +25,7 @@ func withPausableTimeout(parent context.Context, d time.Duration) (context.Conte
 	if d <= 0 {
 		return ctx, nil, cancel
 	}
-	pt := &pausableTimer{left: d, cancel: cancel}
+	pt := &pausableTimer{budget: d, left: d, cancel: cancel}
 	pt.start()
 	return ctx, pt, func() {
 		pt.mu.Lock()
@@ -75,6 +76,24 @@ func (pt *pausableTimer) resume() {
 		return
 	}
 	pt.start()
+}
+
+// reset gives the request its whole budget again: the server said it is
+// working on it (a progress notification).
+func (pt *pausableTimer) reset() {
+	if pt == nil {
+		return
+	}
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	if pt.fired || pt.paused > 0 {
+		pt.left = pt.budget
+		return
+	}
+	if pt.t.Stop() {
+		pt.left = pt.budget
+		pt.start()
+	}
 }
 
 func (pt *pausableTimer) expired() bool {

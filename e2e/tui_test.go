@@ -74,6 +74,14 @@ const wait = 10 * time.Second
 // all, from its first byte.
 func start(t *testing.T, env []string, out string, argv ...string) *term {
 	t.Helper()
+	return startStyled(t, "", env, out, argv...)
+}
+
+// startStyled is start on a window of the given tmux style ("bg=#ffffff,
+// fg=#000000" for a light terminal; "" for tmux's default): the program
+// sees that background when it asks the terminal for it.
+func startStyled(t *testing.T, style string, env []string, out string, argv ...string) *term {
+	t.Helper()
 	dir := t.TempDir()
 	tm := &term{t: t, socket: filepath.Join(dir, "tmux.sock"), dir: dir}
 	var quoted []string
@@ -95,6 +103,9 @@ echo "[exit $?]"
 	}
 	tm.tmux("-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "80", "-y", "24", "sh "+shellQuote(filepath.Join(dir, "run.sh")))
 	tm.tmux("set-option", "-t", "main", "remain-on-exit", "on")
+	if style != "" {
+		tm.tmux("set-option", "-t", "main", "window-style", style)
+	}
 	tm.tmux("pipe-pane", "-t", "main", "-o", "cat >> "+shellQuote(filepath.Join(dir, "raw.log")))
 	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -297,7 +308,7 @@ func TestTUIDeclineAndCancel(t *testing.T) {
 	}{
 		{"decline with ctrl+x", "delete_project", "C-x", "confirm_delete", "Delete it for good? *", "Declined: deleting project apollo."},
 		{"cancel with esc", "switch_account", "Escape", "account", "Personal — ada@example.com", "Cancelled: you dismissed the request"},
-		{"cancel with ctrl+c", "delete_project", "C-c", "confirm_delete", "This removes 3 environments", "Cancelled: you dismissed the request"},
+		{"cancel with ctrl+c, then esc", "delete_project", "C-c", "confirm_delete", "This removes 3 environments", "Cancelled: you dismissed the request"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -305,6 +316,10 @@ func TestTUIDeclineAndCancel(t *testing.T) {
 			tm := start(t, nil, "", bin, "call", tt.tool, "--trace", trace, "--", bin, "demo-server")
 			tm.waitFor(tt.screen, "ctrl+x decline", "esc cancel")
 			tm.keys(tt.key)
+			if tt.key == "C-c" {
+				tm.waitFor("Quit? ctrl+c again leaves mcpcli")
+				tm.keys("Escape")
+			}
 			s := tm.exited()
 			action := map[string]string{"C-x": "decline", "Escape": "cancel", "C-c": "cancel"}[tt.key]
 			if !strings.Contains(s, "→ "+action+" sent to mcpcli demo server") || !strings.Contains(s, tt.result) {
@@ -447,5 +462,37 @@ func TestTUIArgumentsForm(t *testing.T) {
 	}
 	if !strings.Contains(string(b), `"name":"create_repo","arguments":{"owner":"octo"}`) {
 		t.Errorf("no tools/call carried owner=octo:\n%s", b)
+	}
+}
+
+// Two ctrl+c in a form leave mcpcli at once: exit 130, nothing sent after.
+func TestTUICtrlCTwiceQuits(t *testing.T) {
+	bin := mcpcli(t)
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	tm := start(t, nil, "", bin, "call", "delete_project", "--trace", trace, "--", bin, "demo-server")
+	tm.waitFor("Delete it for good? *")
+	tm.keys("C-c")
+	tm.waitFor("Quit? ctrl+c again leaves mcpcli")
+	tm.keys("C-c")
+	s := tm.exited()
+	if !strings.Contains(s, "mcpcli: cancelled; the request was abandoned") || !strings.Contains(s, "[exit 130]") {
+		t.Errorf("after two ctrl+c the screen shows:\n%s", s)
+	}
+	if calls := retried(t, trace); len(calls) != 0 {
+		t.Errorf("answers were sent after quitting: %v", calls)
+	}
+}
+
+// The tour is left the same way, and a left tour is not reported done.
+func TestTUITourCanBeLeft(t *testing.T) {
+	bin := mcpcli(t)
+	tm := start(t, nil, "", bin, "demo")
+	tm.waitFor("Delete it for good? *")
+	tm.keys("C-c")
+	tm.waitFor("Quit? ctrl+c again leaves mcpcli")
+	tm.keys("C-c")
+	s := tm.exited()
+	if !strings.Contains(s, "[exit 130]") || strings.Contains(s, "Done:") || strings.Contains(s, "[2/7]") {
+		t.Errorf("after leaving the tour the screen shows:\n%s", s)
 	}
 }

@@ -63,6 +63,9 @@ func (a *FormAnswerer) AskArguments(ctx context.Context, args Arguments) (map[st
 		return nil, err
 	}
 	fm, _ := final.(*askModel)
+	if fm != nil && fm.abandon {
+		return nil, client.ErrAbandoned
+	}
 	if fm == nil || fm.result == nil || fm.result.Action != client.Accept {
 		return nil, ErrCancelled
 	}

@@ -29,6 +29,7 @@ type Console struct {
 	buf  bytes.Buffer
 	prog *Progress
 	opts ConsoleOptions
+	live bool // a Waiting line is on screen
 }
 
 // ConsoleOptions configure a Console.
@@ -66,8 +67,45 @@ func (c *Console) write(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
-	c.prog.Clear()
+	c.clear()
 	return c.w.Write(p)
+}
+
+// clear takes the live lines (progress, waiting) off the screen.
+func (c *Console) clear() {
+	c.prog.Clear()
+	if c.live {
+		fmt.Fprint(c.w, "\r\x1b[2K")
+		c.live = false
+	}
+}
+
+// Waiting says mcpcli is waiting for something (a server that says
+// nothing yet): on a terminal a line that goes away when anything else is
+// written or Waited is called; elsewhere a plain line.
+func (c *Console) Waiting(msg string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.held > 0 {
+		return
+	}
+	if !c.opts.TTY {
+		fmt.Fprintln(c.w, msg)
+		return
+	}
+	c.clear()
+	fmt.Fprint(c.w, msg)
+	c.live = true
+}
+
+// Waited takes the Waiting line away.
+func (c *Console) Waited() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.live {
+		fmt.Fprint(c.w, "\r\x1b[2K")
+		c.live = false
+	}
 }
 
 // Printf writes one formatted line (a newline is added).
@@ -87,7 +125,7 @@ func (c *Console) Warn(msg string) {
 func (c *Console) Hold() (release func()) {
 	c.mu.Lock()
 	c.held++
-	c.prog.Clear()
+	c.clear()
 	c.mu.Unlock()
 	var once sync.Once
 	return func() {
@@ -129,6 +167,9 @@ func (c *Console) Progress(n *mcp.ProgressNotificationParams) {
 	defer c.mu.Unlock()
 	if c.held > 0 {
 		return
+	}
+	if c.live {
+		c.clear()
 	}
 	c.progress().Update(n)
 }
@@ -193,6 +234,9 @@ func DescribeStep(st client.Step) string {
 				q[i] = Line(k)
 			}
 			asked = "asks " + strings.Join(q, ", ")
+		}
+		if st.URLRequired {
+			return fmt.Sprintf("← error -32042, URL elicitation required (round %d): %s; the request goes again when they are done", st.Round, asked)
 		}
 		return fmt.Sprintf("← input_required (round %d): %s; %s", st.Round, asked, stateText(st.StateLen, "requestState"))
 	case client.StepComplete:

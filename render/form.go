@@ -90,6 +90,9 @@ func (a *FormAnswerer) run(ctx context.Context, m *askModel) (*mcp.ElicitResult,
 		return nil, false, err
 	}
 	fm, _ := final.(*askModel)
+	if fm != nil && fm.abandon {
+		return nil, false, client.ErrAbandoned
+	}
 	if fm == nil || fm.result == nil {
 		return &mcp.ElicitResult{Action: client.Cancel}, false, nil
 	}

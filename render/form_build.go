@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
 
@@ -40,6 +41,23 @@ type Slot struct {
 
 	title string // sanitized label, "*" when required
 	desc  string // sanitized description with warnings, unwrapped
+
+	// What the form model last told the field: focus, width, and the
+	// description as wrapped for it.
+	focused     bool
+	width       int
+	shownDesc   string
+	placeholder string
+}
+
+func (s *Slot) focus() tea.Cmd {
+	s.focused = true
+	return s.Input.Focus()
+}
+
+func (s *Slot) blur() tea.Cmd {
+	s.focused = false
+	return s.Input.Blur()
 }
 
 type slotKind int
@@ -81,6 +99,7 @@ func BuildForm(form *schema.Form) *FormFields {
 		// enter and tab move on, and the form model decides what "on" is.
 		s.Input.WithPosition(huh.FieldPosition{Field: 1, FirstField: 0, LastField: 2})
 		s.Input.WithWidth(80)
+		s.width = 80
 		s.setDescription(78, 8) // until the form model lays it out for the screen
 		s.Input.Init()
 		b.Slots = append(b.Slots, s)
@@ -144,7 +163,8 @@ func newSlot(f *schema.Field) *Slot {
 			t.Placeholder(placeholder(f))
 			s.Input = t
 		} else {
-			in := huh.NewInput().Title(s.title).Value(&s.text).Validate(s.checkText).Placeholder(placeholder(f))
+			s.placeholder = placeholder(f)
+			in := huh.NewInput().Title(s.title).Value(&s.text).Validate(s.checkText).Placeholder(s.placeholder)
 			if f.Secret {
 				in.EchoMode(huh.EchoModePassword)
 			}
@@ -281,6 +301,35 @@ func (s *Slot) set(v any) {
 	}
 }
 
+// View is the slot's field as the form shows it. A text input that is not
+// focused is drawn here, in the look's colors: huh styles only the focused
+// one, and its text input's own colors for the others (white text) vanish
+// on a light background.
+func (s *Slot) View(l *look) string {
+	if _, ok := s.Input.(*huh.Input); !ok || s.focused {
+		return s.Input.View()
+	}
+	st := &l.styles().Blurred
+	width := s.width - st.Base.GetHorizontalFrameSize()
+	var b strings.Builder
+	b.WriteString(st.Title.Render(lipgloss.Wrap(s.title, max(width, 10), "")))
+	b.WriteByte('\n')
+	if d := s.shownDesc; d != "" {
+		b.WriteString(st.Description.Render(d))
+		b.WriteByte('\n')
+	}
+	b.WriteString(st.TextInput.Prompt.Render("> "))
+	switch {
+	case s.text == "":
+		b.WriteString(st.TextInput.Placeholder.Render(truncate(s.placeholder, width-2)))
+	case s.Field.Secret:
+		b.WriteString(st.TextInput.Text.Render(mask(s.text)))
+	default:
+		b.WriteString(st.TextInput.Text.Render(truncate(Line(s.text), width-2)))
+	}
+	return st.Base.Width(s.width).Render(b.String())
+}
+
 // Values are the typed values that are set and acceptable.
 func (b *FormFields) Values() map[string]any {
 	values := make(map[string]any, len(b.Slots))
@@ -350,6 +399,7 @@ func showValue(f *schema.Field, v any) string {
 // and cut to at most lines lines.
 func (s *Slot) setDescription(width, lines int) {
 	d := wrapCut(s.desc, width, lines)
+	s.shownDesc = d
 	switch in := s.Input.(type) {
 	case *huh.Input:
 		in.Description(d)

@@ -117,7 +117,9 @@ func TestBuildFormKinds(t *testing.T) {
 		{"legacy enumNames", `{"type":"string","enum":["free","pro","team"],"enumNames":["Free","Pro","Team"],"default":"free"}`, false, []string{"down", "down"}, "team", ""},
 		{"multi default", `{"type":"array","items":{"enum":["en","fr","ja"]},"default":["en"]}`, true, nil, []string{"en"}, ""},
 		{"multi ticked", `{"type":"array","items":{"enum":["en","fr","ja"]},"default":["ja"]}`, false, []string{"space", "down", "space"}, []string{"en", "fr", "ja"}, ""},
-		{"multi untick the default", `{"type":"array","items":{"enum":["en","fr","ja"]},"default":["en"]}`, false, []string{"space"}, nil, ""},
+		// Cleared on purpose: [] goes, so that the default does not come back.
+		{"multi untick the default", `{"type":"array","items":{"enum":["en","fr","ja"]},"default":["en"]}`, false, []string{"space"}, []string{}, ""},
+		{"multi untick a default [] cannot replace", `{"type":"array","minItems":1,"items":{"enum":["en","fr","ja"]},"default":["en"]}`, false, []string{"space"}, []string{"en"}, ""},
 		{"multi anyOf titles", `{"type":"array","items":{"anyOf":[{"const":"go","title":"Go"},{"const":"mcp","title":"MCP"}]}}`, false, []string{"down", "x"}, []string{"mcp"}, ""},
 		{"multi required none is an empty list", `{"type":"array","items":{"enum":["a","b"]}}`, true, nil, []string{}, ""},
 		{"multi too many", `{"type":"array","items":{"enum":["a","b","c"]},"maxItems":2}`, false, []string{"space", "down", "space", "down", "space"}, nil, "at most 2 (now 3)"},

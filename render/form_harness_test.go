@@ -215,6 +215,17 @@ func (u *tui) Result() map[string]*mcp.ElicitResult {
 	return u.res
 }
 
+// Err is the error Answer returned.
+func (u *tui) Err() error {
+	u.t.Helper()
+	select {
+	case <-u.done:
+	case <-time.After(waitLimit):
+		u.t.Fatalf("no answer; last screen:\n%s", u.Screen())
+	}
+	return u.err
+}
+
 // Output is everything written to the terminal, escapes and all.
 func (u *tui) Output() string { return u.out.String() }
 

@@ -146,6 +146,15 @@ func (l *listField) value() (any, error) {
 			}
 		}
 		if out == nil {
+			if f.Default != nil {
+				// Cleared on purpose: [] is sent, so that the server's
+				// default does not come back; where [] is not allowed, the
+				// default is what goes (and the review says so).
+				if f.Check([]string{}) == nil {
+					return []string{}, nil
+				}
+				return nil, nil
+			}
 			if !f.Required {
 				return nil, nil
 			}
@@ -321,9 +330,25 @@ func (l *listField) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
 			if l.filter != "" {
 				l.clearFilter()
 			}
+		case "left", "h":
+			if l.boolean {
+				l.move(-1)
+			}
+		case "right", "l":
+			if l.boolean {
+				l.move(1)
+			}
 		case "space", "x":
-			if l.multi {
+			switch {
+			case l.multi:
 				l.toggle()
+			case l.boolean:
+				// Space flips a yes/no, as it does with a default.
+				if l.index("true") == l.chosen {
+					l.set(false)
+				} else {
+					l.set(true)
+				}
 			}
 		case "enter", "tab":
 			return l, l.next()

@@ -12,6 +12,11 @@ import (
 // every render (once per option of a select), and its themes build every
 // style anew each time; look builds them once per background.
 //
+// Its colors are mcpcli's own, one set per background (huh v2.0.3's charm
+// theme swaps its light and dark values): every text a form draws has at
+// least 4.5:1 contrast on a dark background (black to #262626) and on a
+// light one (white to #f0f0f0). TestPaletteContrast checks them.
+//
 // It also adds what the charm theme shows only in color: the chosen button
 // of a yes/no is marked ●, so a person on a monochrome terminal (and a
 // tmux capture) sees which one is on.
@@ -25,16 +30,110 @@ func newLook() *look {
 	return &look{dark: true, light: lookStyles(false), night: lookStyles(true)}
 }
 
-func lookStyles(dark bool) *huh.Styles {
-	st := huh.ThemeCharm(dark)
-	red := lipgloss.LightDark(dark)(lipgloss.Color("#FF4672"), lipgloss.Color("#ED567A"))
-	for _, fs := range []*huh.FieldStyles{&st.Focused, &st.Blurred} {
-		fs.ErrorIndicator = lipgloss.NewStyle().Foreground(red).SetString(" ✗")
-		fs.FocusedButton = fs.FocusedButton.SetString("●")
-		fs.BlurredButton = fs.BlurredButton.SetString("○")
-		fs.SelectedPrefix = fs.SelectedPrefix.SetString("[x] ")
-		fs.UnselectedPrefix = fs.UnselectedPrefix.SetString("[ ] ")
+// Palette is one background's colors, as hex.
+type Palette struct {
+	Text        string // options, typed text
+	Dim         string // descriptions, hints, footers, rules
+	Placeholder string // the grey hint in an empty input
+	Title       string // a field's title
+	Accent      string // selectors, the input prompt
+	Good        string // chosen options
+	Error       string
+	Warn        string
+	ButtonText  string // the focused button: ButtonText on Button
+	Button      string
+	OffText     string // the other buttons: OffText on Off
+	Off         string
+}
+
+// Palettes for dark and light backgrounds.
+var (
+	DarkPalette = Palette{
+		Text: "#D0D0D0", Dim: "#A8A8A8", Placeholder: "#949494", Title: "#8F8CFA", Accent: "#F780E2",
+		Good: "#02BF87", Error: "#FF7A93", Warn: "#E5C07B",
+		ButtonText: "#FFFFFF", Button: "#B5179E", OffText: "#E4E4E4", Off: "#444444",
 	}
+	LightPalette = Palette{
+		Text: "#303030", Dim: "#5F5F5F", Placeholder: "#6C6C6C", Title: "#5A56E0", Accent: "#B5179E",
+		Good: "#007A55", Error: "#C8102E", Warn: "#8A6100",
+		ButtonText: "#FFFFFF", Button: "#B5179E", OffText: "#1C1C1C", Off: "#D0D0D0",
+	}
+)
+
+// PaletteFor is the palette for a dark or a light background.
+func PaletteFor(dark bool) Palette {
+	if dark {
+		return DarkPalette
+	}
+	return LightPalette
+}
+
+// chrome is the styles of the form's own parts: header, hints, review,
+// buttons.
+type chrome struct {
+	Title, Dim, Error, Warn, Cursor, Rule, Focused, Button lipgloss.Style
+}
+
+func chromeFor(p Palette) chrome {
+	c := lipgloss.Color
+	return chrome{
+		Title:   lipgloss.NewStyle().Bold(true),
+		Dim:     lipgloss.NewStyle().Foreground(c(p.Dim)),
+		Error:   lipgloss.NewStyle().Foreground(c(p.Error)),
+		Warn:    lipgloss.NewStyle().Foreground(c(p.Warn)),
+		Cursor:  lipgloss.NewStyle().Bold(true),
+		Rule:    lipgloss.NewStyle().Foreground(c(p.Dim)),
+		Focused: lipgloss.NewStyle().Foreground(c(p.ButtonText)).Background(c(p.Button)).Bold(true),
+		Button:  lipgloss.NewStyle().Foreground(c(p.OffText)).Background(c(p.Off)),
+	}
+}
+
+var (
+	darkChrome  = chromeFor(DarkPalette)
+	lightChrome = chromeFor(LightPalette)
+)
+
+// chrome is the look's styles for the form's own parts.
+func (l *look) chrome() *chrome {
+	if l.dark {
+		return &darkChrome
+	}
+	return &lightChrome
+}
+
+func lookStyles(dark bool) *huh.Styles {
+	st := huh.ThemeBase(dark)
+	p := PaletteFor(dark)
+	c := lipgloss.Color
+	fg := func(hex string) lipgloss.Style { return lipgloss.NewStyle().Foreground(c(hex)) }
+	for _, fs := range []*huh.FieldStyles{&st.Focused, &st.Blurred} {
+		fs.Title = fg(p.Title).Bold(true)
+		fs.NoteTitle = fg(p.Title).Bold(true).MarginBottom(1)
+		fs.Directory = fg(p.Title)
+		fs.Description = fg(p.Dim)
+		fs.ErrorIndicator = fg(p.Error).SetString(" ✗")
+		fs.ErrorMessage = fg(p.Error)
+		fs.SelectSelector = fg(p.Accent).SetString("> ")
+		fs.NextIndicator = fg(p.Accent)
+		fs.PrevIndicator = fg(p.Accent)
+		fs.Option = fg(p.Text)
+		fs.MultiSelectSelector = fg(p.Accent).SetString("> ")
+		fs.SelectedOption = fg(p.Good)
+		fs.SelectedPrefix = fg(p.Good).SetString("[x] ")
+		fs.UnselectedOption = fg(p.Text)
+		fs.UnselectedPrefix = fg(p.Dim).SetString("[ ] ")
+		fs.FocusedButton = fs.FocusedButton.Foreground(c(p.ButtonText)).Background(c(p.Button)).SetString("●")
+		fs.BlurredButton = fs.BlurredButton.Foreground(c(p.OffText)).Background(c(p.Off)).SetString("○")
+		fs.Next = fs.FocusedButton
+		fs.TextInput.Cursor = fg(p.Good)
+		fs.TextInput.Placeholder = fg(p.Placeholder)
+		fs.TextInput.Prompt = fg(p.Accent)
+		fs.TextInput.Text = fg(p.Text)
+	}
+	st.Blurred.NextIndicator = lipgloss.NewStyle()
+	st.Blurred.PrevIndicator = lipgloss.NewStyle()
+	st.Group.Title = st.Focused.Title
+	st.Group.Description = st.Focused.Description
 	return st
 }
 
@@ -49,25 +148,13 @@ func (l *look) styles() *huh.Styles {
 	return l.light
 }
 
-// Styles of the form's own chrome: header, hints, review, buttons.
-var (
-	styleTitle   = lipgloss.NewStyle().Bold(true)
-	styleDim     = lipgloss.NewStyle().Faint(true)
-	styleError   = lipgloss.NewStyle().Foreground(lipgloss.Color("9"))
-	styleWarn    = lipgloss.NewStyle().Foreground(lipgloss.Color("11"))
-	styleCursor  = lipgloss.NewStyle().Bold(true)
-	styleButton  = lipgloss.NewStyle()
-	styleFocused = lipgloss.NewStyle().Reverse(true).Bold(true)
-	styleRule    = lipgloss.NewStyle().Faint(true)
-)
-
-// button draws a button; the focused one is reversed and marked ▸, so it
-// shows without color too.
-func button(label string, focused bool) string {
+// button draws a button; the focused one is reversed-looking and marked ▸,
+// so it shows without color too.
+func (c *chrome) button(label string, focused bool) string {
 	if focused {
-		return "▸" + styleFocused.Render("[ "+label+" ]")
+		return "▸" + c.Focused.Render("[ "+label+" ]")
 	}
-	return " " + styleButton.Render("[ "+label+" ]")
+	return " " + c.Button.Render("[ "+label+" ]")
 }
 
 // truncate cuts a (possibly styled) line to width cells.

@@ -68,6 +68,9 @@ type askModel struct {
 	result     *mcp.ElicitResult
 	cancelRest bool
 	quitting   bool
+	// quitAsked is set by a first ctrl+c: a second one quits mcpcli,
+	// abandoning the whole request (abandon), esc cancels just this ask.
+	quitAsked, abandon bool
 
 	msgLines []string // the message, wrapped to msgWidth
 	msgWidth int
@@ -133,7 +136,7 @@ func (m *askModel) Init() tea.Cmd {
 		go m.fields.Schema.Prepare()
 	}
 	if m.screen == screenEdit {
-		cmds = append(cmds, m.slot().Input.Focus())
+		cmds = append(cmds, m.slot().focus())
 	}
 	if m.screen == screenReview {
 		m.toReview()
@@ -171,17 +174,17 @@ func (m *askModel) header() []string {
 	if m.args != nil {
 		title, sub = m.args.title(), "sent to "+Who(m.r.Server)+" when you send it"
 	}
-	lines := []string{styleTitle.Render(truncate(title, w))}
+	lines := []string{m.look.chrome().Title.Render(truncate(title, w))}
 	if c := Context(m.r); c != "" && m.args == nil {
 		sub = c + " · " + sub
 	}
-	lines = append(lines, styleDim.Render(truncate(sub, w)))
+	lines = append(lines, m.look.chrome().Dim.Render(truncate(sub, w)))
 	msg := m.messageLines()
 	if n := m.maxMessageLines(); len(msg) > n {
-		msg = append(msg[:n-1:n-1], truncate(msg[n-1], w-24)+styleDim.Render(" … (ctrl+o: read it all)"))
+		msg = append(msg[:n-1:n-1], truncate(msg[n-1], w-24)+m.look.chrome().Dim.Render(" … (ctrl+o: read it all)"))
 	}
 	lines = append(lines, msg...)
-	return append(lines, styleRule.Render(strings.Repeat("─", w)))
+	return append(lines, m.look.chrome().Rule.Render(strings.Repeat("─", w)))
 }
 
 const footerLines = 3
@@ -205,10 +208,11 @@ func (m *askModel) layout() {
 	for i, s := range m.fields.Slots {
 		s.setDescription(w-2, descLines)
 		s.Input.WithWidth(w)
+		s.width = w
 		if l, ok := s.Input.(*listField); ok {
 			l.WithHeight(body - 1)
 		}
-		h := lipgloss.Height(s.Input.View()) + 1 // and its hint line
+		h := lipgloss.Height(s.View(m.look)) + 1 // and its hint line
 		gap := 0
 		if len(page) > 0 {
 			gap = 1
@@ -240,6 +244,26 @@ func (m *askModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		if m.quitting {
 			return m, nil
+		}
+		switch k := msg.String(); {
+		case k == "ctrl+c" && m.quitAsked:
+			m.abandon, m.quitting = true, true
+			return m, tea.Quit
+		case k == "ctrl+c":
+			// The way out of a server that keeps asking: one more ctrl+c
+			// leaves, esc cancels just this question.
+			m.quitAsked = true
+			return m, nil
+		case m.quitAsked && k == "esc":
+			m.quitAsked = false
+			if m.screen == screenCancelRest {
+				m.cancelRest = true
+				m.quitting = true
+				return m, tea.Quit
+			}
+			return m.finish(client.Cancel, nil)
+		case m.quitAsked:
+			m.quitAsked = false // any other key goes on with the form
 		}
 		switch m.screen {
 		case screenEdit:
@@ -273,11 +297,11 @@ func (m *askModel) focusOn(i int) tea.Cmd {
 	i = max(0, min(i, len(m.fields.Slots)-1))
 	var cmds []tea.Cmd
 	if i != m.focus || m.screen != screenEdit {
-		cmds = append(cmds, m.slot().Input.Blur())
+		cmds = append(cmds, m.slot().blur())
 	}
 	m.focus = i
 	m.screen = screenEdit
-	cmds = append(cmds, m.slot().Input.Focus())
+	cmds = append(cmds, m.slot().focus())
 	return tea.Batch(cmds...)
 }
 
@@ -298,8 +322,6 @@ func (m *askModel) finish(action string, content map[string]any) (tea.Model, tea
 func (m *askModel) editKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	in := m.slot().Input
 	switch msg.String() {
-	case "ctrl+c":
-		return m.finish(client.Cancel, nil)
 	case "ctrl+x":
 		return m.finish(client.Decline, nil)
 	case "esc":
@@ -308,7 +330,7 @@ func (m *askModel) editKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m.finish(client.Cancel, nil)
 	case "ctrl+s":
-		in.Blur()
+		m.slot().blur()
 		return m, m.toReview()
 	case "ctrl+o":
 		m.openMore()
@@ -343,6 +365,17 @@ func (m *askModel) moves(in huh.Field, msg tea.KeyPressMsg) (advance, ok bool) {
 	k := msg.String()
 	switch f := in.(type) {
 	case *listField:
+		if f.boolean && !f.Filtering() {
+			// y and n answer a yes/no and move on, as with a default.
+			switch k {
+			case "y", "Y":
+				f.set(true)
+				return f.next() != nil, true
+			case "n", "N":
+				f.set(false)
+				return f.next() != nil, true
+			}
+		}
 		if k != "enter" && k != "tab" || f.multi && f.Filtering() && k == "enter" {
 			return false, false
 		}
@@ -364,7 +397,7 @@ func (m *askModel) moves(in huh.Field, msg tea.KeyPressMsg) (advance, ok bool) {
 // (or after an edit started from the review).
 func (m *askModel) advance() tea.Cmd {
 	if m.fromReview || m.focus == len(m.fields.Slots)-1 {
-		m.slot().Input.Blur()
+		m.slot().blur()
 		return m.toReview()
 	}
 	return m.focusOn(m.focus + 1)
@@ -460,7 +493,7 @@ func (m *askModel) reviewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	n := len(m.fields.Slots)
 	m.note = ""
 	switch msg.String() {
-	case "ctrl+c", "esc":
+	case "esc":
 		return m.finish(client.Cancel, nil)
 	case "ctrl+x":
 		return m.finish(client.Decline, nil)
@@ -551,7 +584,7 @@ func (m *askModel) accept() (tea.Model, tea.Cmd) {
 
 func (m *askModel) choiceKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch msg.String() {
-	case "ctrl+c", "esc":
+	case "esc":
 		return m.finish(client.Cancel, nil)
 	case "ctrl+x":
 		return m.finish(client.Decline, nil)
@@ -576,7 +609,7 @@ func (m *askModel) choiceKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 func (m *askModel) cancelRestKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch msg.String() {
-	case "y", "Y", "esc", "ctrl+c":
+	case "y", "Y", "esc":
 		m.cancelRest = true
 	case "n", "N":
 		m.cancelRest = false
@@ -597,20 +630,20 @@ func (m *askModel) cancelRestKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 func (m *askModel) openMore() {
 	w := m.innerWidth()
 	var lines []string
-	lines = append(lines, styleTitle.Render("The server's message, in full:"))
+	lines = append(lines, m.look.chrome().Title.Render("The server's message, in full:"))
 	if msg := m.messageLines(); len(msg) > 0 {
 		lines = append(lines, msg...)
 	} else {
-		lines = append(lines, styleDim.Render("(no message)"))
+		lines = append(lines, m.look.chrome().Dim.Render("(no message)"))
 	}
 	if m.screen == screenEdit && m.fields != nil {
 		s := m.slot()
-		lines = append(lines, "", styleTitle.Render("This field:"))
+		lines = append(lines, "", m.look.chrome().Title.Render("This field:"))
 		lines = append(lines, strings.Split(lipgloss.Wrap(s.title+" ("+Constraints(s.Field)+")", w, ",.-; "), "\n")...)
 		lines = append(lines, strings.Split(lipgloss.Wrap(s.desc, w, ",.-; "), "\n")...)
 	}
 	if len(m.problems) > 0 {
-		lines = append(lines, "", styleTitle.Render("What mcpcli cannot show:"))
+		lines = append(lines, "", m.look.chrome().Title.Render("What mcpcli cannot show:"))
 		for _, p := range m.problems {
 			lines = append(lines, strings.Split(lipgloss.Wrap("• "+p, w, ",.-; "), "\n")...)
 		}
@@ -626,8 +659,6 @@ func (m *askModel) moreRows() int { return max(m.height-footerLines, 1) }
 func (m *askModel) moreKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	rows := m.moreRows()
 	switch msg.String() {
-	case "ctrl+c":
-		return m.finish(client.Cancel, nil)
 	case "esc", "q", "ctrl+o", "enter":
 		m.screen = m.back
 		m.top = 0
@@ -687,7 +718,13 @@ func (m *askModel) screenOf(body []string, footer ...string) string {
 	for i := len(body); i < h; i++ {
 		lines = append(lines, "")
 	}
-	lines = append(lines, styleRule.Render(strings.Repeat("─", m.innerWidth())))
+	lines = append(lines, m.look.chrome().Rule.Render(strings.Repeat("─", m.innerWidth())))
+	if m.quitAsked {
+		footer = []string{
+			m.look.chrome().Warn.Render("Quit? ctrl+c again leaves mcpcli and abandons the request (nothing more is sent)"),
+			"esc cancels just this question · any other key goes back to it",
+		}
+	}
 	for _, f := range footer {
 		lines = append(lines, truncate(f, m.innerWidth()))
 	}
@@ -701,7 +738,7 @@ func (m *askModel) editView() string {
 		if k > 0 {
 			body = append(body, "")
 		}
-		body = append(body, strings.Split(m.fields.Slots[i].Input.View(), "\n")...)
+		body = append(body, strings.Split(m.fields.Slots[i].View(m.look), "\n")...)
 		body = append(body, "  "+m.hint(i))
 	}
 	// A page cut short keeps the focused field on screen.
@@ -711,7 +748,7 @@ func (m *askModel) editView() string {
 			if i == m.focus {
 				break
 			}
-			start += lipgloss.Height(m.fields.Slots[page[k]].Input.View()) + 2
+			start += lipgloss.Height(m.fields.Slots[page[k]].View(m.look)) + 2
 		}
 		body = body[min(start, len(body)-h):]
 	}
@@ -722,7 +759,7 @@ func (m *askModel) editView() string {
 	}
 	left += " · * required"
 	return m.screenOf(body,
-		spread(styleDim.Render(left), m.fieldKeys(), w),
+		spread(m.look.chrome().Dim.Render(left), m.fieldKeys(), w),
 		m.keysLine("shift+tab back · ctrl+s review · ctrl+x decline · esc cancel · ctrl+o more"))
 }
 
@@ -732,11 +769,11 @@ func (m *askModel) hint(i int) string {
 	s := m.fields.Slots[i]
 	w := m.innerWidth() - 2
 	if err := s.Input.Error(); err != nil {
-		return styleError.Render(truncate("✗ "+Line(err.Error()), w))
+		return m.look.chrome().Error.Render(truncate("✗ "+Line(err.Error()), w))
 	}
 	if i == m.focus {
 		if err := s.Problem(); err != nil && !strings.HasPrefix(err.Error(), errRequired.Error()) {
-			return styleError.Render(truncate("✗ "+Line(err.Error()), w))
+			return m.look.chrome().Error.Render(truncate("✗ "+Line(err.Error()), w))
 		}
 	}
 	f := s.Field
@@ -749,7 +786,7 @@ func (m *askModel) hint(i int) string {
 	if f.Default != nil && !f.Secret {
 		h += " · default " + showValue(f, f.Default)
 	}
-	return styleDim.Render(truncate(h, w))
+	return m.look.chrome().Dim.Render(truncate(h, w))
 }
 
 func (m *askModel) fieldKeys() string {
@@ -778,9 +815,9 @@ func (m *askModel) reviewView() string {
 	if m.args != nil {
 		heading = "Review: these arguments go to " + Line(m.r.Server.Display())
 	}
-	body = append(body, styleTitle.Render(truncate(heading, w)))
+	body = append(body, m.look.chrome().Title.Render(truncate(heading, w)))
 	if n == 0 {
-		body = append(body, styleDim.Render("  (no fields: accept just says yes)"))
+		body = append(body, m.look.chrome().Dim.Render("  (no fields: accept just says yes)"))
 	}
 	labelW := 0
 	for _, s := range m.fields.Slots {
@@ -792,7 +829,7 @@ func (m *askModel) reviewView() string {
 		s := m.fields.Slots[i]
 		mark := "  "
 		if i == m.cursor {
-			mark = styleCursor.Render("▸ ")
+			mark = m.look.chrome().Cursor.Render("▸ ")
 		}
 		label := truncate(s.title, labelW)
 		label += strings.Repeat(" ", labelW-ansi.StringWidth(label))
@@ -804,23 +841,25 @@ func (m *askModel) reviewView() string {
 			if shown != "" {
 				shown += "  "
 			}
-			value = shown + styleError.Render("✗ "+Line(err.Error()))
+			value = shown + m.look.chrome().Error.Render("✗ "+Line(err.Error()))
+		case shown == "" && s.Field.Default != nil:
+			value = m.look.chrome().Dim.Render("(empty: the default, " + showValue(s.Field, s.Field.Default) + ", is sent)")
 		case shown == "":
-			value = styleDim.Render("(not set: left out)")
+			value = m.look.chrome().Dim.Render("(not set: left out)")
 		default:
 			value = shown
 		}
 		body = append(body, truncate(mark+label+"  "+value, w))
 	}
 	if n > rows {
-		body = append(body, styleDim.Render(fmt.Sprintf("  %d–%d of %d fields · ↑/↓ for the rest", m.top+1, min(m.top+rows, n), n)))
+		body = append(body, m.look.chrome().Dim.Render(fmt.Sprintf("  %d–%d of %d fields · ↑/↓ for the rest", m.top+1, min(m.top+rows, n), n)))
 	}
 	for _, l := range m.noteLines() {
-		body = append(body, styleError.Render(l))
+		body = append(body, m.look.chrome().Error.Render(l))
 	}
 	var bs []string
 	for k, b := range m.reviewButtons() {
-		bs = append(bs, button(b, m.cursor == n+k))
+		bs = append(bs, m.look.chrome().button(b, m.cursor == n+k))
 	}
 	body = append(body, strings.Join(bs, "  "))
 	return m.screenOf(body,
@@ -831,7 +870,7 @@ func (m *askModel) reviewView() string {
 func (m *askModel) choiceView() string {
 	w := m.innerWidth()
 	var body []string
-	body = append(body, styleTitle.Render("mcpcli cannot show this form:"))
+	body = append(body, m.look.chrome().Title.Render("mcpcli cannot show this form:"))
 	for _, p := range m.problems {
 		for _, l := range strings.Split(lipgloss.Wrap("• "+p, w-2, ",.-; "), "\n") {
 			body = append(body, "  "+l)
@@ -841,11 +880,11 @@ func (m *askModel) choiceView() string {
 	// The buttons stay on screen however long the list above them is.
 	var bs []string
 	for k, b := range m.buttons {
-		bs = append(bs, button(b, m.cursor == k))
+		bs = append(bs, m.look.chrome().button(b, m.cursor == k))
 	}
 	h := m.bodyHeight()
 	if len(body) > h-2 {
-		body = append(body[:max(h-3, 0)], styleDim.Render("  … (ctrl+o: all of it)"))
+		body = append(body[:max(h-3, 0)], m.look.chrome().Dim.Render("  … (ctrl+o: all of it)"))
 	}
 	body = append(body, "", strings.Join(bs, "  "))
 	return m.screenOf(body, "←/→ move · enter choose", m.keysLine("ctrl+x decline · esc cancel · ctrl+o more"))
@@ -853,9 +892,9 @@ func (m *askModel) choiceView() string {
 
 func (m *askModel) cancelRestView() string {
 	var body []string
-	body = append(body, styleTitle.Render(fmt.Sprintf("You cancelled this ask. Cancel the other %d ask%s of this round too?", m.rest, plural(m.rest))))
-	body = append(body, styleDim.Render("No goes on to the next one; nothing is dropped without asking."), "")
-	body = append(body, button("Yes, cancel all", m.cursor == 0)+"  "+button("No, answer them", m.cursor == 1))
+	body = append(body, m.look.chrome().Title.Render(fmt.Sprintf("You cancelled this ask. Cancel the other %d ask%s of this round too?", m.rest, plural(m.rest))))
+	body = append(body, m.look.chrome().Dim.Render("No goes on to the next one; nothing is dropped without asking."), "")
+	body = append(body, m.look.chrome().button("Yes, cancel all", m.cursor == 0)+"  "+m.look.chrome().button("No, answer them", m.cursor == 1))
 	return m.screenOf(body, "y yes · n no · enter choose", "")
 }
 
@@ -868,6 +907,6 @@ func (m *askModel) moreView() string {
 	}
 	w := m.innerWidth()
 	pos := fmt.Sprintf("lines %d–%d of %d", m.top+1, end, len(m.more))
-	lines = append(lines, styleRule.Render(strings.Repeat("─", w)), styleDim.Render(pos), "↑/↓ scroll · esc back")
+	lines = append(lines, m.look.chrome().Rule.Render(strings.Repeat("─", w)), m.look.chrome().Dim.Render(pos), "↑/↓ scroll · esc back")
 	return strings.Join(lines, "\n")
 }

@@ -3,6 +3,7 @@ package render
 import (
 	tea "charm.land/bubbletea/v2"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -71,7 +72,8 @@ func TestFormDeclineAndCancelKeys(t *testing.T) {
 	}{
 		{"ctrl+x declines", []string{kCtrlX}, client.Decline},
 		{"esc cancels", []string{kEsc}, client.Cancel},
-		{"ctrl+c cancels", []string{kCtrlC}, client.Cancel},
+		{"ctrl+c, then esc, cancels", []string{kCtrlC, kEsc}, client.Cancel},
+		{"ctrl+c, then another key, goes on", []string{kCtrlC, kCtrlX}, client.Decline},
 		{"decline button on the review", []string{kCtrlS, kRight, kEnter}, client.Decline},
 		{"cancel button on the review", []string{kCtrlS, kRight, kRight, kEnter}, client.Cancel},
 		{"esc on the review cancels", []string{kCtrlS, kEsc}, client.Cancel},
@@ -291,7 +293,7 @@ func TestFormCancelAsksAboutTheRest(t *testing.T) {
 	t.Run("no goes on", func(t *testing.T) {
 		u := startTUI(t, three(), nil)
 		u.WaitFor("First question")
-		u.Press(kCtrlC)
+		u.Press(kEsc)
 		u.WaitFor("Cancel the other 2 asks")
 		u.Press("n")
 		u.WaitFor("Test Server asks (2 of 3)", "Second question")
@@ -523,4 +525,71 @@ func TestFormReviewShowsTheWholeRefusal(t *testing.T) {
 	}
 	u.Press(kEsc)
 	u.Result()
+}
+
+// y and n answer every yes/no and move on, with or without a default;
+// ←/→ and space move between yes and no.
+func TestFormYesNoKeysEverywhere(t *testing.T) {
+	schema := `{"type":"object","properties":{
+		"a":{"type":"boolean","title":"First"},
+		"b":{"type":"boolean","title":"Second","default":true},
+		"c":{"type":"boolean","title":"Third"},
+		"d":{"type":"boolean","title":"Fourth"}},"required":["a","c","d"]}`
+	u := startTUI(t, roundOf([3]string{"b", "Four questions", schema}), nil)
+	u.WaitFor("First *", "field 1/4")
+	u.Press("y")
+	u.WaitFor("field 2/4")
+	u.Press("n")
+	u.WaitFor("field 3/4")
+	u.Press(kRight, kEnter) // the first choice after "(choose one)": yes
+	u.WaitFor("field 4/4")
+	u.Press(kSpace, kSpace, kEnter) // yes, then no
+	u.WaitFor("Review")
+	u.Press(kEnter)
+	res := u.Result()["b"]
+	if diff := cmp.Diff(map[string]any{"a": true, "b": false, "c": true, "d": false}, res.Content); diff != "" {
+		t.Errorf("content (-want +got):\n%s", diff)
+	}
+}
+
+// A server that asks again after every cancel can be left from inside the
+// form: a second ctrl+c abandons the whole request.
+func TestFormCtrlCTwiceAbandonsTheRequest(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keys []string
+		then string
+	}{{"on a field", nil, "field 1/1"}, {"on the review", []string{kCtrlS}, "Review"}, {"on the cancel-the-rest question", []string{kEsc}, "Cancel the other 1 ask"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := roundOf([3]string{"a", "First question", confirmSchema}, [3]string{"b", "Second question", confirmSchema})
+			u := startTUI(t, r, nil)
+			u.WaitFor("First question")
+			u.Press(tc.keys...)
+			u.WaitFor(tc.then)
+			u.Press(kCtrlC)
+			u.WaitFor("Quit? ctrl+c again leaves mcpcli and abandons the request", "esc cancels just this question")
+			u.Press(kCtrlC)
+			if err := u.Err(); !errors.Is(err, client.ErrAbandoned) {
+				t.Errorf("Answer = %v, want ErrAbandoned", err)
+			}
+		})
+	}
+}
+
+// What the review shows is what goes: a field left empty that has a
+// default says the default is sent, and it is.
+func TestFormReviewShowsTheDefaultThatGoes(t *testing.T) {
+	schema := `{"type":"object","properties":{"name":{"type":"string","title":"Name","default":"Ada"},"note":{"type":"string","title":"Note"}}}`
+	u := startTUI(t, roundOf([3]string{"p", "Who?", schema}), nil)
+	u.WaitFor("Name", "field 1/2")
+	u.Press(kBack, kBack, kBack, kCtrlS)
+	u.WaitFor("Review", "(empty: the default, Ada, is sent)", "(not set: left out)")
+	u.Press(kEnter)
+	res := u.Result()["p"]
+	if diff := cmp.Diff(map[string]any{"name": "Ada"}, res.Content); diff != "" {
+		t.Errorf("content (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(u.Output(), "→ accept sent to Test Server with 1 value") {
+		t.Errorf("the status line does not count what was sent:\n%s", u.Output())
+	}
 }

@@ -77,8 +77,8 @@ func ToolResult(w io.Writer, res *mcp.CallToolResult) {
 		fmt.Fprintln(w, "The tool reported an error:")
 	}
 	Contents(w, res.Content)
-	if res.StructuredContent != nil && !structuredEchoesText(res) {
-		b, err := json.MarshalIndent(res.StructuredContent, "", "  ")
+	if res.StructuredContent != nil && !structuredRestates(res) {
+		b, err := json.MarshalIndent(elideBase64(res.StructuredContent), "", "  ")
 		if err == nil {
 			b = textsafe.EscapeJSON(b)
 			if len(res.Content) > 0 {
@@ -92,31 +92,117 @@ func ToolResult(w io.Writer, res *mcp.CallToolResult) {
 	}
 }
 
-// EchoesText reports whether a tool result's structuredContent only
-// repeats its single text block (the text output leaves it out then).
-func EchoesText(res *mcp.CallToolResult) bool { return structuredEchoesText(res) }
+// Restates reports whether a tool result's structuredContent only says
+// again what its content blocks show (the text output leaves it out then).
+func Restates(res *mcp.CallToolResult) bool { return structuredRestates(res) }
 
-// structuredEchoesText reports the common case of a single text block that
-// is the structured content's own JSON: printing both says it twice.
-func structuredEchoesText(res *mcp.CallToolResult) bool {
-	if len(res.Content) != 1 {
+// structuredRestates reports whether structuredContent only says again what
+// the content blocks already show, so that printing it would say it twice:
+// the text is its JSON; or it is one field ({"content": …}, {"entities":
+// …}) holding the text, the text's JSON, or the content blocks themselves.
+func structuredRestates(res *mcp.CallToolResult) bool {
+	var text strings.Builder
+	texts := 0
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			if texts > 0 {
+				text.WriteByte('\n')
+			}
+			text.WriteString(t.Text)
+			texts++
+		}
+	}
+	sc := canonicalJSON(res.StructuredContent)
+	if sc == "" {
 		return false
 	}
-	t, ok := res.Content[0].(*mcp.TextContent)
+	var parsed any
+	textJSON := ""
+	if texts > 0 && json.Unmarshal([]byte(text.String()), &parsed) == nil {
+		textJSON = canonicalJSON(parsed)
+	}
+	if textJSON != "" && textJSON == sc {
+		return true
+	}
+	m, ok := res.StructuredContent.(map[string]any)
 	if !ok {
+		var v any
+		if json.Unmarshal([]byte(sc), &v) == nil {
+			m, ok = v.(map[string]any)
+		}
+	}
+	if !ok || len(m) != 1 {
 		return false
 	}
-	var a, b any
-	if json.Unmarshal([]byte(t.Text), &a) != nil {
-		return false
+	for _, v := range m {
+		if s, isStr := v.(string); isStr && texts > 0 && strings.TrimSpace(s) == strings.TrimSpace(text.String()) {
+			return true
+		}
+		one := canonicalJSON(v)
+		if textJSON != "" && one == textJSON {
+			return true
+		}
+		if one == canonicalJSON(res.Content) {
+			return true
+		}
 	}
-	sb, err := json.Marshal(res.StructuredContent)
-	if err != nil || json.Unmarshal(sb, &b) != nil {
-		return false
+	return false
+}
+
+// canonicalJSON is v as JSON with sorted keys, or "" when it is not JSON.
+func canonicalJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
 	}
-	ab, _ := json.Marshal(a)
-	bb, _ := json.Marshal(b)
-	return bytes.Equal(ab, bb)
+	var x any
+	if json.Unmarshal(b, &x) != nil {
+		return ""
+	}
+	b, _ = json.Marshal(x)
+	return string(b)
+}
+
+// elideBase64 returns v with long base64 strings (image data, blobs)
+// replaced by a note of their size: text output never dumps them.
+func elideBase64(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var x any
+	if json.Unmarshal(b, &x) != nil {
+		return v
+	}
+	var walk func(any) any
+	walk = func(v any) any {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, e := range t {
+				t[k] = walk(e)
+			}
+		case []any:
+			for i, e := range t {
+				t[i] = walk(e)
+			}
+		case string:
+			if len(t) >= 256 && looksBase64(t) {
+				return fmt.Sprintf("[base64, %s]", Size(len(t)*3/4))
+			}
+		}
+		return v
+	}
+	return walk(x)
+}
+
+func looksBase64(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // PromptResult writes a prompt's messages.

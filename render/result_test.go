@@ -45,3 +45,33 @@ func TestWriteJSONEscapesWhatATerminalWouldObey(t *testing.T) {
 		t.Errorf("structuredContent shown as:\n%s", text.String())
 	}
 }
+
+// structuredContent that only says again what the content shows is not
+// printed twice; one that adds something is, without dumping base64.
+func TestStructuredContentIsShownOnlyWhenItAddsSomething(t *testing.T) {
+	text := func(s string) []mcp.Content { return []mcp.Content{&mcp.TextContent{Text: s}} }
+	img := &mcp.ImageContent{MIMEType: "image/png", Data: bytes.Repeat([]byte{7}, 600)}
+	tests := []struct {
+		name      string
+		res       *mcp.CallToolResult
+		shown     bool
+		mustNotBe string
+	}{
+		{"the text is its JSON", &mcp.CallToolResult{Content: text(`{"a":1}`), StructuredContent: map[string]any{"a": 1}}, false, ""},
+		{"server-filesystem: {content: the text}", &mcp.CallToolResult{Content: text("hello\n"), StructuredContent: map[string]any{"content": "hello\n"}}, false, ""},
+		{"server-memory: {entities: the text's JSON}", &mcp.CallToolResult{Content: text(`[{"name":"a"}]`), StructuredContent: map[string]any{"entities": []any{map[string]any{"name": "a"}}}}, false, ""},
+		{"server-filesystem media: {content: the blocks}", &mcp.CallToolResult{Content: []mcp.Content{img}, StructuredContent: map[string]any{"content": []mcp.Content{img}}}, false, ""},
+		{"something more", &mcp.CallToolResult{Content: text("3 results"), StructuredContent: map[string]any{"total": 3}}, true, ""},
+		{"base64 in it", &mcp.CallToolResult{Content: text("saved"), StructuredContent: map[string]any{"file": strings.Repeat("QUJD", 100)}}, true, strings.Repeat("QUJD", 100)},
+	}
+	for _, tt := range tests {
+		var out bytes.Buffer
+		ToolResult(&out, tt.res)
+		if got := strings.Contains(out.String(), "structuredContent:"); got != tt.shown {
+			t.Errorf("%s: structuredContent shown %v, want %v:\n%s", tt.name, got, tt.shown, out.String())
+		}
+		if tt.mustNotBe != "" && strings.Contains(out.String(), tt.mustNotBe) {
+			t.Errorf("%s: base64 dumped:\n%s", tt.name, out.String())
+		}
+	}
+}

@@ -454,16 +454,17 @@ func TestContent(t *testing.T) {
 		want    map[string]any
 		wantErr string
 	}{
-		{"required only", map[string]any{"name": "Ada", "email": "ada@example.com", "languages": []string{"en"}},
-			map[string]any{"name": "Ada", "email": "ada@example.com", "languages": []string{"en"}}, ""},
+		// What is left out that has a default is sent with it (SEP-1034).
+		{"required only: defaults fill the rest", map[string]any{"name": "Ada", "email": "ada@example.com", "languages": []string{"en"}},
+			map[string]any{"name": "Ada", "email": "ada@example.com", "languages": []string{"en"}, "height": 1.7, "newsletter": false, "theme": "dark"}, ""},
 		{"every kind", map[string]any{"name": "Ada", "email": "a@b.co", "bio": "Hi", "age": int64(36), "height": 1.65, "newsletter": true,
 			"agree": false, "theme": "light", "country": "FR", "languages": []string{"en", "fr"}, "topics": []string{"mcp"}},
 			map[string]any{"name": "Ada", "email": "a@b.co", "bio": "Hi", "age": int64(36), "height": 1.65, "newsletter": true,
 				"agree": false, "theme": "light", "country": "FR", "languages": []string{"en", "fr"}, "topics": []string{"mcp"}}, ""},
 		{"unset optional fields are left out, not sent empty", map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"ja"}, "bio": "", "age": nil, "topics": nil},
-			map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"ja"}}, ""},
-		{"an empty optional list is sent when given", map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"ja"}, "topics": []string{}},
-			map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"ja"}, "topics": []string{}}, ""},
+			map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"ja"}, "height": 1.7, "newsletter": false, "theme": "dark"}, ""},
+		{"an empty optional list is sent when given", map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"ja"}, "topics": []string{}, "height": 1.8, "newsletter": true, "theme": "light"},
+			map[string]any{"name": "Ada", "email": "a@b.co", "languages": []string{"ja"}, "topics": []string{}, "height": 1.8, "newsletter": true, "theme": "light"}, ""},
 		{"missing required", map[string]any{"email": "a@b.co", "languages": []string{"en"}}, nil, "name is required"},
 		{"nil required", map[string]any{"name": nil, "email": "a@b.co", "languages": []string{"en"}}, nil, "name is required"},
 		{"too short", map[string]any{"name": "A", "email": "a@b.co", "languages": []string{"en"}}, nil, "name must be at least 2"},

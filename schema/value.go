@@ -375,12 +375,17 @@ func (f *Field) Show(v any) string {
 	return fmt.Sprint(v)
 }
 
-// Content builds what accept sends: set values, typed, with unset optional
-// fields left out. It refuses content that does not validate.
+// Content builds what accept sends: set values, typed; a field left
+// empty that has a default gets it (the go-sdk would put it in anyway on
+// the 2025-11-25 path, and SEP-1034 wants defaults applied), other unset
+// optional fields are left out. It refuses content that does not validate.
 func (f *Form) Content(values map[string]any) (map[string]any, error) {
 	content := map[string]any{}
 	for _, fl := range f.Fields {
 		v, ok := values[fl.Name]
+		if (!ok || v == nil) && fl.Default != nil {
+			v, ok = fl.Default, true
+		}
 		if !ok || v == nil {
 			if fl.Required {
 				return nil, &FieldError{Field: fl.Name, Reason: "is required"}
@@ -399,6 +404,21 @@ func (f *Form) Content(values map[string]any) (map[string]any, error) {
 		return nil, err
 	}
 	return content, nil
+}
+
+// WithDefaults returns content with each omitted field that has a default
+// set to it: what is sent, shown as it is sent.
+func (f *Form) WithDefaults(content map[string]any) map[string]any {
+	out := make(map[string]any, len(content))
+	for k, v := range content {
+		out[k] = v
+	}
+	for _, fl := range f.Fields {
+		if _, ok := out[fl.Name]; !ok && fl.Default != nil {
+			out[fl.Name] = fl.Default
+		}
+	}
+	return out
 }
 
 // FromContent types scripted content (decoded JSON) for the form, field by

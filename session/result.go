@@ -78,7 +78,7 @@ func newResultView(res *client.Result) *resultView {
 		for _, c := range t.Content {
 			add(contentBlock(c))
 		}
-		if t.StructuredContent != nil && !render.EchoesText(t) {
+		if t.StructuredContent != nil && !render.Restates(t) {
 			add(structuredBlock(res.Raw, t.StructuredContent))
 		}
 		if len(t.Content) == 0 && t.StructuredContent == nil {

@@ -123,6 +123,14 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 			body, _ = io.ReadAll(rc)
 			rc.Close()
 		}
+		if b := bodyWithReason(req.Context(), body); len(b) != len(body) || string(b) != string(body) {
+			// A cancellation says why (WithCancelReason).
+			req = req.Clone(req.Context())
+			body = b
+			req.Body = io.NopCloser(bytes.NewReader(b))
+			req.ContentLength = int64(len(b))
+			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+		}
 	}
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Send, HTTP: &HTTPHeaders{Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone()}, Ctx: req.Context()})

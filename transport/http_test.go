@@ -651,3 +651,38 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// A 2025-11-25 server may have run a tool whose answer was lost: a tools/call
+// is sent again only when the tool says it is idempotent.
+func TestAnOlderServerGetsAToolCallAgainOnlyWhenIdempotent(t *testing.T) {
+	for _, tc := range []struct {
+		tool      string
+		wantCalls int
+	}{{"once", 1}, {"again", 2}} {
+		t.Run(tc.tool, func(t *testing.T) {
+			srv := wiretest.New(t, map[string]wiretest.Handler{
+				"server/discover": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+					wiretest.Error(w, r, http.StatusBadRequest, -32601, "Method not found", "")
+				},
+				"initialize": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+					wiretest.Result(w, r, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"old","version":"1"}}`)
+				},
+				"tools/list": wiretest.Tools(`[{"name":"once","inputSchema":{"type":"object"}},{"name":"again","inputSchema":{"type":"object"},"annotations":{"idempotentHint":true}}]`),
+				"tools/call": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+					wiretest.Stream(w, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"starting"}}`)
+					wiretest.Break()
+				},
+			})
+			s := connect(t, srv.URL, client.Options{})
+			listTools(t, s)
+			_, err := s.CallTool(testCtx(t), tc.tool, nil)
+			var se *client.StreamError
+			if !errors.As(err, &se) || se.NotResent != (tc.wantCalls == 1) {
+				t.Fatalf("CallTool(%s) error = %v, want a StreamError (not sent again: %v)", tc.tool, err, tc.wantCalls == 1)
+			}
+			if n := len(srv.Calls("tools/call")); n != tc.wantCalls {
+				t.Errorf("%d tools/call requests, want %d", n, tc.wantCalls)
+			}
+		})
+	}
+}

@@ -171,15 +171,26 @@ func (p *Process) StderrTail() []string { return p.stderr.Lines() }
 
 // Close shuts the server down and waits for it. It never leaves the process
 // group behind.
-func (p *Process) Close() error {
+func (p *Process) Close() error { return p.close(p.grace) }
+
+// abortGrace is how long a server has to go after its stdin closes, and
+// after SIGTERM, when mcpcli is ending a run that did not finish (a
+// timeout, Ctrl+C): it may be busy with the request mcpcli gave up on.
+const abortGrace = 250 * time.Millisecond
+
+// Abort is Close for a run that did not finish: the same steps, with less
+// waiting between them.
+func (p *Process) Abort() error { return p.close(min(p.grace, abortGrace)) }
+
+func (p *Process) close(grace time.Duration) error {
 	p.closeOnce.Do(func() {
 		p.closing.Store(true)
 		p.stdin.Close()
 		pgid := p.cmd.Process.Pid
-		if !p.wait(p.grace) {
+		if !p.wait(grace) {
 			p.signaled.Store(true)
 			_ = syscall.Kill(-pgid, syscall.SIGTERM)
-			if !p.wait(p.grace) {
+			if !p.wait(grace) {
 				_ = syscall.Kill(-pgid, syscall.SIGKILL)
 				p.wait(5 * time.Second)
 			}

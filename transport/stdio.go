@@ -71,6 +71,16 @@ func (s *Stdio) Close() error {
 	return nil
 }
 
+// Abort is Close for a run that did not finish (its request timed out or
+// was interrupted): the server is stopped the same way, without waiting as
+// long for it at each step.
+func (s *Stdio) Abort() error {
+	if p := s.Process(); p != nil {
+		return p.Abort()
+	}
+	return nil
+}
+
 // Explain turns a session error into one that says what happened to the
 // server process, if it has died: its exit status and its last stderr lines.
 func (s *Stdio) Explain(err error) error {

@@ -208,7 +208,7 @@ func errOr(err error, msg string) error {
 
 // Write implements mcp.Connection.
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	data, err := jsonrpc.EncodeMessage(msg)
+	data, err := jsonrpc.EncodeMessage(withReason(ctx, msg))
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,8 @@ const (
 	chShow           // show the URL to copy
 	chAccept         // finished in the browser: accept
 	chDecline        // decline
-	chCancel         // cancel (Esc; ctrl+c too, as in the forms)
+	chCancel         // cancel (Esc, or ctrl+c then Esc, as in the forms)
+	chQuit           // ctrl+c twice: leave mcpcli, abandoning the request
 )
 
 // screen is which of the model's screens is up.
@@ -40,14 +41,36 @@ const (
 )
 
 var (
-	boldStyle    = lipgloss.NewStyle().Bold(true)
-	faintStyle   = lipgloss.NewStyle().Faint(true)
-	hostStyle    = lipgloss.NewStyle().Bold(true)
-	domainStyle  = lipgloss.NewStyle().Bold(true).Reverse(true) // stands out without colour too
-	warnStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("11"))
-	refusedStyle = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("9"))
-	keyStyle     = lipgloss.NewStyle().Bold(true)
+	boldStyle   = lipgloss.NewStyle().Bold(true)
+	hostStyle   = lipgloss.NewStyle().Bold(true)
+	domainStyle = lipgloss.NewStyle().Bold(true).Reverse(true) // stands out without colour too
+	keyStyle    = lipgloss.NewStyle().Bold(true)
 )
+
+// colors are the screen's colored styles for one background, from render's
+// palettes: readable (4.5:1) on dark and light terminals alike.
+type colors struct{ faint, warn, refused lipgloss.Style }
+
+func colorsFor(dark bool) colors {
+	p := render.PaletteFor(dark)
+	return colors{
+		faint:   lipgloss.NewStyle().Foreground(lipgloss.Color(p.Dim)),
+		warn:    lipgloss.NewStyle().Foreground(lipgloss.Color(p.Warn)),
+		refused: lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color(p.Error)),
+	}
+}
+
+var (
+	darkColors  = colorsFor(true)
+	lightColors = colorsFor(false)
+)
+
+func (m model) c() colors {
+	if m.light {
+		return lightColors
+	}
+	return darkColors
+}
 
 // model is the full-screen consent screen and, after it, the inline
 // "finish in your browser" line. It only decides; opening happens outside,
@@ -64,6 +87,8 @@ type model struct {
 	opened bool   // the browser has opened the URL
 
 	width, height int
+	light         bool // the terminal's background is light
+	quitAsked     bool // a first ctrl+c: a second one quits
 	offset        int  // first body line shown
 	seenAll       bool // the whole body has been on screen
 	hint          string
@@ -101,10 +126,13 @@ func (m model) waiting(status string, opened bool) model {
 	return m
 }
 
-func (m model) Init() tea.Cmd { return nil }
+func (m model) Init() tea.Cmd { return tea.RequestBackgroundColor }
 
 func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case tea.BackgroundColorMsg:
+		m.light = !msg.IsDark()
+		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.offset = m.clamp(m.offset)
@@ -123,8 +151,16 @@ func (m model) quit(c choice) (tea.Model, tea.Cmd) {
 }
 
 func (m model) key(k string) (tea.Model, tea.Cmd) {
-	if k == "ctrl+c" {
-		return m.quit(chCancel)
+	switch {
+	case k == "ctrl+c" && m.quitAsked:
+		return m.quit(chQuit)
+	case k == "ctrl+c":
+		m.quitAsked = true
+		m.hint = "Quit? ctrl+c again leaves mcpcli and abandons the request; esc cancels just this question."
+		return m, nil
+	case m.quitAsked:
+		m.quitAsked = false
+		m.hint = ""
 	}
 	switch m.screen {
 	case refusedScreen:
@@ -212,7 +248,7 @@ func (m model) body() []string {
 	}
 	add(boldStyle.Render(m.title))
 	if m.context != "" {
-		add(faintStyle.Render(m.context))
+		add(m.c().faint.Render(m.context))
 	}
 	add("")
 	if m.message != "" {
@@ -231,13 +267,13 @@ func (m model) body() []string {
 		add(indent(lipgloss.Wrap("Host: "+site, w, "")))
 	}
 	for _, wa := range m.an.Warnings {
-		add(indent(warnStyle.Render("⚠ ") + hanging(lipgloss.Wrap(wa.Text, w-2, ""))))
+		add(indent(m.c().warn.Render("⚠ ") + hanging(lipgloss.Wrap(wa.Text, w-2, ""))))
 	}
 	if m.screen == refusedScreen {
-		add(indent(refusedStyle.Render("✗ Refused: ") + hanging(lipgloss.Wrap(m.an.Refused+".", w-11, ""))))
+		add(indent(m.c().refused.Render("✗ Refused: ") + hanging(lipgloss.Wrap(m.an.Refused+".", w-11, ""))))
 	}
 	if m.screen != refusedScreen {
-		add(indent(faintStyle.Render(lipgloss.Wrap("Your browser talks to that site directly: mcpcli never sees what you type there.", w, ""))))
+		add(indent(m.c().faint.Render(lipgloss.Wrap("Your browser talks to that site directly: mcpcli never sees what you type there.", w, ""))))
 	}
 	return lines
 }
@@ -265,7 +301,7 @@ func (m model) footer() []string {
 	}
 	lines := []string{"", keys}
 	if m.hint != "" {
-		lines = append(lines, warnStyle.Render(m.hint))
+		lines = append(lines, m.c().warn.Render(m.hint))
 	}
 	return lines
 }
@@ -286,7 +322,7 @@ func (m model) View() tea.View {
 		if end < len(body) {
 			more += fmt.Sprintf(" · %d more line%s below", len(body)-end, plural(len(body)-end))
 		}
-		foot[0] = faintStyle.Render(more)
+		foot[0] = m.c().faint.Render(more)
 	}
 	b.WriteString("\n")
 	b.WriteString(strings.Join(foot, "\n"))
@@ -317,7 +353,7 @@ func (m model) waitView() string {
 	b.WriteString(lipgloss.Wrap(help, max(m.width-1, 20), ""))
 	if m.hint != "" {
 		b.WriteString("\n")
-		b.WriteString(warnStyle.Render(m.hint))
+		b.WriteString(m.c().warn.Render(m.hint))
 	}
 	return b.String()
 }
@@ -330,8 +366,12 @@ func (c *Consent) TUI(ctx context.Context, r client.Round, i int) (*mcp.ElicitRe
 	an := Analyze(a.Params.URL)
 	m := newModel(r, i, an)
 	if !an.Openable() {
-		if _, err := c.run(ctx, m); err != nil {
+		fm, err := c.run(ctx, m)
+		if err != nil {
 			return nil, err
+		}
+		if fm.choice == chQuit {
+			return nil, client.ErrAbandoned
 		}
 		fmt.Fprintf(c.out(), "%s asked to open a link mcpcli refuses to open: %s\n", m.server, an.Shown)
 		fmt.Fprintf(c.out(), "  ✗ %s; answered decline.\n", an.Refused)
@@ -372,6 +412,8 @@ func (c *Consent) TUI(ctx context.Context, r client.Round, i int) (*mcp.ElicitRe
 			return &mcp.ElicitResult{Action: client.Accept}, nil
 		case chDecline:
 			return &mcp.ElicitResult{Action: client.Decline}, nil
+		case chQuit:
+			return nil, client.ErrAbandoned
 		default: // chCancel
 
 			return &mcp.ElicitResult{Action: client.Cancel}, nil

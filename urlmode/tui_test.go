@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"charm.land/lipgloss/v2"
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"sync"
@@ -300,7 +301,7 @@ func TestTUIOpensAfterLeavingTheAltScreen(t *testing.T) {
 	}
 }
 
-func TestTUICtrlCCancels(t *testing.T) {
+func TestTUICtrlCThenEscCancels(t *testing.T) {
 	stub := browsertest.New(t)
 	c := &Consent{Open: stub.Open}
 	tm := newTerminal(t, c)
@@ -317,6 +318,9 @@ func TestTUICtrlCCancels(t *testing.T) {
 	}()
 	tm.waitFor(t, "o open in browser")
 	tm.typ(t, "\x03")
+	tm.waitFor(t, "ctrl+c again leaves mcpcli")
+	time.Sleep(50 * time.Millisecond)
+	tm.typ(t, "\x1b")
 	select {
 	case got := <-done:
 		if got != client.Cancel {
@@ -327,6 +331,29 @@ func TestTUICtrlCCancels(t *testing.T) {
 	}
 	if held != 0 {
 		t.Errorf("Hold not released: %d", held)
+	}
+}
+
+// ctrl+c twice leaves mcpcli, as in the forms.
+func TestTUICtrlCTwiceAbandons(t *testing.T) {
+	c := &Consent{Open: browsertest.New(t).Open}
+	tm := newTerminal(t, c)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.TUI(context.Background(), urlRound(1, connectURL), 0)
+		done <- err
+	}()
+	tm.waitFor(t, "o open in browser")
+	tm.typ(t, "\x03")
+	tm.waitFor(t, "ctrl+c again leaves mcpcli")
+	tm.typ(t, "\x03")
+	select {
+	case err := <-done:
+		if !errors.Is(err, client.ErrAbandoned) {
+			t.Errorf("ctrl+c twice gave %v, want ErrAbandoned", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("TUI did not return after ctrl+c twice")
 	}
 }
 

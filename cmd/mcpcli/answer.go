@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -28,16 +31,80 @@ func (f *Factory) Answerer(cmd *cobra.Command) (client.Answerer, error) {
 		// --open-urls, printed otherwise; refused schemes become decline.
 		return consent.Script(s, f.Flags.OpenURLs), nil
 	}
+	// What the person answers is kept, to be written as an answers file
+	// if the retry that carries it fails (or with --save-answers).
+	f.recorder = &client.Recorder{}
 	if fa := f.forms(); fa != nil {
 		consent.Term = fa.Term
 		fa.URL = consent.TUI
-		return fa, nil
+		f.recorder.Inner = fa
+		return f.recorder, nil
 	}
 	p := f.prompter()
 	p.URL = func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error) {
 		return consent.Line(ctx, p, r, i)
 	}
-	return p, nil
+	f.recorder.Inner = p
+	return f.recorder, nil
+}
+
+// keepAnswers writes what the person answered as an answers file: to
+// --save-answers, or, when the run failed after they answered, to a file
+// of its own, with the command that sends them again.
+func (f *Factory) keepAnswers(err error) {
+	if f.recorder == nil || f.recorder.Len() == 0 {
+		return
+	}
+	con := f.Console()
+	path := f.Flags.SaveAnswers
+	if path == "" {
+		var ue *usageError
+		if err == nil || errors.As(err, &ue) || errors.As(err, new(toolError)) || errors.Is(err, client.ErrAbandoned) || errors.Is(err, context.Canceled) {
+			return
+		}
+		file, ferr := os.CreateTemp("", "mcpcli-answers-*.json")
+		if ferr != nil {
+			con.Warn(fmt.Sprintf("your answers could not be kept: %v", ferr))
+			return
+		}
+		file.Close()
+		path = file.Name()
+	}
+	if werr := os.WriteFile(path, f.recorder.Script(), 0o600); werr != nil {
+		con.Warn(fmt.Sprintf("your answers could not be saved in %s: %v", path, werr))
+		return
+	}
+	if f.Flags.SaveAnswers != "" {
+		con.Printf("mcpcli: your answers are saved in %s (send them again with --answers %s)", path, path)
+		return
+	}
+	con.Printf("mcpcli: your answers are kept in %s; to send them again: %s", path, resendCommand(f.Args, path))
+}
+
+// resendCommand is the run's own command line with --answers PATH.
+func resendCommand(args []string, path string) string {
+	words := []string{"mcpcli"}
+	for _, a := range args {
+		if a == "--" {
+			words = append(words, "--answers", shellQuote(path))
+			path = ""
+		}
+		words = append(words, shellQuote(a))
+	}
+	if path != "" {
+		words = append(words, "--answers", shellQuote(path))
+	}
+	return strings.Join(words, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,@%+", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // forms is the run's full-screen form answerer, or nil when the run cannot

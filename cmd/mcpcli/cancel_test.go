@@ -186,6 +186,9 @@ func TestCtrlCCancelsTheRequestAndStopsTheStdioServer(t *testing.T) {
 			if got := string(cancelled["requestId"]); got != string(callID) {
 				t.Errorf("notifications/cancelled names request %s, want the tools/call %s", got, callID)
 			}
+			if got := string(cancelled["reason"]); got != `"the user interrupted mcpcli (Ctrl+C)"` {
+				t.Errorf("notifications/cancelled gives the reason %s, want the Ctrl+C", got)
+			}
 			poll(t, "the server and its child to be gone", func() bool { return gone(serverPid) && gone(childPid) })
 		})
 	}

@@ -89,6 +89,10 @@ func report(ctx context.Context, w *render.Console, err error) int {
 	}
 	if errors.Is(err, client.ErrAbandoned) || ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		w.Printf("mcpcli: cancelled; the request was abandoned")
+		var sig interrupted
+		if errors.As(context.Cause(ctx), &sig) {
+			return sig.exitCode()
+		}
 		return exitAbandoned
 	}
 	var ue *usageError
@@ -142,6 +146,7 @@ func explain(err error) string {
 		re  *client.RoundsError
 		to  *client.TimeoutError
 		me  *client.ModeError
+		sr  *client.StreamError
 		ne  *net.OpError
 		je  *jsonrpc.Error
 		res *resourceError
@@ -173,12 +178,17 @@ func explain(err error) string {
 	case errors.As(err, &ve):
 		return ve.Error() + "; use a client or server release with a version in common"
 	case errors.As(err, &to):
+		if to.Connecting && to.After == DefaultConnectTimeout {
+			return to.Error() + "; pass --timeout to wait longer"
+		}
 		return to.Error() + " (--timeout)"
 	case errors.As(err, &re):
 		if re.StateOnly {
 			return re.Error()
 		}
 		return re.Error() + " (raise --max-rounds if that is expected)"
+	case errors.As(err, &sr) && sr.NotResent:
+		return sr.Error() + ": check, then run the command again if that is safe"
 	case errors.As(err, &me):
 		return me.Error() + fmt.Sprintf(" (--elicitation %s)", me.Declared)
 	case errors.As(err, &ne):

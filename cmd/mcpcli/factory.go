@@ -7,8 +7,10 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
@@ -32,6 +34,7 @@ type GlobalFlags struct {
 	MaxRounds   int
 	Timeout     time.Duration
 	Output      string
+	SaveAnswers string
 	Accessible  bool
 	LogLevel    string
 	Verbose     bool
@@ -43,11 +46,14 @@ type GlobalFlags struct {
 type Factory struct {
 	Deps  *Deps
 	Flags GlobalFlags
+	// Args are the run's arguments, to say how to run it again.
+	Args []string
 
 	console      *render.Console
 	formAnswerer *render.FormAnswerer
 	linePrompter *render.Prompter
-	closers      []func() // run when the command is done: the trace
+	recorder     *client.Recorder // what the person answered
+	closers      []func()         // run when the command is done: the trace
 }
 
 // cleanup runs what the run left to do at its end.
@@ -143,6 +149,48 @@ func (f *Factory) Transport(cmd *cobra.Command) (transport.Transport, error) {
 	return f.stdio(transport.Command{Argv: argv, Env: fl.Env, Dir: fl.Cwd}), nil
 }
 
+// DefaultConnectTimeout bounds starting a server and its handshake when
+// --timeout does not: long enough for npx or uvx to fetch a package.
+const DefaultConnectTimeout = 60 * time.Second
+
+// waitAfter is how long a server may say nothing before mcpcli says it is
+// waiting for it.
+const waitAfter = 1500 * time.Millisecond
+
+// waitLine is a "waiting for …" line that shows only if its wait lasts.
+type waitLine struct {
+	t   *time.Timer
+	con *render.Console
+}
+
+// waiting shows msg on the console after waitAfter, until stop.
+func (f *Factory) waiting(msg string) *waitLine {
+	con := f.Console()
+	return &waitLine{con: con, t: time.AfterFunc(waitAfter, func() { con.Waiting(msg) })}
+}
+
+func (w *waitLine) stop() {
+	if !w.t.Stop() {
+		w.con.Waited()
+	}
+}
+
+// waitSlot holds the one wait of a session at a time.
+type waitSlot struct {
+	mu sync.Mutex
+	w  *waitLine
+}
+
+// set ends the current wait, and starts w (if not nil).
+func (s *waitSlot) set(w *waitLine) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.w != nil {
+		s.w.stop()
+	}
+	s.w = w
+}
+
 // stdio is the transport to a server started as c.
 func (f *Factory) stdio(c transport.Command) *transport.Stdio {
 	s := &transport.Stdio{Cmd: c, Warn: f.Console().Warn}
@@ -194,19 +242,39 @@ func (f *Factory) connect(ctx context.Context, cmd *cobra.Command, t transport.T
 		}}, closers...)
 	}
 	modes, _ := client.ParseModes(f.Flags.Elicitation)
+	connectTimeout := f.Flags.Timeout
+	if connectTimeout == 0 {
+		connectTimeout = DefaultConnectTimeout
+	}
+	what := "the server at " + render.Line(t.Via())
+	if st, ok := t.(*transport.Stdio); ok {
+		what = fmt.Sprintf("the server (%s) to start", render.Line(st.Cmd.String()))
+	}
+	wait := &waitSlot{}
+	wait.set(f.waiting(fmt.Sprintf("waiting for %s…", what)))
 	opts := client.Options{
 		ClientVersion: version,
 		Modes:         modes,
-		Answerer:      answerer,
-		MaxRounds:     f.Flags.MaxRounds,
-		Timeout:       f.Flags.Timeout,
-		LogLevel:      f.Flags.LogLevel,
-		Warn:          con.Warn,
-		OnLog:         con.Log,
-		OnProgress:    con.Progress,
+		Answerer: client.AnswererFunc(func(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
+			wait.set(nil) // the person is answering: nobody waits for the server
+			return answerer.Answer(ctx, r)
+		}),
+		MaxRounds:      f.Flags.MaxRounds,
+		Timeout:        f.Flags.Timeout,
+		ConnectTimeout: connectTimeout,
+		LogLevel:       f.Flags.LogLevel,
+		Warn:           con.Warn,
+		OnLog:          con.Log,
+		OnProgress: func(p *mcp.ProgressNotificationParams) {
+			wait.set(nil)
+			con.Progress(p)
+		},
 		OnStep: func(st client.Step) {
 			if st.Kind != client.StepSend {
+				wait.set(nil)
 				con.EndProgress()
+			} else {
+				wait.set(f.waiting(fmt.Sprintf("waiting for the server to answer %s %s…", st.Method, render.Line(st.Target))))
 			}
 			if f.Flags.Verbose {
 				con.Step(st)
@@ -217,6 +285,7 @@ func (f *Factory) connect(ctx context.Context, cmd *cobra.Command, t transport.T
 		tweak(&opts)
 	}
 	s, err := client.Connect(ctx, t, opts)
+	wait.set(nil)
 	if err != nil {
 		for _, c := range closers {
 			c()

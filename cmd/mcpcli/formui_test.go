@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -35,6 +36,9 @@ func TestAnswererChoice(t *testing.T) {
 			a, err := f.Answerer(nil)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if rec, ok := a.(*client.Recorder); ok {
+				a = rec.Inner // what the person answers is kept
 			}
 			fa, full := a.(*render.FormAnswerer)
 			if full != tt.wantFullScreen {

@@ -26,8 +26,17 @@ older servers (sent as elicitation/create requests) have no key: they match
 
 action is accept, decline or cancel. content goes only with accept, and only
 for form mode; it must fit the requested schema (the same checks as the
-form), or mcpcli stops before sending it. For a URL ask, accept means the
-script consents: the URL is printed on stderr.`,
+form), or mcpcli stops before sending it. A field the content leaves out
+that has a default in the schema is sent with that default (as a form
+does, and as the spec's defaults rule wants), so what is sent never depends
+on the protocol version. For a URL ask, accept means the script consents:
+the URL is printed on stderr. The URL asks of a -32042 error (2025-11-25
+servers) are answered under "elicitation" too.
+
+--save-answers FILE writes the answers you give by hand in this format, to
+send them again later with --answers FILE; when a retry carrying your
+answers fails, mcpcli keeps them in a file of this format and says how to
+send them again.`,
 		},
 		{
 			Use:   "trace",

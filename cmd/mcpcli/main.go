@@ -1,15 +1,10 @@
 // Command mcpcli is a terminal MCP client that renders elicitations.
 package main
 
-import (
-	"context"
-	"os"
-	"os/signal"
-	"syscall"
-)
+import "os"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	code := Run(ctx, os.Args[1:], SystemDeps())
 	stop()
 	os.Exit(code)

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"net"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -17,7 +14,7 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"mcpcli": func() {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signalContext()
 			deps := SystemDeps()
 			// Inside tests os.Executable is the test binary; find the
 			// mcpcli command testscript put on PATH instead.

@@ -16,7 +16,7 @@ var version = "dev"
 
 // Run runs mcpcli with args and returns the exit code.
 func Run(ctx context.Context, args []string, deps *Deps) int {
-	f := &Factory{Deps: deps}
+	f := &Factory{Deps: deps, Args: args}
 	root := NewCmdRoot(f)
 	root.SetArgs(args)
 	root.SetIn(deps.In)
@@ -30,7 +30,9 @@ func Run(ctx context.Context, args []string, deps *Deps) int {
 		}
 	}
 	f.cleanup()
-	return report(ctx, f.Console(), err)
+	code := report(ctx, f.Console(), err)
+	f.keepAnswers(err)
+	return code
 }
 
 // unknownCommand words cobra's error for a mistyped command on one line,
@@ -100,6 +102,7 @@ interactive session (mcpcli session). Try it first with:
 	p.StringVar(&fl.Cwd, "cwd", "", "start the stdio server in `DIR`")
 	p.StringVar(&fl.Trace, "trace", "", "write every JSON-RPC message (and HTTP headers) as JSON Lines to `FILE` (- for stderr)")
 	p.StringVar(&fl.Answers, "answers", "", "answer elicitations from `FILE` (- for stdin) instead of asking; see 'mcpcli help answers'")
+	p.StringVar(&fl.SaveAnswers, "save-answers", "", "write the answers you give as an answers `FILE` that --answers can send again")
 	p.BoolVar(&fl.OpenURLs, "open-urls", false, "with --answers: open each URL the answers accept in the browser ($BROWSER, else the system's); without it they are printed")
 	p.StringVar(&fl.Elicitation, "elicitation", "form,url", "elicitation modes to declare: form,url | form | url | none")
 	p.IntVar(&fl.MaxRounds, "max-rounds", client.DefaultMaxRounds, "give up after `N` rounds of input requests for one request")

@@ -99,6 +99,10 @@ func testServerMain() {
 			func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 				return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "plan " + req.Params.Arguments["goal"] + " " + req.Params.Arguments["style"]}}}}, nil
 			})
+		srv.AddTool(&mcp.Tool{Name: "hang", InputSchema: empty}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			<-ctx.Done() // answers nothing, until told to stop
+			return nil, ctx.Err()
+		})
 		srv.AddTool(&mcp.Tool{Name: "fail", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the disk is full"}}}, nil
 		})

@@ -1,0 +1,73 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+type cancelReasonKey struct{}
+
+// WithCancelReason returns ctx carrying why a request made with it would
+// be cancelled: when the go-sdk sends notifications/cancelled for it, the
+// transport puts reason() (if not empty) in the notification instead of
+// the go-sdk's own "context canceled".
+func WithCancelReason(ctx context.Context, reason func() string) context.Context {
+	return context.WithValue(ctx, cancelReasonKey{}, reason)
+}
+
+// cancelReason is the reason ctx carries, or "".
+func cancelReason(ctx context.Context) string {
+	if ctx == nil {
+		return ""
+	}
+	if f, ok := ctx.Value(cancelReasonKey{}).(func() string); ok {
+		return f()
+	}
+	return ""
+}
+
+// withReason rewrites a notifications/cancelled message's reason from ctx.
+func withReason(ctx context.Context, msg jsonrpc.Message) jsonrpc.Message {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok || req.Method != "notifications/cancelled" {
+		return msg
+	}
+	reason := cancelReason(ctx)
+	if reason == "" {
+		return msg
+	}
+	var p map[string]any
+	if json.Unmarshal(req.Params, &p) != nil || p == nil {
+		return msg
+	}
+	p["reason"] = reason
+	b, err := json.Marshal(p)
+	if err != nil {
+		return msg
+	}
+	c := *req
+	c.Params = b
+	return &c
+}
+
+// bodyWithReason is withReason for an encoded message (an HTTP body).
+func bodyWithReason(ctx context.Context, body []byte) []byte {
+	if len(body) == 0 || cancelReason(ctx) == "" {
+		return body
+	}
+	msg, err := jsonrpc.DecodeMessage(body)
+	if err != nil {
+		return body
+	}
+	m2 := withReason(ctx, msg)
+	if m2 == msg {
+		return body
+	}
+	b, err := jsonrpc.EncodeMessage(m2)
+	if err != nil {
+		return body
+	}
+	return b
+}
