@@ -45,6 +45,7 @@ func (a *Arguments) round() client.Round {
 // arguments to send, or ErrCancelled when the person cancelled.
 func (a *FormAnswerer) AskArguments(ctx context.Context, args Arguments) (map[string]any, error) {
 	m := newAskModel(args.round(), 0)
+	m.inSession = a.InSession
 	m.args = &args
 	if m.fields != nil {
 		for name, v := range args.Given {

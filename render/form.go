@@ -25,6 +25,9 @@ type FormAnswerer struct {
 	Status io.Writer
 	// URL answers a URL-mode ask; the urlmode package provides it.
 	URL func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error)
+	// InSession says the forms show inside the interactive session: a
+	// second ctrl+c abandons the request, and mcpcli goes on.
+	InSession bool
 
 	// onView sees every frame (tests).
 	onView func(string)
@@ -46,12 +49,15 @@ func (a *FormAnswerer) Answer(ctx context.Context, r client.Round) (map[string]*
 			res, err = a.URL(ctx, r, i)
 			if err == nil && res != nil && res.Action == client.Cancel && i+1 < len(r.Asks) {
 				m := newAskModel(r, i)
+				m.inSession = a.InSession
 				m.result = res
 				m.screen, m.cursor = screenCancelRest, 0
 				_, cancelRest, err = a.run(ctx, m)
 			}
 		} else {
-			res, cancelRest, err = a.run(ctx, newAskModel(r, i))
+			m := newAskModel(r, i)
+			m.inSession = a.InSession
+			res, cancelRest, err = a.run(ctx, m)
 		}
 		if err != nil {
 			return nil, err

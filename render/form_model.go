@@ -71,6 +71,7 @@ type askModel struct {
 	// quitAsked is set by a first ctrl+c: a second one quits mcpcli,
 	// abandoning the whole request (abandon), esc cancels just this ask.
 	quitAsked, abandon bool
+	inSession          bool // a second ctrl+c abandons the request, not mcpcli
 
 	msgLines []string // the message, wrapped to msgWidth
 	msgWidth int
@@ -720,8 +721,12 @@ func (m *askModel) screenOf(body []string, footer ...string) string {
 	}
 	lines = append(lines, m.look.chrome().Rule.Render(strings.Repeat("─", m.innerWidth())))
 	if m.quitAsked {
+		quit := "Quit? ctrl+c again leaves mcpcli and abandons the request (nothing more is sent)"
+		if m.inSession {
+			quit = "Abandon? ctrl+c again abandons the request; the session stays"
+		}
 		footer = []string{
-			m.look.chrome().Warn.Render("Quit? ctrl+c again leaves mcpcli and abandons the request (nothing more is sent)"),
+			m.look.chrome().Warn.Render(quit),
 			"esc cancels just this question · any other key goes back to it",
 		}
 	}

@@ -260,7 +260,7 @@ func (m *Model) askArgs(a render.Arguments, unwrap bool, rerunOf int) tea.Cmd {
 
 func (m *Model) argsDone(msg argsMsg) tea.Cmd {
 	switch {
-	case errors.Is(msg.err, render.ErrCancelled):
+	case errors.Is(msg.err, render.ErrCancelled), errors.Is(msg.err, client.ErrAbandoned):
 		m.setStatus("cancelled: nothing was sent", false)
 		return nil
 	case msg.err != nil:

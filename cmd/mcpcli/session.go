@@ -118,7 +118,8 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	// would leave on the console (status lines) is in the timeline, and
 	// the URL of a URL ask goes on the terminal itself, not held back.
 	fa.Status = io.Discard
-	consent := &urlmode.Consent{Open: f.Deps.Open, Out: f.Deps.Err, Term: fa.Term}
+	fa.InSession = true
+	consent := &urlmode.Consent{Open: f.Deps.Open, Out: f.Deps.Err, Term: fa.Term, InSession: true}
 	fa.URL = consent.TUI
 	opts.Forms, opts.Terminal = fa, f.Console().Terminal(f.Deps.In)
 	switch t.(type) {
