@@ -295,9 +295,17 @@ func (s *Slot) set(v any) {
 			if b, err := json.Marshal(v); err == nil {
 				s.text = string(b)
 			}
-			return
+		} else {
+			s.text = f.Show(v)
 		}
-		s.text = f.Show(v)
+	}
+	// huh's inputs copy the value when it is bound: bind it again, or a
+	// focused field would show what it held before.
+	switch in := s.Input.(type) {
+	case *huh.Input:
+		in.Value(&s.text)
+	case *huh.Text:
+		in.Value(&s.text)
 	}
 }
 

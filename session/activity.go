@@ -289,7 +289,7 @@ func (m *Model) activityView() []string {
 			}
 		}
 		if i == a.cursor && !a.follow {
-			out = append(out, st.cursor.Render(cut("▸"+line, w)))
+			out = append(out, st.selected(cut("▸"+line, w)))
 		} else {
 			out = append(out, clip(" "+line, w))
 		}

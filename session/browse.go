@@ -252,7 +252,7 @@ func (m *Model) listRow(e *entry, on bool, w int) string {
 		row += " " + m.st.warnIf(tags)
 	}
 	if on {
-		return m.st.cursor.Render(cut("▸ "+row, w-1)) + " "
+		return m.st.selected(cut("▸ "+row, w-1)) + " "
 	}
 	return cut("  "+row, w)
 }

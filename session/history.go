@@ -44,7 +44,7 @@ func (m *Model) historyView() []string {
 		left := fmt.Sprintf("%s #%d %s %s", mark, c.id, c.label(), argText(c.args))
 		line := spread(clip(left, m.width-len(facts)-4), facts+" ", m.width-1)
 		if i == l.cursor {
-			out = append(out, st.cursor.Render(cut("▸"+line, m.width)))
+			out = append(out, st.selected(cut("▸"+line, m.width)))
 		} else {
 			out = append(out, " "+line)
 		}

@@ -265,7 +265,7 @@ func (l *levelModal) view(m *Model) []string {
 			line += "  (now)"
 		}
 		if i == l.cursor {
-			line = m.st.cursor.Render("  ▸ " + strings.TrimPrefix(line, "    "))
+			line = m.st.selected("  ▸ " + strings.TrimPrefix(line, "    "))
 		}
 		out = append(out, line)
 	}

@@ -147,7 +147,7 @@ func New(o Options) *Model {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	m := &Model{
-		o: o, c: o.Client, feed: o.Feed, st: newStyles(true), ctx: ctx, stop: stop,
+		o: o, c: o.Client, feed: o.Feed, st: plainStyles(), ctx: ctx, stop: stop,
 		width: 80, height: 24, server: o.Client.Server(),
 		byID: map[int]*call{}, tokens: map[string]int{}, subs: map[string]bool{},
 		act: newActivity(), hist: &list{}, exec: tea.Exec,

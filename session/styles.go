@@ -3,34 +3,55 @@ package session
 import (
 	"strings"
 
+	"github.com/mcpcli/mcpcli/render"
+
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// styles are the session's looks for one background. Nothing depends on
-// color alone: the selected row is reversed and marked ▸, errors say so in
-// words, so that NO_COLOR (which bubbletea honours by dropping colors) and
-// a monochrome capture read the same.
+// styles are the session's looks for one background, in the forms'
+// palette (render.PaletteFor): every text has at least 4.5:1 contrast on a
+// dark and on a light terminal, and none is faint (its colour would be the
+// terminal's to choose). Nothing depends on colour alone: the selected row
+// is reversed and marked ▸, errors say so in words, so that NO_COLOR
+// (bubbletea drops the colours) and a monochrome capture read the same.
 type styles struct {
 	title, dim, rule, cursor, tab, tabOn, err, ok, warn, accent, key lipgloss.Style
 }
 
 func newStyles(dark bool) *styles {
-	c := lipgloss.LightDark(dark)
+	p := render.PaletteFor(dark)
+	fg := func(hex string) lipgloss.Style { return lipgloss.NewStyle().Foreground(lipgloss.Color(hex)) }
 	return &styles{
 		title:  lipgloss.NewStyle().Bold(true),
-		dim:    lipgloss.NewStyle().Faint(true),
-		rule:   lipgloss.NewStyle().Faint(true),
+		dim:    fg(p.Dim),
+		rule:   fg(p.Dim),
 		cursor: lipgloss.NewStyle().Reverse(true),
 		tab:    lipgloss.NewStyle(),
 		tabOn:  lipgloss.NewStyle().Bold(true).Reverse(true),
-		err:    lipgloss.NewStyle().Foreground(c(lipgloss.Color("#C0143C"), lipgloss.Color("#FF6B81"))),
-		ok:     lipgloss.NewStyle().Foreground(c(lipgloss.Color("#0B7A3E"), lipgloss.Color("#5FD787"))),
-		warn:   lipgloss.NewStyle().Foreground(c(lipgloss.Color("#8A5A00"), lipgloss.Color("#FFD75F"))),
-		accent: lipgloss.NewStyle().Foreground(c(lipgloss.Color("#1F4FBF"), lipgloss.Color("#87AFFF"))),
+		err:    fg(p.Error),
+		ok:     fg(p.Good),
+		warn:   fg(p.Warn),
+		accent: fg(p.Title),
 		key:    lipgloss.NewStyle().Bold(true),
 	}
 }
+
+// plainStyles are the looks before the terminal has said what its
+// background is: the terminal's own colours, bold and reverse only, so
+// that no first frame is drawn in colours meant for the other background.
+func plainStyles() *styles {
+	plain := lipgloss.NewStyle()
+	return &styles{
+		title: lipgloss.NewStyle().Bold(true), dim: plain, rule: plain,
+		cursor: lipgloss.NewStyle().Reverse(true), tab: plain, tabOn: lipgloss.NewStyle().Bold(true).Reverse(true),
+		err: plain, ok: plain, warn: plain, accent: plain, key: lipgloss.NewStyle().Bold(true),
+	}
+}
+
+// selected draws a row under the cursor: reversed, in the terminal's own
+// colours (what it held in colour would not read reversed).
+func (s *styles) selected(row string) string { return s.cursor.Render(ansi.Strip(row)) }
 
 // cut makes a (possibly styled) string exactly w cells: cut with … or
 // padded with spaces.
