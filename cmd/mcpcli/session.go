@@ -98,7 +98,12 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 		opts.Line = &LineOptions{
 			Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Save: save, Replay: opts.Replay,
 			Connect: func(ctx context.Context, wrap func(client.Answerer) client.Answerer) (*client.Session, error) {
-				return f.connect(ctx, cmd, t, func(o *client.Options) { o.Answerer = wrap(o.Answerer) })
+				return f.connect(ctx, cmd, t, func(o *client.Options) {
+					o.Answerer = wrap(o.Answerer)
+					// --save writes each request with its answers: the
+					// answers of a whole session are not one answers file.
+					f.recorder = nil
+				})
 			},
 			Prompter: f.prompter(), Ask: f.arguments(), TTY: f.Deps.InTTY,
 		}
