@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpcli/mcpcli/schema"
 )
@@ -158,10 +159,8 @@ func newSlot(f *schema.Field) *Slot {
 			s.shownDefault = &shown
 		}
 		if (f.Long() || f.Kind == schema.JSON) && !f.Secret {
-			t := huh.NewText().Title(s.title).Lines(3).ExternalEditor(false).Value(&s.text)
-			t.Validate(s.checkText)
-			t.Placeholder(placeholder(f))
-			s.Input = t
+			s.placeholder = placeholder(f)
+			s.Input = newLazyText(s)
 		} else {
 			s.placeholder = placeholder(f)
 			in := huh.NewInput().Title(s.title).Value(&s.text).Validate(s.checkText).Placeholder(s.placeholder)
@@ -304,9 +303,56 @@ func (s *Slot) set(v any) {
 	switch in := s.Input.(type) {
 	case *huh.Input:
 		in.Value(&s.text)
-	case *huh.Text:
-		in.Value(&s.text)
+	case *lazyText:
+		in.rebind()
 	}
+}
+
+// textLines is how many lines a text area shows (huh.Text.Lines).
+const textLines = 3
+
+// height is how many lines View draws, found without drawing: laying out a
+// form of many fields measures every one of them (TestSlotHeight holds it
+// to what View draws).
+func (s *Slot) height(l *look) int {
+	st := &l.styles().Blurred
+	inner := max(s.width-st.Base.GetHorizontalFrameSize(), 10)
+	if lf, ok := s.Input.(*listField); ok {
+		n := linesAt(lf.titleText(), inner) + lf.rows()
+		if lf.desc != "" {
+			n += linesAt(lf.desc, inner)
+		}
+		if lf.info() {
+			n++
+		}
+		return n
+	}
+	n := linesAt(s.title, inner)
+	if s.shownDesc != "" {
+		n += linesAt(s.shownDesc, inner)
+	}
+	switch s.Input.(type) {
+	case *lazyText:
+		n += textLines
+	case *huh.Confirm:
+		n += 2 // a blank line, the buttons
+	default:
+		n++ // the input line
+	}
+	return n
+}
+
+// linesAt is how many lines text takes wrapped to width cells.
+func linesAt(text string, width int) int {
+	n := 0
+	for _, l := range strings.Split(text, "\n") {
+		if ansi.StringWidth(l) <= width {
+			n++
+			continue
+		}
+		n += strings.Count(lipgloss.Wrap(l, width, ""), "\n") + 1
+	}
+	return n
 }
 
 // View is the slot's field as the form shows it. A text input that is not
@@ -411,7 +457,7 @@ func (s *Slot) setDescription(width, lines int) {
 	switch in := s.Input.(type) {
 	case *huh.Input:
 		in.Description(d)
-	case *huh.Text:
+	case *lazyText:
 		in.Description(d)
 	case *huh.Confirm:
 		in.Description(d)

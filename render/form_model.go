@@ -213,7 +213,7 @@ func (m *askModel) layout() {
 		if l, ok := s.Input.(*listField); ok {
 			l.WithHeight(body - 1)
 		}
-		h := lipgloss.Height(s.View(m.look)) + 1 // and its hint line
+		h := s.height(m.look) + 1 // and its hint line
 		gap := 0
 		if len(page) > 0 {
 			gap = 1
@@ -384,7 +384,7 @@ func (m *askModel) moves(in huh.Field, msg tea.KeyPressMsg) (advance, ok bool) {
 	case *huh.Confirm:
 		f.Update(msg)
 		return true, true
-	case *huh.Input, *huh.Text:
+	case *huh.Input, *lazyText:
 		if k != "enter" && k != "tab" {
 			return false, false
 		}
@@ -806,7 +806,7 @@ func (m *askModel) fieldKeys() string {
 		return "↑/↓ choose · enter next"
 	case *huh.Confirm:
 		return "←/→ or y/n choose · enter next"
-	case *huh.Text:
+	case *lazyText:
 		return "ctrl+j new line · enter next"
 	}
 	return "enter next"

@@ -190,11 +190,43 @@ func appendWrapped(rows []row, l string, w, blk int) []row {
 	if len(l) <= w {
 		return append(rows, row{l, blk})
 	}
+	if isASCII(l) {
+		return wrapASCII(rows, l, w, blk)
+	}
 	if ansi.StringWidth(l) <= w {
 		return append(rows, row{l, blk})
 	}
 	for _, part := range strings.Split(ansi.Wrap(l, w, ""), "\n") {
 		rows = append(rows, row{part, blk})
+	}
+	return rows
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// wrapASCII wraps a line of plain ASCII (one cell a byte) at spaces, and
+// cuts words longer than a row: what ansi.Wrap does, without looking for
+// grapheme clusters there cannot be.
+func wrapASCII(rows []row, l string, w, blk int) []row {
+	for len(l) > w {
+		cut := strings.LastIndexByte(l[:w+1], ' ')
+		if cut <= 0 {
+			rows = append(rows, row{l[:w], blk})
+			l = l[w:]
+			continue
+		}
+		rows = append(rows, row{strings.TrimRight(l[:cut], " "), blk})
+		l = strings.TrimLeft(l[cut+1:], " ")
+	}
+	if l != "" {
+		rows = append(rows, row{l, blk})
 	}
 	return rows
 }
