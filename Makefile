@@ -4,10 +4,16 @@ BIN       := bin/mcpcli
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
 
-.PHONY: build test demo lint bench conformance clean
+.PHONY: build install test demo lint bench conformance clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mcpcli
+
+# mcpcli on your PATH: go install puts it in $(go env GOBIN), else
+# $(go env GOPATH)/bin.
+install:
+	$(GO) install -ldflags "$(LDFLAGS)" ./cmd/mcpcli
+	@echo "installed $$(go env GOBIN || true)$$( [ -n "$$(go env GOBIN)" ] || echo "$$(go env GOPATH)/bin")/mcpcli"
 
 # The third-party servers the tests run against (pinned npm packages), installed
 # when missing or when the lock file changed.
@@ -18,6 +24,8 @@ $(THIRDPARTY): thirdparty/package-lock.json
 # Every test: unit, loop, CLI (testscript), TUI in tmux, URL mode in Chromium,
 # and against third-party servers.
 test: lint $(THIRDPARTY)
+	@command -v tmux >/dev/null 2>&1 || echo "make test: tmux is not installed: the tests that drive mcpcli in a terminal (e2e/) will be skipped (apt-get install tmux)"
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || echo "make test: chromium is not installed: the real-browser tests (URL mode, sign-in) will be skipped (apt-get install chromium)"
 	$(GO) test -count=1 ./...
 
 # The tour: the demo server as a child over stdio, every kind of elicitation.

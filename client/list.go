@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -112,7 +113,17 @@ func pages[T any](ctx context.Context, s *Session, method string, page func(ctx 
 	cursor := ""
 	for n := 1; ; n++ {
 		ex := &exchange{}
-		items, next, err := page(withExchange(ctx, ex), cursor)
+		var items []T
+		var next string
+		err := s.timed(ctx, func(ctx context.Context) error {
+			var err error
+			items, next, err = page(withExchange(ctx, ex), cursor)
+			return err
+		})
+		var te *TimeoutError
+		if errors.As(err, &te) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, fmt.Errorf("listing %s: %w", method, err)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // callParams is tools/call params as they went over the wire.
@@ -600,5 +601,69 @@ func TestURLElicitationRequiredIsAskedThenSentAgain(t *testing.T) {
 				t.Errorf("the request went again with the same id %s", sent[0].ID)
 			}
 		})
+	}
+}
+
+// The asks of a round come in the order the server wrote them in
+// inputRequests, not sorted by key.
+func TestAsksComeInTheServersOrder(t *testing.T) {
+	result := `{"resultType":"input_required","inputRequests":{` +
+		`"zeta":{"method":"elicitation/create","params":{"message":"z","requestedSchema":{"type":"object","properties":{}}}},` +
+		`"alpha":{"method":"elicitation/create","params":{"message":"a","requestedSchema":{"type":"object","properties":{}}}},` +
+		`"mid":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{}}}}}}`
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var order []string
+	s, err := client.Connect(ctx, transport.Wrap(rawServer(t, func(string) string { return result }), "raw"), client.Options{
+		Modes: client.Modes{Form: true}, MaxRounds: 1,
+		Answerer: client.AnswererFunc(func(_ context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
+			out := map[string]*mcp.ElicitResult{}
+			for _, a := range r.Asks {
+				order = append(order, a.Key)
+				out[a.Key] = &mcp.ElicitResult{Action: client.Decline}
+			}
+			return out, nil
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.CallTool(ctx, "t", nil) // the raw server asks for ever: the bound stops it
+	if diff := cmp.Diff([]string{"zeta", "alpha", "mid"}, order); diff != "" {
+		t.Errorf("asks order (-want +got):\n%s", diff)
+	}
+}
+
+// --timeout bounds listing too: a server that never answers a list is
+// given up on, not waited for for ever.
+func TestTimeoutBoundsListing(t *testing.T) {
+	srv := newServer()
+	srv.AddTool(&mcp.Tool{Name: "t", InputSchema: emptyObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
+	})
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if strings.HasSuffix(method, "/list") {
+				select {
+				case <-release:
+				case <-ctx.Done():
+				}
+				return nil, ctx.Err()
+			}
+			return next(ctx, method, req)
+		}
+	})
+	s, _ := connect(t, srv, client.Options{Timeout: 150 * time.Millisecond})
+	for name, list := range map[string]func() error{
+		"tools":     func() error { _, err := s.ListTools(context.Background()); return err },
+		"prompts":   func() error { _, err := s.ListPrompts(context.Background()); return err },
+		"resources": func() error { _, err := s.ListResources(context.Background()); return err },
+	} {
+		var te *client.TimeoutError
+		if err := list(); !errors.As(err, &te) {
+			t.Errorf("listing %s from a server that never answers = %v, want a TimeoutError", name, err)
+		}
 	}
 }

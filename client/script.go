@@ -184,8 +184,8 @@ func (s *Script) next(a Ask, r Round) (*mcp.ElicitResult, string, error) {
 		e.used++
 		return clone(e.results[e.used-1]), key, nil
 	}
-	return nil, "", fmt.Errorf("answers have nothing for %q (round %d): add a %q key or a \"*\" key to the answers file (it has: %s)",
-		a.Key, r.Number, a.Key, strings.Join(quoteAll(s.Keys()), ", "))
+	return nil, "", fmt.Errorf("answers have nothing for %q (round %d): add %s %q key or a \"*\" key to the answers file (it has: %s)",
+		a.Key, r.Number, article(a.Key), a.Key, strings.Join(quoteAll(s.Keys()), ", "))
 }
 
 func clone(r *mcp.ElicitResult) *mcp.ElicitResult {
@@ -221,4 +221,12 @@ func checkContent(a Ask, content map[string]any) error {
 		return err
 	}
 	return a.Form.Validate(typed)
+}
+
+// article is "an" before a key that starts with a vowel, else "a".
+func article(key string) string {
+	if key != "" && strings.ContainsRune("aeiouAEIOU", rune(key[0])) {
+		return "an"
+	}
+	return "a"
 }

@@ -139,3 +139,11 @@ func TestRecorderWritesAScriptThatReplays(t *testing.T) {
 		}
 	}
 }
+
+func TestScriptMissingKeySaysAnBeforeAVowel(t *testing.T) {
+	s, _ := client.ParseScript(strings.NewReader(`{"other": {"action": "decline"}}`), "f.json")
+	_, err := s.Answer(context.Background(), client.Round{Number: 1, Legacy: true, Asks: []client.Ask{{Key: "elicitation", Params: &mcp.ElicitParams{Message: "?"}}}})
+	if err == nil || !strings.Contains(err.Error(), `add an "elicitation" key`) {
+		t.Errorf("Answer = %v, want it to say 'add an \"elicitation\" key'", err)
+	}
+}

@@ -452,6 +452,30 @@ func (s *Session) request(ctx context.Context, fl *inflight, do func(context.Con
 	return err
 }
 
+// timed runs a request that takes no answers (a list page) under the
+// request timeout.
+func (s *Session) timed(ctx context.Context, do func(context.Context) error) error {
+	if s.opts.Timeout <= 0 {
+		return do(ctx)
+	}
+	tctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	defer cancel()
+	tctx = transport.WithCancelReason(tctx, func() string {
+		if tctx.Err() != nil && ctx.Err() == nil {
+			return fmt.Sprintf("the client's timeout of %s ran out", s.opts.Timeout)
+		}
+		return ""
+	})
+	err := do(tctx)
+	if err != nil && tctx.Err() != nil {
+		s.gaveUp.Store(true)
+		if ctx.Err() == nil {
+			return &TimeoutError{Server: s.server.Display(), After: s.opts.Timeout}
+		}
+	}
+	return err
+}
+
 // safeToResend reports whether a request whose response stream broke may be
 // sent again. 2026-07-28 requires it (a request stands alone, and servers
 // must allow for it); an older server gets a tools/call again only when the

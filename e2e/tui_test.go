@@ -487,7 +487,7 @@ func TestTUICtrlCTwiceQuits(t *testing.T) {
 func TestTUITourCanBeLeft(t *testing.T) {
 	bin := mcpcli(t)
 	tm := start(t, nil, "", bin, "demo")
-	tm.waitFor("Delete it for good? *")
+	tm.waitFor("Tour 1/7 · Confirm a destructive action", "Delete it for good? *")
 	tm.keys("C-c")
 	tm.waitFor("Quit? ctrl+c again leaves mcpcli")
 	tm.keys("C-c")

@@ -23,6 +23,9 @@ type FormAnswerer struct {
 	// Status receives the line left after each ask (the Console); nil
 	// means Term.Out.
 	Status io.Writer
+	// Banner, when set, heads every form: where the person is (the
+	// demo's "Tour 3/7 · …").
+	Banner string
 	// URL answers a URL-mode ask; the urlmode package provides it.
 	URL func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error)
 	// InSession says the forms show inside the interactive session: a
@@ -57,6 +60,8 @@ func (a *FormAnswerer) Answer(ctx context.Context, r client.Round) (map[string]*
 		} else {
 			m := newAskModel(r, i)
 			m.inSession = a.InSession
+			m.banner = a.Banner
+			m.layout()
 			res, cancelRest, err = a.run(ctx, m)
 		}
 		if err != nil {

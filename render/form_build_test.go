@@ -122,8 +122,8 @@ func TestBuildFormKinds(t *testing.T) {
 		{"multi untick a default [] cannot replace", `{"type":"array","minItems":1,"items":{"enum":["en","fr","ja"]},"default":["en"]}`, false, []string{"space"}, []string{"en"}, ""},
 		{"multi anyOf titles", `{"type":"array","items":{"anyOf":[{"const":"go","title":"Go"},{"const":"mcp","title":"MCP"}]}}`, false, []string{"down", "x"}, []string{"mcp"}, ""},
 		{"multi required none is an empty list", `{"type":"array","items":{"enum":["a","b"]}}`, true, nil, []string{}, ""},
-		{"multi too many", `{"type":"array","items":{"enum":["a","b","c"]},"maxItems":2}`, false, []string{"space", "down", "space", "down", "space"}, nil, "at most 2 (now 3)"},
-		{"multi too few", `{"type":"array","items":{"enum":["a","b","c"]},"minItems":2}`, true, []string{"space"}, nil, "at least 2 (now 1)"},
+		{"multi too many", `{"type":"array","items":{"enum":["a","b","c"]},"maxItems":2}`, false, []string{"space", "down", "space", "down", "space"}, nil, "must have at most 2 chosen (now 3)"},
+		{"multi too few", `{"type":"array","items":{"enum":["a","b","c"]},"minItems":2}`, true, []string{"space"}, nil, "must have at least 2 chosen (now 1)"},
 		{"multi filtered", `{"type":"array","items":{"enum":["apple","banana","cherry"]}}`, false, []string{"/", "an", "enter", "space", "esc"}, []string{"banana"}, ""},
 		{"secret typed", `{"type":"string","title":"Password"}`, true, []string{"hunter2"}, "hunter2", ""},
 	}

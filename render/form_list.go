@@ -11,7 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpcli/mcpcli/schema"
 )
@@ -449,7 +448,12 @@ func (l *listField) View() string {
 }
 
 func (l *listField) infoLine(st *huh.FieldStyles) string {
-	n := len(l.shown)
+	n := 0
+	for _, i := range l.shown {
+		if !l.opts[i].none {
+			n++ // "(not set)" is not one of the server's choices
+		}
+	}
 	total := len(l.opts)
 	if len(l.opts) > 0 && l.opts[0].none {
 		total--
@@ -475,7 +479,7 @@ func (l *listField) row(st *huh.FieldStyles, p, width int) string {
 		if here {
 			mark = st.SelectSelector.String()
 		}
-		label := truncate(o.label, width-ansi.StringWidth(mark))
+		label := truncate(o.label, width-Width(mark))
 		if here {
 			return mark + st.SelectedOption.Render(label)
 		}
@@ -489,7 +493,7 @@ func (l *listField) row(st *huh.FieldStyles, p, width int) string {
 	if l.picked[l.shown[p]] {
 		prefix = st.SelectedPrefix.String()
 	}
-	label := truncate(o.label, width-ansi.StringWidth(mark+prefix))
+	label := truncate(o.label, width-Width(mark+prefix))
 	if l.picked[l.shown[p]] {
 		return mark + prefix + st.SelectedOption.Render(label)
 	}

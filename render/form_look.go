@@ -157,12 +157,31 @@ func (c *chrome) button(label string, focused bool) string {
 	return " " + c.Button.Render("[ "+label+" ]")
 }
 
-// truncate cuts a (possibly styled) line to width cells.
+// truncate cuts a (possibly styled) line to width cells, as Width
+// measures them: the one measure the forms pad and cut by. (ansi.Truncate
+// alone counts some sequences, like a keycap emoji "1️⃣", narrower than
+// StringWidth does, and a pad computed from the two went negative.)
 func truncate(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	return ansi.Truncate(s, width, "…")
+	if Width(s) <= width {
+		return s
+	}
+	for w := width; w > 0; w-- {
+		if t := ansi.Truncate(s, w, "…"); Width(t) <= width {
+			return t
+		}
+	}
+	return ""
+}
+
+// Width is how many cells a (possibly styled) string takes on a terminal.
+func Width(s string) int { return ansi.StringWidth(s) }
+
+// pad is s followed by spaces up to width cells (none when it is wider).
+func pad(s string, width int) string {
+	return s + strings.Repeat(" ", max(width-Width(s), 0))
 }
 
 // fit makes content exactly fit a width×height screen: each line cut to
@@ -173,7 +192,7 @@ func fit(content string, width, height int) string {
 		lines = lines[:height]
 	}
 	for i, l := range lines {
-		if ansi.StringWidth(l) > width {
+		if Width(l) > width {
 			lines[i] = truncate(l, width)
 		}
 	}
@@ -182,7 +201,7 @@ func fit(content string, width, height int) string {
 
 // spread puts left and right on one line of width cells.
 func spread(left, right string, width int) string {
-	gap := width - ansi.StringWidth(left) - ansi.StringWidth(right)
+	gap := width - Width(left) - Width(right)
 	if gap < 2 {
 		return truncate(left+"  "+right, width)
 	}

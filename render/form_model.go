@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -79,6 +78,8 @@ type askModel struct {
 	// args is set when the form asks for a request's arguments rather
 	// than answering a server's ask: its title, and no decline.
 	args *Arguments
+	// banner heads the screen (FormAnswerer.Banner).
+	banner string
 
 	onView func(string)
 }
@@ -175,7 +176,11 @@ func (m *askModel) header() []string {
 	if m.args != nil {
 		title, sub = m.args.title(), "sent to "+Who(m.r.Server)+" when you send it"
 	}
-	lines := []string{m.look.chrome().Title.Render(truncate(title, w))}
+	var lines []string
+	if m.banner != "" {
+		lines = append(lines, m.look.chrome().Warn.Render(truncate(m.banner, w)))
+	}
+	lines = append(lines, m.look.chrome().Title.Render(truncate(title, w)))
 	if c := Context(m.r); c != "" && m.args == nil {
 		sub = c + " · " + sub
 	}
@@ -762,7 +767,12 @@ func (m *askModel) editView() string {
 	if len(m.pages) > 1 {
 		left = fmt.Sprintf("page %d/%d · ", m.pageOf[m.focus]+1, len(m.pages)) + left
 	}
-	left += " · * required"
+	for _, s := range m.fields.Slots {
+		if s.Field.Required {
+			left += " · * required"
+			break
+		}
+	}
 	return m.screenOf(body,
 		spread(m.look.chrome().Dim.Render(left), m.fieldKeys(), w),
 		m.keysLine("shift+tab back · ctrl+s review · ctrl+x decline · esc cancel · ctrl+o more"))
@@ -826,7 +836,7 @@ func (m *askModel) reviewView() string {
 	}
 	labelW := 0
 	for _, s := range m.fields.Slots {
-		labelW = max(labelW, ansi.StringWidth(s.title))
+		labelW = max(labelW, Width(s.title))
 	}
 	labelW = min(labelW, w/3)
 	rows := m.reviewRows()
@@ -836,8 +846,7 @@ func (m *askModel) reviewView() string {
 		if i == m.cursor {
 			mark = m.look.chrome().Cursor.Render("▸ ")
 		}
-		label := truncate(s.title, labelW)
-		label += strings.Repeat(" ", labelW-ansi.StringWidth(label))
+		label := pad(truncate(s.title, labelW), labelW)
 		var value string
 		shown := s.Shown()
 		err := s.Problem()

@@ -375,7 +375,7 @@ func TestFormMultiSelectLimits(t *testing.T) {
 	u.Press(kSpace)       // English on
 	u.Press(kDown, kDown) // Japanese
 	u.Press(kSpace)
-	u.WaitFor("✗ choose at most 2 (now 3)")
+	u.WaitFor("✗ must have at most 2 chosen (now 3)")
 	u.Press(kEnter) // refused
 	u.WaitFor("field 1/1")
 	u.Press(kUp, kSpace) // French off
@@ -608,4 +608,67 @@ func TestFormReviewShowsTheDefaultThatGoes(t *testing.T) {
 	if !strings.Contains(u.Output(), "→ accept sent to Test Server with 1 value") {
 		t.Errorf("the status line does not count what was sent:\n%s", u.Output())
 	}
+}
+
+// "* required" is said only where something is; a filter counts only the
+// server's own choices.
+func TestFormLegendAndFilterCount(t *testing.T) {
+	schema := `{"type":"object","properties":{"c":{"type":"string","title":"Colour","enum":["red","green","blue"]}}}`
+	u := startTUI(t, roundOf([3]string{"c", "Pick", schema}), nil)
+	s := u.WaitFor("Colour", "field 1/1")
+	if strings.Contains(s, "* required") {
+		t.Errorf("a form without required fields says \"* required\":\n%s", s)
+	}
+	u.Press("/", "e")
+	u.WaitFor("3 of 3 match") // not "4 of 3": "(not set: leave it out)" is no choice
+	u.Press(kEnter)
+	u.WaitFor("Review")
+	u.Press(kCtrlX)
+	u.Err()
+}
+
+// A title with keycap emoji (a digit, U+FE0F, U+20E3) longer than a third of
+// the screen reached the review and panicked: the cut and the measure
+// disagreed about such characters, and the pad went negative.
+func TestFormReviewWithKeycapTitles(t *testing.T) {
+	title := strings.Repeat("Pick 1\ufe0f\u20e3 2\ufe0f\u20e3 3\ufe0f\u20e3 ", 4)
+	schema := fmt.Sprintf(`{"type":"object","properties":{"a":{"type":"string","title":%q,"default":"x"},"b":{"type":"string","title":"B","default":"y"}}}`, title)
+	u := startTUI(t, roundOf([3]string{"k", "Keycaps", schema}), nil)
+	u.WaitFor("field 1/2")
+	u.Press(kCtrlS)
+	s := u.WaitFor("Review")
+	for _, l := range strings.Split(s, "\n") {
+		if Width(l) > 80 {
+			t.Errorf("review line wider than 80: %q", l)
+		}
+	}
+	u.Press(kCtrlS)
+	if res := u.Result()["k"]; res.Action != client.Accept {
+		t.Errorf("answer %+v, want accept", res)
+	}
+}
+
+// FuzzTruncate: the cut is never wider than asked, by the measure the
+// forms pad with, and padding never panics.
+func FuzzTruncate(f *testing.F) {
+	for _, s := range []string{"plain", "1\ufe0f\u20e3 2\ufe0f\u20e3", "👨‍👩‍👧 family", "é\u0301", "\x1b[31mred\x1b[0m", "漢字かな", "a\u200bb", "🏴󠁧󠁢󠁳󠁣󠁴󠁿"} {
+		f.Add(s, 5)
+	}
+	f.Fuzz(func(t *testing.T, raw string, w int) {
+		w = w % 200
+		s := Line(raw) // what reaches the forms is sanitized first
+		if strings.ContainsRune(s, '\x1b') {
+			t.Errorf("Line(%q) keeps an escape", raw)
+		}
+		got := truncate(s, w)
+		if w > 0 && Width(got) > w {
+			t.Errorf("truncate(%q, %d) = %q, %d cells wide", s, w, got, Width(got))
+		}
+		if w <= 0 && got != "" {
+			t.Errorf("truncate(%q, %d) = %q, want nothing", s, w, got)
+		}
+		if p := pad(got, w); w > 0 && Width(p) < w {
+			t.Errorf("pad(%q, %d) = %q, %d cells", got, w, p, Width(p))
+		}
+	})
 }

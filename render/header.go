@@ -48,7 +48,11 @@ func Context(r client.Round) string {
 	if what == "" {
 		what = r.Method
 	}
-	return fmt.Sprintf("while running %s %s", what, Line(r.Target))
+	verb := "running"
+	if r.Method == "resources/read" {
+		verb = "reading"
+	}
+	return fmt.Sprintf("while %s %s %s", verb, what, Line(r.Target))
 }
 
 // SecretWarning is shown beside a field that looks like it wants a secret.
@@ -73,7 +77,7 @@ func Constraints(f *schema.Field) string {
 			parts = append(parts, "text")
 		}
 		if r := rangeText(intp(f.MinLength), intp(f.MaxLength)); r != "" {
-			parts = append(parts, r+" characters")
+			parts = append(parts, r+" "+plural2(r, "character", "characters"))
 		}
 	case schema.Number, schema.Integer:
 		if f.Kind == schema.Integer {
@@ -105,6 +109,15 @@ func intp(p *int) *float64 {
 	}
 	f := float64(*p)
 	return &f
+}
+
+// plural2 picks the word for a range: one after "1", "at least 1" and "at
+// most 1", many after the rest.
+func plural2(r, one, many string) string {
+	if r == "1" || strings.HasSuffix(r, " 1") {
+		return one
+	}
+	return many
 }
 
 func rangeText(lo, hi *float64) string {

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/schema"
 )
 
 // A server's own name is whatever it says: one 300 characters long pushed
@@ -25,5 +26,22 @@ func TestHeaderKeepsCountAndViaWithALongServerName(t *testing.T) {
 	short := client.Server{Name: "weather", Via: "stdio: ./srv"}
 	if got := Who(short); got != "weather (stdio: ./srv)" {
 		t.Errorf("Who(short) = %q", got)
+	}
+}
+
+// Small words right (issue 9's small slips).
+func TestSmallWords(t *testing.T) {
+	one, five := 1, 5
+	if got := Constraints(&schema.Field{Kind: schema.String, MinLength: &one}); got != "text, at least 1 character" {
+		t.Errorf("Constraints(minLength 1) = %q", got)
+	}
+	if got := Constraints(&schema.Field{Kind: schema.String, MinLength: &one, MaxLength: &five}); got != "text, 1–5 characters" {
+		t.Errorf("Constraints(1–5) = %q", got)
+	}
+	if got := Context(client.Round{Method: "resources/read", Target: "demo://r"}); got != "while reading resource demo://r" {
+		t.Errorf("Context(read) = %q", got)
+	}
+	if got := Context(client.Round{Method: "tools/call", Target: "t"}); got != "while running tool t" {
+		t.Errorf("Context(call) = %q", got)
 	}
 }

@@ -146,7 +146,7 @@ func (p *Progress) liveLine(n *mcp.ProgressNotificationParams) string {
 		b.WriteString("  ")
 		b.WriteString(msg)
 	}
-	return ansi.Truncate(b.String(), p.width-1, "…")
+	return truncate(b.String(), p.width-1)
 }
 
 // plainProgress is one line per notification, for logs and pipes.

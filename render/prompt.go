@@ -42,6 +42,8 @@ type Prompter struct {
 	Echo bool
 	// MaxAttempts bounds the re-asks after invalid input (default 3).
 	MaxAttempts int
+	// Banner, when set, heads every ask (the demo's "Tour 3/7 · …").
+	Banner string
 
 	lines int // lines read so far
 }
@@ -191,6 +193,9 @@ func plural(n int) string {
 
 func (p *Prompter) heading(r client.Round, i int) {
 	a := r.Asks[i]
+	if p.Banner != "" {
+		fmt.Fprintf(p.Out, "\n%s", Line(p.Banner))
+	}
 	fmt.Fprintf(p.Out, "\n── %s ──\n", AskTitle(r, i))
 	if c := Context(r); c != "" {
 		fmt.Fprintf(p.Out, "   %s\n", c)
@@ -345,7 +350,8 @@ func (p *Prompter) listFields(form *schema.Form) {
 			break
 		}
 	}
-	fmt.Fprintf(p.Out, "   Fields: %s%s\n", strings.Join(names, ", "), note)
+	// Wrapped under itself, not at the terminal's edge.
+	fmt.Fprintf(p.Out, "   Fields: %s\n", wrapHanging(strings.Join(names, ", ")+note, 80-11, 11))
 }
 
 const maxListed = 30

@@ -3,7 +3,9 @@ package render
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -128,4 +130,29 @@ func TestPrompterHostile(t *testing.T) {
 		t.Errorf("answers %+v %+v\n%s", res["form"], res["bad"], out)
 	}
 	checkInert(t, "transcript", out)
+}
+
+// A long list of fields wraps under itself, not at the terminal's edge.
+func TestPrompterFieldsLineWrapsWithAnIndent(t *testing.T) {
+	var props []string
+	for i := 0; i < 12; i++ {
+		props = append(props, fmt.Sprintf(`"a_rather_long_field_name_%d":{"type":"string"}`, i))
+	}
+	raw := `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`
+	var out bytes.Buffer
+	p := NewPrompter(strings.NewReader("c\n"), &out)
+	r := client.Round{Server: client.Server{Name: "s"}, Asks: []client.Ask{client.NewAsk("k", &mcp.ElicitParams{Message: "hi"}, json.RawMessage(raw))}}
+	if _, err := p.Answer(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out.String(), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "   Fields: ") {
+			if !strings.HasPrefix(lines[i+1], strings.Repeat(" ", 11)+"a_rather") {
+				t.Errorf("the Fields line goes on without its indent:\n%s\n%s", l, lines[i+1])
+			}
+			return
+		}
+	}
+	t.Fatalf("no Fields line:\n%s", out.String())
 }

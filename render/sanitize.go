@@ -3,6 +3,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -11,8 +12,13 @@ import (
 
 // Sanitize makes a server string inert for a terminal. It removes escape
 // sequences (CSI, OSC, DCS, SOS, PM, APC, in their 7-bit and 8-bit forms),
-// C0 and C1 controls, DEL, bidi overrides and isolates and other invisible
-// format characters that can disguise text, and replaces invalid UTF-8.
+// C0 and C1 controls and DEL, and replaces invalid UTF-8. Characters that
+// show as nothing (bidi overrides and isolates, zero-width spaces and
+// joiners, variation selectors, tags: Unicode's format and
+// default-ignorable characters) are shown as <U+XXXX>, so that
+// "delete\u034f_project" never reads like "delete_project"; where they
+// are part of an emoji (the emoji presentation selector after a symbol, a
+// joiner between emoji, a subdivision flag's tags) the emoji renders.
 // Newlines are kept; tabs become spaces.
 func Sanitize(s string) string { return sanitize(s, true) }
 
@@ -55,7 +61,14 @@ func sanitize(s string, keepNewlines bool) string {
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
 			// other controls: dropped
 		case textsafe.Invisible(r):
-			// dropped
+			if partOfEmoji(s, i, r, size) {
+				if r == 0xFE0F || r == 0xFE0E {
+					b.WriteString(s[i : i+size]) // presentation: the emoji renders
+				}
+				// a joiner or a flag's tags: the emoji shows as its parts
+			} else {
+				fmt.Fprintf(&b, "<U+%04X>", r)
+			}
 		case r == '\u2028' || r == '\u2029':
 			if keepNewlines {
 				b.WriteByte('\n')
@@ -68,6 +81,31 @@ func sanitize(s string, keepNewlines bool) string {
 		i += size
 	}
 	return b.String()
+}
+
+// partOfEmoji reports whether the invisible r at s[i:] belongs to an emoji:
+// a variation selector after an emoji base, a joiner between two emoji, a
+// tag in a subdivision flag (U+1F3F4 then tags).
+func partOfEmoji(s string, i int, r rune, size int) bool {
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	next, _ := utf8.DecodeRuneInString(s[i+size:])
+	switch {
+	case r == 0xFE0F || r == 0xFE0E:
+		return textsafe.EmojiBase(prev)
+	case r == 0x200D:
+		return (textsafe.EmojiBase(prev) || prev == 0xFE0F) && textsafe.EmojiBase(next)
+	case r >= 0xE0020 && r <= 0xE007F:
+		// Walk back over the tags to the flag they belong to.
+		j := i
+		for j > 0 {
+			p, n := utf8.DecodeLastRuneInString(s[:j])
+			if p < 0xE0020 || p > 0xE007F {
+				return p == 0x1F3F4
+			}
+			j -= n
+		}
+	}
+	return false
 }
 
 // isPlain is the fast path: printable ASCII (and newlines, where kept) only.

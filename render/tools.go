@@ -184,13 +184,13 @@ func describeArg(a *schema.Arg) string {
 		what += ", " + r
 	}
 	if r := rangeText(intp(a.MinLength), intp(a.MaxLength)); r != "" {
-		what += ", " + r + " characters"
+		what += ", " + r + " " + plural2(r, "character", "characters")
 	}
 	if a.Items != nil {
 		what += " of " + describeArg(a.Items)
 	}
 	if r := rangeText(intp(a.MinItems), intp(a.MaxItems)); r != "" {
-		what += ", " + r + " items"
+		what += ", " + r + " " + plural2(r, "item", "items")
 	}
 	if len(a.Properties) > 0 {
 		names := make([]string, len(a.Properties))

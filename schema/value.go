@@ -166,10 +166,10 @@ func (f *Field) Check(v any) error {
 			seen[s] = true
 		}
 		if f.MinItems != nil && len(list) < *f.MinItems {
-			return fmt.Errorf("choose at least %d (now %d)", *f.MinItems, len(list))
+			return fmt.Errorf("must have at least %d chosen (now %d)", *f.MinItems, len(list))
 		}
 		if f.MaxItems != nil && len(list) > *f.MaxItems {
-			return fmt.Errorf("choose at most %d (now %d)", *f.MaxItems, len(list))
+			return fmt.Errorf("must have at most %d chosen (now %d)", *f.MaxItems, len(list))
 		}
 	}
 	return nil
@@ -388,7 +388,7 @@ func (f *Form) Content(values map[string]any) (map[string]any, error) {
 		}
 		if !ok || v == nil {
 			if fl.Required {
-				return nil, &FieldError{Field: fl.Name, Reason: "is required"}
+				return nil, &FieldError{Field: fl.Name, Label: fl.Title, Reason: "is required"}
 			}
 			continue
 		}
@@ -396,7 +396,7 @@ func (f *Form) Content(values map[string]any) (map[string]any, error) {
 			continue // an empty optional string is "not given", not ""
 		}
 		if err := fl.Check(v); err != nil {
-			return nil, &FieldError{Field: fl.Name, Reason: err.Error()}
+			return nil, &FieldError{Field: fl.Name, Label: fl.Title, Reason: err.Error()}
 		}
 		content[fl.Name] = v
 	}
@@ -448,10 +448,10 @@ func (f *Form) Validate(content map[string]any) error {
 	for _, fl := range f.Fields {
 		if v, ok := content[fl.Name]; ok {
 			if err := fl.Check(v); err != nil {
-				return &FieldError{Field: fl.Name, Reason: err.Error()}
+				return &FieldError{Field: fl.Name, Label: fl.Title, Reason: err.Error()}
 			}
 		} else if fl.Required {
-			return &FieldError{Field: fl.Name, Reason: "is required"}
+			return &FieldError{Field: fl.Name, Label: fl.Title, Reason: "is required"}
 		}
 	}
 	f.resolve()
@@ -476,7 +476,13 @@ func (f *Form) Validate(content map[string]any) error {
 // FieldError names the field at fault.
 type FieldError struct {
 	Field  string
+	Label  string // its title, when it has one: what a person reads
 	Reason string
 }
 
-func (e *FieldError) Error() string { return fmt.Sprintf("%s %s", e.Field, e.Reason) }
+func (e *FieldError) Error() string {
+	if e.Label != "" && e.Label != e.Field {
+		return fmt.Sprintf("%s (%s) %s", e.Label, e.Field, e.Reason)
+	}
+	return fmt.Sprintf("%s %s", e.Field, e.Reason)
+}

@@ -131,7 +131,7 @@ func TestChromiumCompletesConnect(t *testing.T) {
 			if !strings.Contains(string(dom), `id="done"`) {
 				t.Errorf("Chromium did not end on the page's connected state\n%s", logs())
 			}
-			if !strings.Contains(stderr.String(), "Opening 127.0.0.1 in your browser") {
+			if !strings.Contains(stderr.String(), "in your browser.") || !strings.Contains(stderr.String(), "Opened http://127.0.0.1:") {
 				t.Errorf("stderr does not say the browser was opened\n%s", logs())
 			}
 		})

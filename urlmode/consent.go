@@ -75,9 +75,8 @@ func (c *Consent) mark(st *step, f func(*step)) {
 }
 
 // open opens an.Target, saying so on w; if it fails, it says why and
-// prints the URL to copy. It reports whether the browser opened it.
+// prints the URL to copy, once. It reports whether the browser opened it.
 func (c *Consent) open(ctx context.Context, w io.Writer, indent string, an Analysis, st *step) bool {
-	fmt.Fprintf(w, "%sOpening %s in your browser…\n", indent, hostForm(an.Host))
 	var err error
 	if c.Open == nil {
 		err = errors.New("this run has no way to open a browser")
@@ -88,10 +87,11 @@ func (c *Consent) open(ctx context.Context, w io.Writer, indent string, an Analy
 		if ctx.Err() != nil {
 			return false
 		}
-		fmt.Fprintf(w, "%sCould not open a browser: %s\n", indent, render.Line(err.Error()))
+		fmt.Fprintf(w, "%sCould not open a browser (%s).\n", indent, render.Line(err.Error()))
 		showURL(w, indent, an)
 		return false
 	}
+	fmt.Fprintf(w, "%sOpened %s in your browser.\n", indent, an.Target)
 	c.mark(st, func(s *step) { s.opened = true })
 	return true
 }

@@ -67,7 +67,7 @@ func TestLineConsent(t *testing.T) {
 		shows  []string // every one must appear on stderr
 	}{
 		{name: "open then enter accepts", url: connectURL, input: "o\n\n", opened: []string{connectURL}, action: client.Accept,
-			shows: []string{"URL:  " + connectURL, "Host: connect.example.com · site example.com", "Opening connect.example.com in your browser", "Finish in your browser, then press Enter"}},
+			shows: []string{"URL:  " + connectURL, "Host: connect.example.com · site example.com", "Opened " + connectURL + " in your browser.", "Finish in your browser, then press Enter"}},
 		{name: "show never opens", url: connectURL, input: "s\n\n", action: client.Accept,
 			shows: []string{"Copy this URL into your browser:\n\n" + connectURL + "\n"}},
 		{name: "show then open", url: connectURL, input: "s\no\n\n", opened: []string{connectURL}, action: client.Accept},
@@ -152,7 +152,7 @@ func TestLineOpenFails(t *testing.T) {
 	if got["connect"] != client.Accept {
 		t.Errorf("action %q, want accept: a failed browser is no reason to give up", got["connect"])
 	}
-	for _, s := range []string{"Could not open a browser: xdg-open: no method", "Copy this URL into your browser:\n\n" + connectURL + "\n", "o open in browser"} {
+	for _, s := range []string{"Could not open a browser (xdg-open: no method available for opening 'https://…').", "Copy this URL into your browser:\n\n" + connectURL + "\n", "o open in browser"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("stderr lacks %q:\n%s", s, out)
 		}
@@ -205,7 +205,7 @@ func TestScript(t *testing.T) {
 		{name: "accept prints, never opens", url: connectURL, action: client.Accept, want: client.Accept,
 			shows: []string{"URL:  " + connectURL, "not opened (pass --open-urls to open it)"}},
 		{name: "accept with --open-urls opens", url: connectURL, action: client.Accept, open: true, opened: []string{connectURL}, want: client.Accept,
-			shows: []string{"Opening connect.example.com in your browser"}},
+			shows: []string{"Opened " + connectURL + " in your browser."}},
 		{name: "refused becomes decline", url: "javascript:alert(1)", action: client.Accept, open: true, want: client.Decline,
 			shows: []string{"✗ Refused: javascript:", "answering decline instead"}},
 		{name: "file refused becomes decline", url: "file:///etc/passwd", action: client.Accept, open: true, want: client.Decline, shows: []string{"✗ Refused: file:"}},

@@ -385,8 +385,10 @@ func (c *Consent) TUI(ctx context.Context, r client.Round, i int) (*mcp.ElicitRe
 	st, repeat := c.recall(r, a)
 	if repeat {
 		status := fmt.Sprintf("Not finished yet: %s asks for this step again (%s).", m.server, hostForm(an.Host))
-		if msg := render.Line(a.Params.Message); msg != "" {
+		if msg := render.Line(a.Params.Message); msg != "" && !strings.HasPrefix(strings.ToLower(msg), "not finished") {
 			status += " It says: " + msg
+		} else if msg != "" {
+			status = fmt.Sprintf("%s (%s asks again, %s)", msg, m.server, hostForm(an.Host))
 		}
 		m = m.waiting(status, c.opened(st))
 	}
@@ -399,14 +401,13 @@ func (c *Consent) TUI(ctx context.Context, r client.Round, i int) (*mcp.ElicitRe
 		case chOpen:
 			// The program has left the alternate screen: the browser, and
 			// anything a $BROWSER command prints, land on the main screen.
-			fmt.Fprintf(c.out(), "URL:  %s\n", an.Target)
 			ok := c.open(ctx, c.out(), "", an, st)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			status := "Opened in your browser."
+			status := ""
 			if !ok {
-				status = "Could not open a browser: copy the URL printed above."
+				status = "Not opened: copy the URL above into your browser."
 			}
 			m = fm.waiting(status, c.opened(st))
 		case chShow:

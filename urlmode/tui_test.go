@@ -95,7 +95,8 @@ func TestModelConsentScreen(t *testing.T) {
 		{[]string{"s"}, chShow},
 		{[]string{"d"}, chDecline},
 		{[]string{"esc"}, chCancel},
-		{[]string{"ctrl+c"}, chCancel},
+		{[]string{"ctrl+c", "esc"}, chCancel},
+		{[]string{"ctrl+c", "ctrl+c"}, chQuit},
 		// Ctrl+X declines anywhere in the forms; a URL ask in the same
 		// round must not ignore it.
 		{[]string{"ctrl+x"}, chDecline},
@@ -186,8 +187,8 @@ func TestModelWaitScreen(t *testing.T) {
 	for _, tt := range []struct {
 		k    string
 		want choice
-	}{{"enter", chAccept}, {"d", chDecline}, {"esc", chCancel}, {"o", chOpen}, {"s", chShow}, {"ctrl+c", chCancel}, {"ctrl+x", chDecline}} {
-		got, quit := press(t, m, tt.k)
+	}{{"enter", chAccept}, {"d", chDecline}, {"esc", chCancel}, {"o", chOpen}, {"s", chShow}, {"ctrl+c ctrl+c", chQuit}, {"ctrl+x", chDecline}} {
+		got, quit := press(t, m, strings.Fields(tt.k)...)
 		if !quit || got.choice != tt.want {
 			t.Errorf("wait screen %q: %v quit %v, want %v", tt.k, got.choice, quit, tt.want)
 		}
@@ -296,7 +297,7 @@ func TestTUIOpensAfterLeavingTheAltScreen(t *testing.T) {
 		t.Fatal("TUI did not return after Enter")
 	}
 	tm.keys.Close()
-	if !strings.Contains(tm.out.String(), "Opening connect.example.com in your browser") {
+	if !strings.Contains(tm.out.String(), "Opened "+connectURL+" in your browser.") {
 		t.Errorf("no record of the opening on the main screen:\n%q", tm.out.String())
 	}
 }

@@ -190,3 +190,13 @@ func (f *Factory) script(cmd *cobra.Command) (*client.Script, error) {
 	}
 	return s, nil
 }
+
+// setBanner heads the run's forms and line asks with b.
+func (f *Factory) setBanner(b string) {
+	if f.formAnswerer != nil {
+		f.formAnswerer.Banner = b
+	}
+	if f.linePrompter != nil {
+		f.linePrompter.Banner = b
+	}
+}

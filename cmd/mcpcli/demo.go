@@ -65,6 +65,8 @@ type DemoOptions struct {
 	Connect connector
 	JSON    bool
 	Flows   []demoserver.Flow
+	// Banner heads the forms of each flow: where the tour is.
+	Banner func(string)
 }
 
 // NewCmdDemo is the demo command.
@@ -101,7 +103,7 @@ Flows:
 			f.Flags.Verbose = true
 			t := f.stdio(transport.Command{Argv: []string{exe, "demo-server"}})
 			opts := &DemoOptions{
-				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows,
+				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows, Banner: f.setBanner,
 				Connect: func(ctx context.Context) (*client.Session, error) { return f.Connect(ctx, cmd, t) },
 			}
 			if runF != nil {
@@ -124,6 +126,9 @@ func demoRun(ctx context.Context, opts *DemoOptions) error {
 	var failed []string
 	for i, fl := range flows {
 		con.Printf("\n[%d/%d] %s\n      %s", i+1, len(flows), fl.Title, fl.Explain)
+		if opts.Banner != nil {
+			opts.Banner(fmt.Sprintf("Tour %d/%d · %s", i+1, len(flows), fl.Title))
+		}
 		err := runFlow(ctx, s, fl, opts)
 		var te toolError
 		if errors.As(err, &te) {

@@ -159,18 +159,24 @@ const waitAfter = 1500 * time.Millisecond
 
 // waitLine is a "waiting for …" line that shows only if its wait lasts.
 type waitLine struct {
-	t   *time.Timer
-	con *render.Console
+	t     *time.Timer
+	con   *render.Console
+	shown chan struct{} // closed once the line is on screen
 }
 
 // waiting shows msg on the console after waitAfter, until stop.
 func (f *Factory) waiting(msg string) *waitLine {
-	con := f.Console()
-	return &waitLine{con: con, t: time.AfterFunc(waitAfter, func() { con.Waiting(msg) })}
+	w := &waitLine{con: f.Console(), shown: make(chan struct{})}
+	w.t = time.AfterFunc(waitAfter, func() {
+		w.con.Waiting(msg)
+		close(w.shown)
+	})
+	return w
 }
 
 func (w *waitLine) stop() {
 	if !w.t.Stop() {
+		<-w.shown // it is being drawn: let it finish, then take it away
 		w.con.Waited()
 	}
 }

@@ -53,3 +53,16 @@ func TestThirdPartyResultsArePrintedOnce(t *testing.T) {
 		t.Errorf("server-memory create_entities: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }
+
+// The TypeScript SDK's toolWithSampleServer prints a banner on stdout
+// before it speaks: skipped, with one warning.
+func TestThirdPartyBannerIsSkipped(t *testing.T) {
+	argv := thirdparty.SDKExample(t, "toolWithSampleServer")
+	code, out, errs := runCLI(t, "", browsertest.New(t), append([]string{"tools"}, stdioArgs(argv)...)...)
+	if code != 0 || !strings.Contains(out, "summarize") {
+		t.Fatalf("tools against toolWithSampleServer: exit %d, stdout %q, stderr:\n%s", code, out, errs)
+	}
+	if strings.Count(errs, "not a JSON-RPC message") != 1 || !strings.Contains(errs, `("MCP server is running...")`) {
+		t.Errorf("stderr should warn once, quoting the banner:\n%s", errs)
+	}
+}

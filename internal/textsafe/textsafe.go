@@ -40,11 +40,31 @@ func EscapeJSON(b []byte) []byte {
 
 // Invisible reports characters that reorder or hide text: every Unicode
 // format character (Cf: bidi controls, zero-width spaces and joiners, soft
-// hyphens, tag characters...) and the Hangul fillers, which draw as blanks.
+// hyphens, tag characters...) and the rest of Unicode's default-ignorable
+// code points (the combining grapheme joiner, variation selectors, Khmer
+// and Mongolian inherent and free variation marks, the Hangul fillers,
+// which draw as blanks, and the unassigned ones).
 func Invisible(r rune) bool {
-	switch r {
-	case 0x115F, 0x1160, 0x3164, 0xFFA0: // Hangul fillers
+	switch {
+	case r < 0xAD:
+		return false
+	case r == 0x034F, // combining grapheme joiner
+		r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0, // Hangul fillers
+		r >= 0x17B4 && r <= 0x17B5, // Khmer inherent vowels
+		r >= 0x180B && r <= 0x180F, // Mongolian variation selectors
+		r >= 0xFE00 && r <= 0xFE0F, // variation selectors
+		r >= 0xFFF0 && r <= 0xFFF8,
+		r >= 0x1BCA0 && r <= 0x1BCA3,
+		r >= 0xE0000 && r <= 0xE0FFF: // tags, variation selectors supplement
 		return true
 	}
-	return r >= 0xAD && unicode.Is(unicode.Cf, r)
+	return unicode.Is(unicode.Cf, r)
+}
+
+// EmojiBase reports characters a variation selector (U+FE0F emoji
+// presentation) or a zero-width joiner may follow as part of an emoji:
+// symbols, the keycap bases (digits, # and *), skin-tone modifiers.
+func EmojiBase(r rune) bool {
+	return unicode.Is(unicode.So, r) || r >= '0' && r <= '9' || r == '#' || r == '*' ||
+		r >= 0x1F3FB && r <= 0x1F3FF || r >= 0x1F1E6 && r <= 0x1F1FF
 }
