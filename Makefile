@@ -32,6 +32,10 @@ test: lint $(THIRDPARTY)
 demo: build
 	./$(BIN) demo
 
+# The interactive session, with the demo server inside it.
+session: build
+	./$(BIN) session -- ./$(BIN) demo-server
+
 # The official MCP conformance suite (conformance/package.json pins it, with
 # the Node 22 it needs) runs mcpcli, through conformance/adapter, against
 # every client scenario at both spec versions. Only the auth/* scenarios may
