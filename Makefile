@@ -4,7 +4,7 @@ BIN       := bin/mcpcli
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
 
-.PHONY: build install test demo lint bench conformance clean
+.PHONY: build install test demo session lint bench conformance clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mcpcli
