@@ -341,3 +341,23 @@ func TestSessionContrast(t *testing.T) {
 		})
 	}
 }
+
+// A URL ask in the session: the consent screen, the URL to copy printed on
+// the terminal itself (no browser here), then decline, in the timeline.
+func TestSessionURLConsent(t *testing.T) {
+	tm, trace := demoSession(t, "BROWSER=", "DISPLAY=", "WAYLAND_DISPLAY=")
+	tm.pick("connect_account")
+	tm.waitFor("Arguments for tool connect_account")
+	tm.keys("Enter", "Enter")
+	tm.waitFor("The server asks you to open this link in your browser", "o open in browser")
+	tm.keys("o")
+	tm.waitFor("Copy this URL into your browser:", "http://127.0.0.1:", "Finish in your browser")
+	tm.keys("d")
+	s := tm.waitFor("Declined: connecting calendar", "round 1 · connect", "decline · URL")
+	if strings.Contains(s, "Copy this URL") {
+		t.Errorf("the URL printed for the consent shows inside the session:\n%s", s)
+	}
+	if calls := retried(t, trace); len(calls) != 1 || calls[0]["connect"] == nil || calls[0]["connect"].Action != "decline" {
+		t.Errorf("retried calls: %+v", calls)
+	}
+}

@@ -121,11 +121,15 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	fa := f.forms()
 	// The forms run with the session's screen lent to them: what they
 	// would leave on the console (status lines) is in the timeline, and
-	// the URL of a URL ask goes on the terminal itself, not held back.
-	fa.Status = io.Discard
-	fa.InSession = true
+	// what URL consent prints (the URL to copy) goes on the terminal
+	// itself: the console is held while the session is up.
 	consent := &urlmode.Consent{Open: f.Deps.Open, Out: f.Deps.Err, Term: fa.Term, InSession: true}
-	fa.URL = consent.TUI
+	inSession := func() {
+		fa.Status = io.Discard
+		fa.InSession = true
+		fa.URL = consent.TUI
+	}
+	inSession()
 	opts.Forms, opts.Terminal = fa, f.Console().Terminal(f.Deps.In)
 	switch t.(type) {
 	case *transport.Stdio:
@@ -140,6 +144,8 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 		}
 		t.Observe(feed.Observe)
 		return f.connect(ctx, cmd, t, func(o *client.Options) {
+			inSession() // f.Answerer, just run, set the one-shot console's consent
+			f.recorder = nil
 			o.Answerer = &session.Answerer{Inner: fa, Feed: feed}
 			o.OnLog = feed.Log
 			o.OnProgress = feed.Progress
