@@ -84,10 +84,11 @@ func (m *Model) timeline(c *call, w, h int) []string {
 	}
 	for _, r := range c.rounds {
 		title := fmt.Sprintf("round %d", r.number)
-		if r.legacy {
-			title = fmt.Sprintf("ask %d (elicitation/create)", r.number)
-		}
-		if len(r.keys) > 0 {
+		switch {
+		case r.legacy:
+			// Its key is always "elicitation": say what it was instead.
+			title = fmt.Sprintf("ask %d · elicitation/create", r.number)
+		case len(r.keys) > 0:
 			title += " · " + render.Line(strings.Join(r.keys, ", "))
 		}
 		add(st.accent.Render(clip(title, w)))

@@ -2,8 +2,13 @@ package session
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -211,6 +216,123 @@ func TestHostileTextIsInert(t *testing.T) {
 			if strings.Contains(frame, bad) {
 				t.Errorf("a frame holds %q", bad)
 			}
+		}
+	}
+}
+
+// A 2025-11-25 server asks with elicitation/create in the middle of the
+// call: the ask is in the timeline too, told apart.
+func TestLegacyAskInTheTimeline(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "old", Version: "0.9"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
+	srv.AddTool(&mcp.Tool{Name: "legacy", InputSchema: schemaOf(`{"type":"object"}`)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "name?", RequestedSchema: schemaOf(`{"type":"object","properties":{"name":{"type":"string"}}}`)})
+		if err != nil {
+			return nil, err
+		}
+		return textResult("got %s %v", res.Action, res.Content["name"]), nil
+	})
+	h := newHarness(t, srv, harnessOptions{answer: func(r client.Round) map[string]*mcp.ElicitResult {
+		return map[string]*mcp.ElicitResult{"elicitation": {Action: "accept", Content: map[string]any{"name": "Ada"}}}
+	}})
+	h.waitShow("2025-11-25 (discover)")
+	h.keys("enter")
+	h.waitShow("got accept Ada", "ask 1 · elicitation/create", "name=Ada", "✓ complete")
+}
+
+// The layout follows the terminal's size: nothing wider than it, the
+// timeline beside the result when it fits, instead of it when not.
+func TestResizeReflows(t *testing.T) {
+	h := newHarness(t, testServer(), harnessOptions{})
+	h.keys("/")
+	h.typ("linker")
+	h.keys("enter", "enter")
+	h.waitShow("made a note")
+	for _, size := range [][2]int{{120, 40}, {60, 20}, {80, 24}, {40, 12}} {
+		h.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		h.settle()
+		s := h.screen()
+		lines := strings.Split(s, "\n")
+		if len(lines) != size[1] {
+			t.Errorf("at %dx%d the screen has %d lines", size[0], size[1], len(lines))
+		}
+		for i, l := range lines {
+			if w := ansi.StringWidth(l); w > size[0] {
+				t.Errorf("at %dx%d line %d is %d cells: %q", size[0], size[1], i+1, w, l)
+			}
+		}
+		split := strings.Contains(s, "│ Result")
+		if want := size[0] >= 70; split != want {
+			t.Errorf("at %dx%d the timeline is beside the result: %v, want %v:\n%s", size[0], size[1], split, want, s)
+		}
+	}
+	h.keys("t")
+	h.waitShow("#1 linker", "✓ complete")
+}
+
+// s saves an image in the working directory, never over a file.
+func TestSaveItem(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("mcpcli-1-image.png", []byte("there before"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, testServer(), harnessOptions{})
+	h.keys("/")
+	h.typ("linker")
+	h.keys("enter", "enter")
+	h.waitShow("made a note")
+	h.keys("tab", "s")
+	h.waitShow("saved 9 B to mcpcli-1-image-1.png")
+	b, err := os.ReadFile("mcpcli-1-image-1.png")
+	if err != nil || string(b) != "\x89PNG fake" {
+		t.Errorf("the saved image holds %q, %v", b, err)
+	}
+	if b, _ := os.ReadFile("mcpcli-1-image.png"); string(b) != "there before" {
+		t.Errorf("the file that was there was overwritten: %q", b)
+	}
+}
+
+// The saved script: one one-shot command per request, each with the
+// answers given as its answers file; what failed is left out, saying so.
+func TestSavedScript(t *testing.T) {
+	h := newHarness(t, testServer(), harnessOptions{
+		answer: func(r client.Round) map[string]*mcp.ElicitResult {
+			if r.Number == 1 {
+				return map[string]*mcp.ElicitResult{"basics": {Action: "accept", Content: map[string]any{"name": "Ada's", "token": "hunter2"}}}
+			}
+			return map[string]*mcp.ElicitResult{"details": {Action: "accept", Content: map[string]any{"ok": true}}}
+		},
+		forms: func(render.Arguments) (map[string]any, error) { return map[string]any{"name": "O'Brien"}, nil },
+	})
+	h.keys("enter") // greet
+	h.waitShow("Hello, O'Brien!")
+	h.keys("esc", "end", "enter") // wizard
+	h.waitShow("wizard done: accept")
+	h.keys("esc", "/")
+	h.typ("slow")
+	h.keys("enter", "enter")
+	h.waitShow("▶ running")
+	h.keys("ctrl+c")
+	h.waitShow("■ cancelled")
+	reqs := make([]Request, len(h.m.calls))
+	for i, c := range h.m.calls {
+		reqs[i] = c.request()
+	}
+	var b strings.Builder
+	n, secrets := WriteScript(&b, Replay{Program: "mcpcli", Server: []string{"--", "./my server"}}, h.m.server, reqs, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	got := b.String()
+	if n != 2 || secrets != 1 {
+		t.Errorf("WriteScript = %d requests, %d secrets; want 2 and 1 (the API token)", n, secrets)
+	}
+	for _, want := range []string{
+		"#!/bin/sh\n# An mcpcli session with Test Server, saved 2026-12-01 10:00.\n",
+		"# #1 tools/call greet\nmcpcli call greet --args '{\"name\":\"O'\\''Brien\"}' -- './my server'\n",
+		"# #2 tools/call wizard\nmcpcli call wizard --answers - -- './my server' <<'MCPCLI_ANSWERS'\n{\n" +
+			"  \"basics\": [{\"action\":\"accept\",\"content\":{\"name\":\"Ada's\",\"token\":\"hunter2\"}}],\n" +
+			"  \"details\": [{\"action\":\"accept\",\"content\":{\"ok\":true}}]\n}\nMCPCLI_ANSWERS\n",
+		"# #3 tools/call slow: cancelled; left out\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the script lacks\n%s\nit is:\n%s", want, got)
 		}
 	}
 }
