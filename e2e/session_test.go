@@ -268,7 +268,7 @@ func TestSessionEverything(t *testing.T) {
 	tm.keys("Enter", "C-s")
 	tm.waitFor("Review: these arguments go to", "resourceLink")
 	tm.keys("Enter")
-	tm.waitFor("[link README.md.gz]", "demo://resource/session/README.md.gz", "▸ enter reads the link", "Resources 8")
+	tm.waitFor("[link README.md.gz]", "demo://resource/session/README.md.gz", "▸ enter reads it", "Resources 8")
 	tm.keys("Enter")
 	tm.waitFor("#3 read demo://resource/session", "[blob application/gzip")
 	tm.keys("4", "n")

@@ -317,11 +317,11 @@ func (m *Model) resultPane(c *call, w, h int) []string {
 func itemHint(k itemKind) string {
 	switch k {
 	case itemLink:
-		return "enter reads the link"
+		return "enter reads it"
 	case itemMedia, itemBlob:
 		return "s saves it"
 	case itemStructured:
-		return "enter folds/unfolds"
+		return "enter folds it"
 	}
 	return ""
 }

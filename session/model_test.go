@@ -124,7 +124,7 @@ func TestResultItems(t *testing.T) {
 	h.typ("linker")
 	h.keys("enter", "enter")
 	s := h.waitShow("made a note", "[link note] mem://session/note", "[image image/png 9 B]", "structuredContent ▸", "Resources 2")
-	if !strings.Contains(s, "▸ [link note] mem://session/note") || !strings.Contains(s, "▸ enter reads the link") {
+	if !strings.Contains(s, "▸ [link note] mem://session/note") || !strings.Contains(s, "▸ enter reads it") {
 		t.Errorf("the link does not have the focus:\n%s", s)
 	}
 	h.keys("tab", "tab", "enter")

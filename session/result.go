@@ -157,7 +157,7 @@ func structuredBlock(raw json.RawMessage, v any) block {
 }
 
 func foldedLine(full []string) string {
-	return "structuredContent ▸ " + strconv.Itoa(len(full)) + " lines folded (enter unfolds)"
+	return "structuredContent ▸ " + strconv.Itoa(len(full)) + " lines, folded"
 }
 
 func splitLines(s string) []string {
@@ -176,7 +176,7 @@ func (v *resultView) layout(w int) []row {
 		b := &v.blocks[i]
 		lines := b.lines
 		if b.kind == itemStructured && b.open {
-			lines = append([]string{"structuredContent ▾ (enter folds)"}, b.full...)
+			lines = append([]string{"structuredContent ▾"}, b.full...)
 		}
 		for _, l := range lines {
 			rows = appendWrapped(rows, l, w, i)
