@@ -169,10 +169,13 @@ func (e *NoLoggingError) Error() string {
 	return fmt.Sprintf("server %q does not declare logging, so it takes no log level", e.Server)
 }
 
-// NoSubscribeError is a resource subscription asked of a server that does
-// not declare resources.subscribe.
-type NoSubscribeError struct{ Server string }
+// NoSubscribeError is a subscription to a server that does not offer
+// them (its resources capability has no subscribe).
+type NoSubscribeError struct {
+	Server string
+	URI    string
+}
 
 func (e *NoSubscribeError) Error() string {
-	return fmt.Sprintf("server %q does not offer resource subscriptions (resources.subscribe)", e.Server)
+	return fmt.Sprintf("server %q does not offer resource subscriptions (its resources capability has no subscribe), so %q cannot be watched", e.Server, e.URI)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,25 +18,20 @@ import (
 
 // events collects what a session's hooks were told.
 type events struct {
-	mu      sync.Mutex
-	lists   []string
-	updated []string
-	logs    []string
-	got     chan struct{}
+	mu    sync.Mutex
+	notes []string // method and params of each notification
+	logs  []string
+	got   chan struct{}
 }
 
 func newEvents() *events { return &events{got: make(chan struct{}, 100)} }
 
-func (e *events) list(l string) {
+func (e *events) note(n client.Notification) {
+	if n.Method == "notifications/subscriptions/acknowledged" || n.Method == "notifications/message" {
+		return
+	}
 	e.mu.Lock()
-	e.lists = append(e.lists, l)
-	e.mu.Unlock()
-	e.got <- struct{}{}
-}
-
-func (e *events) update(uri string) {
-	e.mu.Lock()
-	e.updated = append(e.updated, uri)
+	e.notes = append(e.notes, n.Method+" "+string(n.Params))
 	e.mu.Unlock()
 	e.got <- struct{}{}
 }
@@ -60,7 +56,7 @@ func noop(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
 }
 
-// A list change reaches OnListChanged, on a modern server (through
+// A list change reaches OnNotification, on a modern server (through
 // subscriptions/listen) and an older one, and the cached tool list is
 // read again.
 func TestListChanged(t *testing.T) {
@@ -73,16 +69,18 @@ func TestListChanged(t *testing.T) {
 			srv := mcp.NewServer(&mcp.Implementation{Name: "lists", Version: "1"}, &mcp.ServerOptions{SupportedProtocolVersions: versions})
 			srv.AddTool(&mcp.Tool{Name: "first", InputSchema: emptyObject}, noop)
 			ev := newEvents()
-			s, w := connect(t, srv, client.Options{OnListChanged: ev.list})
+			s, w := connect(t, srv, client.Options{Listen: true, OnNotification: ev.note})
 			ctx := context.Background()
 			if tool, _, err := s.Tool(ctx, "second"); err != nil || tool != nil {
 				t.Fatalf("Tool(second) before it exists = %v, %v", tool, err)
 			}
 			srv.AddTool(&mcp.Tool{Name: "second", InputSchema: emptyObject}, noop)
 			ev.wait(t, "AddTool")
-			if diff := cmp.Diff([]string{"tools"}, ev.lists); diff != "" {
-				t.Errorf("OnListChanged calls (-want +got):\n%s", diff)
+			ev.mu.Lock()
+			if len(ev.notes) != 1 || !strings.HasPrefix(ev.notes[0], "notifications/tools/list_changed") {
+				t.Errorf("notifications %q, want one notifications/tools/list_changed", ev.notes)
 			}
+			ev.mu.Unlock()
 			tool, _, err := s.Tool(ctx, "second")
 			if err != nil || tool == nil {
 				t.Errorf("Tool(second) after the change = %v, %v; want the list read again", tool, err)
@@ -167,7 +165,7 @@ func TestSetLogLevel(t *testing.T) {
 }
 
 // Subscribe on a server that offers subscriptions leads to
-// OnResourceUpdated; on one that does not, it says so.
+// notifications/resources/updated; on one that does not, it says so.
 func TestSubscribe(t *testing.T) {
 	ctx := context.Background()
 	for _, versions := range [][]string{nil, {"2025-11-25"}} {
@@ -189,7 +187,7 @@ func TestSubscribe(t *testing.T) {
 				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "demo://clock", Text: "now"}}}, nil
 			})
 			ev := newEvents()
-			s, _ := connect(t, srv, client.Options{OnResourceUpdated: ev.update})
+			s, _ := connect(t, srv, client.Options{Listen: true, OnNotification: ev.note})
 			if err := s.Subscribe(ctx, "demo://clock"); err != nil {
 				t.Fatalf("Subscribe = %v", err)
 			}
@@ -202,9 +200,11 @@ func TestSubscribe(t *testing.T) {
 				t.Fatal(err)
 			}
 			ev.wait(t, "ResourceUpdated")
-			if diff := cmp.Diff([]string{"demo://clock"}, ev.updated); diff != "" {
-				t.Errorf("OnResourceUpdated calls (-want +got):\n%s", diff)
+			ev.mu.Lock()
+			if len(ev.notes) != 1 || !strings.HasPrefix(ev.notes[0], "notifications/resources/updated ") || !strings.Contains(ev.notes[0], `"uri":"demo://clock"`) {
+				t.Errorf("notifications %q, want one notifications/resources/updated for demo://clock", ev.notes)
 			}
+			ev.mu.Unlock()
 		})
 	}
 	t.Run("not offered", func(t *testing.T) {

@@ -98,14 +98,14 @@ type Options struct {
 	// Backoff is the pause before the n-th (from 1) retry of a round that
 	// carried only requestState. Nil means 0, 250ms, 500ms...
 	Backoff func(n int) time.Duration
-	// OnListChanged, when set, is told each time the server says one of
-	// its lists changed: "tools", "prompts" or "resources". Setting it
-	// opts in to those notifications (on 2026-07-28 the go-sdk opens
-	// subscriptions/listen for the lists the server says can change).
-	OnListChanged func(list string)
-	// OnResourceUpdated is told when a resource subscribed to with
-	// Subscribe changed.
-	OnResourceUpdated func(uri string)
+	// Listen asks for list-change notifications: on 2026-07-28 the go-sdk
+	// opens subscriptions/listen for the lists the server says change
+	// (older servers send them unasked).
+	Listen bool
+	// OnNotification is told about every notification the server sends,
+	// as it arrives, in the server's bytes. It runs on the transport's
+	// path: it must be quick.
+	OnNotification func(Notification)
 }
 
 // Session is a connected MCP client session.
@@ -150,6 +150,8 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		opts.MaxRounds = DefaultMaxRounds
 	}
 	s := &Session{opts: opts, t: t, wire: newWire()}
+	s.wire.onNote = opts.OnNotification
+	s.wire.toolsChanged = s.lists.forget
 	s.level.Store(&opts.LogLevel)
 	t.Observe(s.wire.observe)
 	caps := &mcp.ClientCapabilities{}
@@ -182,18 +184,13 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 			}
 		},
 	}
-	if opts.OnListChanged != nil {
-		copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {
-			s.lists.forget()
-			opts.OnListChanged("tools")
-		}
-		copts.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) { opts.OnListChanged("prompts") }
-		copts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) { opts.OnListChanged("resources") }
-	}
-	if opts.OnResourceUpdated != nil {
-		copts.ResourceUpdatedHandler = func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
-			opts.OnResourceUpdated(req.Params.URI)
-		}
+	if opts.Listen {
+		// The handlers make the go-sdk subscribe: every notification
+		// reaches OnNotification from the wire.
+		copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {}
+		copts.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) {}
+		copts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {}
+		copts.ResourceUpdatedHandler = func(context.Context, *mcp.ResourceUpdatedNotificationRequest) {}
 	}
 	if !opts.Modes.none() {
 		caps.Elicitation = &mcp.ElicitationCapabilities{}
@@ -383,14 +380,16 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) error {
 	return nil
 }
 
-// Subscribe asks to be told when the resource at uri changes (through
-// OnResourceUpdated): resources/subscribe on older servers, a
-// subscriptions/listen stream of its own on 2026-07-28.
+// Subscribe asks for notifications/resources/updated about uri:
+// resources/subscribe, or on 2026-07-28 a subscriptions/listen of its own
+// (which the go-sdk keeps open until the session closes).
 func (s *Session) Subscribe(ctx context.Context, uri string) error {
-	if caps := s.Capabilities(); caps.Resources == nil || !caps.Resources.Subscribe {
-		return &NoSubscribeError{Server: s.server.Display()}
+	if c := s.Capabilities(); c.Resources == nil || !c.Resources.Subscribe {
+		return &NoSubscribeError{Server: s.server.Display(), URI: uri}
 	}
-	return s.explain(s.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}))
+	return s.request(ctx, &inflight{method: "resources/subscribe", target: uri}, func(ctx context.Context) error {
+		return s.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+	})
 }
 
 // Unsubscribe stops the updates of a resource subscribed to.

@@ -29,6 +29,16 @@ type wire struct {
 
 	// Log and progress notifications received, and handled (shown).
 	notesSeen, notesShown atomic.Int64
+
+	onNote       func(Notification) // every notification received
+	toolsChanged func()             // the server said its tool list changed
+}
+
+// Notification is one notification from the server, as it sent it.
+type Notification struct {
+	Method string
+	Params json.RawMessage // nil when it had none
+	Raw    json.RawMessage // the whole message
 }
 
 // sent is a request mcpcli sent and is waiting for the answer to.
@@ -122,6 +132,11 @@ func (w *wire) observe(ev transport.Event) {
 		}
 	case method == "notifications/message" || method == "notifications/progress":
 		w.notesSeen.Add(1)
+	case method == "notifications/tools/list_changed" && w.toolsChanged != nil:
+		w.toolsChanged()
+	}
+	if method != "" && e.id == nil && w.onNote != nil {
+		w.onNote(Notification{Method: method, Params: e.params, Raw: ev.Msg})
 	}
 }
 

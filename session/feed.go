@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"sync"
@@ -145,19 +146,31 @@ func (f *Feed) Progress(p *mcp.ProgressNotificationParams) { f.push(progressEven
 // Step is client.Options.OnStep.
 func (f *Feed) Step(st client.Step) { f.push(stepEvent{f.now(), st}) }
 
-// ListChanged is client.Options.OnListChanged.
-func (f *Feed) ListChanged(list string) { f.push(listEvent{f.now(), list}) }
-
-// ResourceUpdated is client.Options.OnResourceUpdated.
-func (f *Feed) ResourceUpdated(uri string) { f.push(updatedEvent{f.now(), uri}) }
+// Notification is client.Options.OnNotification: list changes and
+// resource updates are acted on; every other notification but logs and
+// progress (which have their own hooks) is shown as it came.
+func (f *Feed) Notification(n client.Notification) {
+	switch n.Method {
+	case "notifications/tools/list_changed":
+		f.push(listEvent{f.now(), "tools"})
+	case "notifications/prompts/list_changed":
+		f.push(listEvent{f.now(), "prompts"})
+	case "notifications/resources/list_changed":
+		f.push(listEvent{f.now(), "resources"})
+	case "notifications/resources/updated":
+		var p struct {
+			URI string `json:"uri"`
+		}
+		_ = json.Unmarshal(n.Params, &p)
+		f.push(updatedEvent{f.now(), p.URI})
+	case "notifications/message", "notifications/progress":
+	default:
+		f.push(noteEvent{f.now(), "info", "the server sent " + n.Method})
+	}
+}
 
 // Warn is client.Options.Warn (and the transport's).
 func (f *Feed) Warn(msg string) { f.push(noteEvent{f.now(), "warn", msg}) }
-
-// ElicitationComplete is client.Options.OnElicitationComplete.
-func (f *Feed) ElicitationComplete(id string) {
-	f.push(noteEvent{f.now(), "info", "the server says elicitation " + id + " is complete"})
-}
 
 // Observe is a transport observer: the wire view's source.
 func (f *Feed) Observe(ev transport.Event) { f.push(wireEvent{ev}) }

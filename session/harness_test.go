@@ -91,7 +91,7 @@ func newHarness(t *testing.T, srv *mcp.Server, o harnessOptions) *harness {
 		Modes:    client.Modes{Form: true, URL: true},
 		Answerer: &Answerer{Inner: o.answer, Feed: feed},
 		OnLog:    feed.Log, OnProgress: feed.Progress, OnStep: feed.Step,
-		OnListChanged: feed.ListChanged, OnResourceUpdated: feed.ResourceUpdated, Warn: feed.Warn,
+		Listen: true, OnNotification: feed.Notification, Warn: feed.Warn,
 	})
 	if err != nil {
 		t.Fatalf("client.Connect: %v", err)

@@ -150,9 +150,8 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 			o.OnLog = feed.Log
 			o.OnProgress = feed.Progress
 			o.OnStep = feed.Step
-			o.OnListChanged = feed.ListChanged
-			o.OnResourceUpdated = feed.ResourceUpdated
-			o.OnElicitationComplete = feed.ElicitationComplete
+			o.Listen = true
+			o.OnNotification = feed.Notification
 			o.Warn = feed.Warn
 		})
 	}
