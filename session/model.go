@@ -12,7 +12,6 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -443,11 +442,7 @@ func (m *Model) tabsLine() string {
 			parts = append(parts, " "+label+" ")
 		}
 	}
-	line := strings.Join(parts, " ")
-	if m.viewing != nil {
-		line = strings.Join(parts, " ")
-	}
-	return clip(line, m.width)
+	return clip(strings.Join(parts, " "), m.width)
 }
 
 // bottomRule is the rule above the keys; a status message sits in it.
@@ -503,13 +498,4 @@ func (m *Model) footer() string {
 		return " enter open · r re-run · e edit & re-run · S save script · ? keys · q quit"
 	}
 	return ""
-}
-
-// rawString is a raw JSON string value, decoded, or "".
-func rawString(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return s
 }

@@ -16,7 +16,7 @@ import (
 // is reversed and marked ▸, errors say so in words, so that NO_COLOR
 // (bubbletea drops the colours) and a monochrome capture read the same.
 type styles struct {
-	title, dim, rule, cursor, tab, tabOn, err, ok, warn, accent, key lipgloss.Style
+	title, dim, rule, cursor, tabOn, err, ok, warn, accent lipgloss.Style
 }
 
 func newStyles(dark bool) *styles {
@@ -27,13 +27,11 @@ func newStyles(dark bool) *styles {
 		dim:    fg(p.Dim),
 		rule:   fg(p.Dim),
 		cursor: lipgloss.NewStyle().Reverse(true),
-		tab:    lipgloss.NewStyle(),
 		tabOn:  lipgloss.NewStyle().Bold(true).Reverse(true),
 		err:    fg(p.Error),
 		ok:     fg(p.Good),
 		warn:   fg(p.Warn),
 		accent: fg(p.Title),
-		key:    lipgloss.NewStyle().Bold(true),
 	}
 }
 
@@ -44,8 +42,8 @@ func plainStyles() *styles {
 	plain := lipgloss.NewStyle()
 	return &styles{
 		title: lipgloss.NewStyle().Bold(true), dim: plain, rule: plain,
-		cursor: lipgloss.NewStyle().Reverse(true), tab: plain, tabOn: lipgloss.NewStyle().Bold(true).Reverse(true),
-		err: plain, ok: plain, warn: plain, accent: plain, key: lipgloss.NewStyle().Bold(true),
+		cursor: lipgloss.NewStyle().Reverse(true), tabOn: lipgloss.NewStyle().Bold(true).Reverse(true),
+		err: plain, ok: plain, warn: plain, accent: plain,
 	}
 }
 
