@@ -47,12 +47,18 @@ func (e *ModeError) Error() string {
 // declare (sampling, roots): a bug in the server.
 type UndeclaredError struct {
 	Server     string
-	Key        string
+	Key        string // the input request's key; empty for a legacy request
 	Method     string // sampling/createMessage, roots/list
 	Capability string // sampling, roots
+	// Legacy: the server sent a request (before 2026-07-28) rather than an
+	// input request.
+	Legacy bool
 }
 
 func (e *UndeclaredError) Error() string {
+	if e.Legacy {
+		return fmt.Sprintf("server %q sent a %s request, although mcpcli did not declare %s; this is a bug in the server", e.Server, e.Method, e.Capability)
+	}
 	return fmt.Sprintf("server %q asked for %s (%s, key %q), which mcpcli did not declare; this is a bug in the server", e.Server, e.Capability, e.Method, e.Key)
 }
 
@@ -167,15 +173,4 @@ type NoLoggingError struct{ Server string }
 
 func (e *NoLoggingError) Error() string {
 	return fmt.Sprintf("server %q does not declare logging, so it takes no log level", e.Server)
-}
-
-// NoSubscribeError is a subscription to a server that does not offer
-// them (its resources capability has no subscribe).
-type NoSubscribeError struct {
-	Server string
-	URI    string
-}
-
-func (e *NoSubscribeError) Error() string {
-	return fmt.Sprintf("server %q does not offer resource subscriptions (its resources capability has no subscribe), so %q cannot be watched", e.Server, e.URI)
 }

@@ -220,6 +220,17 @@ func (s *Session) Tool(ctx context.Context, name string) (*mcp.Tool, *ToolList, 
 	return nil, list, nil
 }
 
+// cachedTool is the raw definition of tool name from the tool list, when
+// it was listed in this session.
+func (s *Session) cachedTool(name string) json.RawMessage {
+	s.lists.mu.Lock()
+	defer s.lists.mu.Unlock()
+	if s.lists.tools == nil {
+		return nil
+	}
+	return s.lists.tools.Raw[name]
+}
+
 // ListPrompts lists every prompt.
 func (s *Session) ListPrompts(ctx context.Context) (*PromptList, error) {
 	out := &PromptList{Raw: map[string]json.RawMessage{}}
@@ -259,4 +270,79 @@ func (s *Session) ListResources(ctx context.Context) (*ResourceList, error) {
 	}
 	out.Resources = res
 	return out, nil
+}
+
+// TemplateList is every resource template a server lists.
+type TemplateList struct {
+	Templates []*mcp.ResourceTemplate
+	Raw       map[string]json.RawMessage // by uriTemplate
+}
+
+// ListResourceTemplates lists every resource template.
+func (s *Session) ListResourceTemplates(ctx context.Context) (*TemplateList, error) {
+	out := &TemplateList{Raw: map[string]json.RawMessage{}}
+	keyOf := func(raw []byte) string {
+		u, _ := jsonpeek.String(jsonpeek.Get(raw, "uriTemplate"))
+		return u
+	}
+	ts, err := pages(ctx, s, "resources/templates/list", func(ctx context.Context, cursor string) ([]*mcp.ResourceTemplate, string, error) {
+		res, err := s.cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return res.ResourceTemplates, res.NextCursor, nil
+	}, "resourceTemplates", keyOf, func(key string, v json.RawMessage) { out.Raw[key] = v })
+	if err != nil {
+		return nil, err
+	}
+	out.Templates = ts
+	return out, nil
+}
+
+// Prompt returns the prompt called name from the server's list, or nil.
+func (s *Session) Prompt(ctx context.Context, name string) (*mcp.Prompt, error) {
+	list, err := s.ListPrompts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range list.Prompts {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	return nil, nil
+}
+
+// Completion is what a server suggests for one argument.
+type Completion struct {
+	Values []string
+	// More is set when the server has more values than it sent; Total,
+	// when not 0, is how many it has.
+	More  bool
+	Total int
+}
+
+// Complete asks the server (completion/complete) for values of argument
+// arg of a prompt (ref/prompt, name) or resource template (ref/resource,
+// its URI template), given the value typed so far and the arguments
+// already chosen. A server without the completions capability is not
+// asked: the completion is empty.
+func (s *Session) Complete(ctx context.Context, ref *mcp.CompleteReference, arg, value string, given map[string]string) (*Completion, error) {
+	if s.Capabilities().Completions == nil {
+		return &Completion{}, nil
+	}
+	p := &mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteParamsArgument{Name: arg, Value: value}}
+	if len(given) > 0 {
+		p.Context = &mcp.CompleteContext{Arguments: given}
+	}
+	var res *mcp.CompleteResult
+	err := s.request(ctx, &inflight{method: "completion/complete", target: arg}, func(ctx context.Context) error {
+		var err error
+		res, err = s.cs.Complete(ctx, p)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Completion{Values: res.Completion.Values, More: res.Completion.HasMore, Total: res.Completion.Total}, nil
 }

@@ -45,13 +45,20 @@ type interim struct {
 // round (none on the first).
 type send func(ctx context.Context, meta mcp.Meta, responses mcp.InputResponseMap, state string) (interim, error)
 
-// CallTool calls a tool, answering every round of input requests.
+// CallTool calls a tool, answering every round of input requests. When the
+// server runs the call as a task, CallTool follows the task to its end.
 func (s *Session) CallTool(ctx context.Context, name string, args map[string]any) (*Result, error) {
 	if args == nil {
 		args = map[string]any{}
 	}
 	out := &Result{Method: "tools/call", Target: name}
+	// A 2025-11-25 tool that requires a task gets "task": {}; at
+	// 2026-07-28 the server decides.
+	augment := !s.server.Modern() && TaskSupport(s.cachedTool(name)) == "required"
 	err := s.loop(ctx, out, func(ctx context.Context, meta mcp.Meta, responses mcp.InputResponseMap, state string) (interim, error) {
+		if augment {
+			ctx = context.WithValue(ctx, augmentKey{}, true)
+		}
 		res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Meta: meta, Name: name, Arguments: args, InputResponses: responses, RequestState: state})
 		if err != nil {
 			return interim{}, err
@@ -61,6 +68,16 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 	})
 	if err != nil {
 		return nil, err
+	}
+	st, poll, ok := createdTask(out.Raw)
+	if !ok && peekResult(out.Raw).resultType == "task" {
+		return nil, &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
+			"answered tools/call %q with resultType \"task\" but no taskId; the tasks extension requires one", name)}
+	}
+	if ok && (augment || !st.Legacy) {
+		if err := s.runTask(ctx, out, st, poll); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -164,6 +181,13 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 		sent := peekResult(raw)
 		switch sent.resultType {
 		case "", "complete", "input_required":
+		case "task":
+			if method != "tools/call" {
+				// tasks extension: a task for a request it does not
+				// support is an invalid response.
+				return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
+					"answered %s %q with a task; the tasks extension allows them only for tools/call", method, target)}
+			}
 		default:
 			// basic/index, ResultType: a value the client does not
 			// recognize MUST be considered invalid.
@@ -173,6 +197,9 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 		}
 		if !got.needsInput {
 			out.Raw, out.Rounds = raw, rounds
+			// Progress and logs that came before the result are shown
+			// before it: the go-sdk hands them to their handlers apart.
+			s.wire.drain()
 			s.step(Step{Kind: StepComplete, Call: call, Method: method, Target: target, Round: rounds})
 			return nil
 		}
@@ -197,29 +224,13 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 			responses, state = nil, got.state
 			continue
 		}
-		asks, err := s.asks(keys, got.requests, sent.requests)
+		p, err := s.plan(keys, got.requests, sent.requests)
 		if err != nil {
 			return err
 		}
-		if s.opts.Answerer == nil {
-			return errors.New("the server asked for input, but mcpcli has no way to answer in this run")
-		}
-		answers, err := s.opts.Answerer.Answer(ctx, Round{
-			Server: s.server, Call: call, Method: method, Target: target, Number: rounds, Asks: asks,
-		})
+		responses, err = s.answer(ctx, Round{Server: s.server, Call: call, Method: method, Target: target, Number: rounds}, p)
 		if err != nil {
 			return err
-		}
-		responses = make(mcp.InputResponseMap, len(asks))
-		for _, a := range asks {
-			r := answers[a.Key]
-			if r == nil {
-				return fmt.Errorf("no answer was given for %q in round %d", a.Key, rounds)
-			}
-			if err := checkAnswer(a, r); err != nil {
-				return err
-			}
-			responses[a.Key] = r
 		}
 		state = got.state
 	}
@@ -249,7 +260,7 @@ func (s *Session) urlRequired(ctx context.Context, out *Result, je *jsonrpc.Erro
 		return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
 			"answered %s %q with -32042 (URL elicitation required) but listed no elicitations to do; the spec requires at least one", out.Method, out.Target)}
 	}
-	round := Round{Server: s.server, Method: out.Method, Target: out.Target, Number: number, Legacy: true}
+	round := Round{Server: s.server, Call: call, Method: out.Method, Target: out.Target, Number: number, Legacy: true}
 	for i, raw := range data.Elicitations {
 		var p mcp.ElicitParams
 		if err := json.Unmarshal(raw, &p); err != nil {
@@ -351,28 +362,91 @@ func schemaOf(req []byte) json.RawMessage {
 	return jsonpeek.Get(jsonpeek.Get(req, "params"), "requestedSchema")
 }
 
-// asks turns a round's input requests into elicitations, refusing what
+// plan is what a round of input requests takes: elicitations for the
+// Answerer, sampling requests for the Sampler, and what mcpcli answers
+// by itself (roots).
+type plan struct {
+	asks    []Ask
+	samples []SamplingRound
+	auto    mcp.InputResponseMap
+}
+
+// plan sorts a round's input requests by who answers them, refusing what
 // mcpcli did not declare.
-func (s *Session) asks(keys []string, reqs mcp.InputRequestMap, raw map[string][]byte) ([]Ask, error) {
-	asks := make([]Ask, 0, len(keys))
+func (s *Session) plan(keys []string, reqs mcp.InputRequestMap, raw map[string][]byte) (plan, error) {
+	var p plan
 	for _, k := range keys {
-		switch p := reqs[k].(type) {
+		switch r := reqs[k].(type) {
 		case *mcp.ElicitParams:
-			a := NewAsk(k, p, schemaOf(raw[k]))
+			a := NewAsk(k, r, schemaOf(raw[k]))
 			if err := s.checkAsk(a); err != nil {
-				return nil, err
+				return p, err
 			}
-			asks = append(asks, a)
+			p.asks = append(p.asks, a)
 		case *mcp.CreateMessageParams, *mcp.CreateMessageWithToolsParams:
-			return nil, &UndeclaredError{Server: s.server.Display(), Key: k, Method: "sampling/createMessage", Capability: "sampling"}
+			if s.opts.Sampler == nil {
+				return p, &UndeclaredError{Server: s.server.Display(), Key: k, Method: "sampling/createMessage", Capability: "sampling"}
+			}
+			p.samples = append(p.samples, SamplingRound{Key: k, Params: sampling(r), Raw: jsonpeek.Get(raw[k], "params")})
 		case *mcp.ListRootsParams:
-			return nil, &UndeclaredError{Server: s.server.Display(), Key: k, Method: "roots/list", Capability: "roots"}
+			if len(s.opts.Roots) == 0 {
+				return p, &UndeclaredError{Server: s.server.Display(), Key: k, Method: "roots/list", Capability: "roots"}
+			}
+			if p.auto == nil {
+				p.auto = mcp.InputResponseMap{}
+			}
+			p.auto[k] = &mcp.ListRootsResult{Roots: s.opts.Roots}
 		default:
-			return nil, &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
-				"sent an input request mcpcli does not know (key %q, %T)", k, p)}
+			return p, &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
+				"sent an input request mcpcli does not know (key %q, %T)", k, r)}
 		}
 	}
-	return asks, nil
+	return p, nil
+}
+
+// answer answers a round's plan: the elicitations in one call of the
+// Answerer, then each sampling request, in the server's order. r is the
+// round without its asks.
+func (s *Session) answer(ctx context.Context, r Round, p plan) (mcp.InputResponseMap, error) {
+	responses := make(mcp.InputResponseMap, len(p.asks)+len(p.samples)+len(p.auto))
+	for k, v := range p.auto {
+		responses[k] = v
+	}
+	if len(p.asks) > 0 {
+		if s.opts.Answerer == nil {
+			return nil, errors.New("the server asked for input, but mcpcli has no way to answer in this run")
+		}
+		r.Asks = p.asks
+		answers, err := s.opts.Answerer.Answer(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range p.asks {
+			res := answers[a.Key]
+			if res == nil {
+				return nil, fmt.Errorf("no answer was given for %q in round %d", a.Key, r.Number)
+			}
+			if err := checkAnswer(a, res); err != nil {
+				return nil, err
+			}
+			responses[a.Key] = res
+		}
+	}
+	for _, sr := range p.samples {
+		sr.Server, sr.Method, sr.Target, sr.Number = r.Server, r.Method, r.Target, r.Number
+		ans, err := s.opts.Sampler.Sample(ctx, sr)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkSample(sr.Key, ans); err != nil {
+			return nil, err
+		}
+		if ans.Decline {
+			return nil, &DeclinedError{Server: s.server.Display(), Key: sr.Key}
+		}
+		responses[sr.Key] = ans.Result
+	}
+	return responses, nil
 }
 
 // checkAsk refuses an elicitation in a mode mcpcli did not declare.
@@ -557,8 +631,13 @@ func actions(rs mcp.InputResponseMap) map[string]string {
 	}
 	out := make(map[string]string, len(rs))
 	for k, r := range rs {
-		if er, ok := r.(*mcp.ElicitResult); ok {
-			out[k] = er.Action
+		switch r := r.(type) {
+		case *mcp.ElicitResult:
+			out[k] = r.Action
+		case *mcp.ListRootsResult:
+			out[k] = "roots"
+		case *mcp.CreateMessageResult, *mcp.CreateMessageWithToolsResult:
+			out[k] = "reply"
 		}
 	}
 	return out

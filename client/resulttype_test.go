@@ -49,9 +49,9 @@ func rawServer(t *testing.T, result func(method string) string) mcp.Transport {
 
 func TestUnknownResultTypeIsInvalid(t *testing.T) {
 	results := map[string]string{
-		"tools/call":     `{"resultType":"task","content":[{"type":"text","text":"?"}]}`,
-		"prompts/get":    `{"resultType":"task","messages":[]}`,
-		"resources/read": `{"resultType":"task","contents":[]}`,
+		"tools/call":     `{"resultType":"deferred","content":[{"type":"text","text":"?"}]}`,
+		"prompts/get":    `{"resultType":"deferred","messages":[]}`,
+		"resources/read": `{"resultType":"deferred","contents":[]}`,
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -67,8 +67,39 @@ func TestUnknownResultTypeIsInvalid(t *testing.T) {
 	} {
 		err := call()
 		var pe *client.ProtocolError
-		if !errors.As(err, &pe) || !strings.Contains(err.Error(), `resultType "task"`) {
-			t.Errorf("%s with resultType task: error = %v, want a ProtocolError naming the resultType", method, err)
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), `resultType "deferred"`) {
+			t.Errorf("%s with resultType deferred: error = %v, want a ProtocolError naming the resultType", method, err)
+		}
+	}
+}
+
+// The tasks extension allows a task only for tools/call, and a task has an
+// id.
+func TestMisplacedTaskIsInvalid(t *testing.T) {
+	results := map[string]string{
+		"tools/call":     `{"resultType":"task","status":"working"}`,
+		"prompts/get":    `{"resultType":"task","taskId":"t1","status":"working"}`,
+		"resources/read": `{"resultType":"task","taskId":"t1","status":"working"}`,
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := client.Connect(ctx, transport.Wrap(rawServer(t, func(m string) string { return results[m] }), "raw"), client.Options{Modes: client.Modes{Form: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for method, tc := range map[string]struct {
+		call func() error
+		want string
+	}{
+		"tools/call":     {func() error { _, err := s.CallTool(ctx, "t", nil); return err }, `with resultType "task" but no taskId`},
+		"prompts/get":    {func() error { _, err := s.GetPrompt(ctx, "p", nil); return err }, "the tasks extension allows them only for tools/call"},
+		"resources/read": {func() error { _, err := s.ReadResource(ctx, "x://r"); return err }, "the tasks extension allows them only for tools/call"},
+	} {
+		err := tc.call()
+		var pe *client.ProtocolError
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error = %v, want a ProtocolError saying %q", method, err, tc.want)
 		}
 	}
 }

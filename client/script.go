@@ -15,25 +15,39 @@ import (
 
 // Script answers from an answers file:
 //
-//	{"KEY": ElicitResult | [ElicitResult, ...], "*": ElicitResult | [...]}
+//	{"KEY": Answer | [Answer, ...], "*": Answer | [...]}
 //
-// The exact key is tried first, then "*". A single result answers every
+// where an Answer is an ElicitResult ({"action": ..., "content": ...}) for
+// an elicitation, and for a sampling request a CreateMessageResult
+// ({"role": "assistant", "content": {...}, "model": ...}) or
+// {"action": "decline"}.
+//
+// The exact key is tried first, then "*". A single answer answers every
 // round; a list is consumed one entry per round in which the key is asked.
-// Legacy server-initiated elicitations have no key: they match
-// "elicitation", then "*".
+// Legacy server-initiated requests have no key: an elicitation matches
+// "elicitation", a sampling request "sampling", then "*".
 type Script struct {
 	entries map[string]*scriptEntry
 
 	// Notify, when set, is told about each answer given (for a status line).
 	Notify func(a Ask, r *mcp.ElicitResult, key string)
+	// NotifySample is told about each sampling answer given.
+	NotifySample func(r SamplingRound, a *SamplingAnswer, key string)
 
 	mu sync.Mutex
 }
 
 type scriptEntry struct {
-	results []*mcp.ElicitResult
+	results []scriptAnswer
 	list    bool
 	used    int
+}
+
+// scriptAnswer is one answer of the file: an elicitation's, or a sampling
+// reply.
+type scriptAnswer struct {
+	elicit *mcp.ElicitResult
+	reply  *mcp.CreateMessageWithToolsResult
 }
 
 // ParseScript reads an answers file. name is used in error messages.
@@ -64,22 +78,80 @@ func ParseScript(r io.Reader, name string) (*Script, error) {
 			}
 			e.list = true
 			for i, item := range list {
-				r, err := parseResult(item)
+				r, err := parseAnswer(item)
 				if err != nil {
 					return nil, fmt.Errorf("answers %s, key %q, entry %d: %v", name, key, i+1, err)
 				}
 				e.results = append(e.results, r)
 			}
 		} else {
-			r, err := parseResult(raw)
+			r, err := parseAnswer(raw)
 			if err != nil {
 				return nil, fmt.Errorf("answers %s, key %q: %v", name, key, err)
 			}
-			e.results = []*mcp.ElicitResult{r}
+			e.results = []scriptAnswer{r}
 		}
 		s.entries[key] = e
 	}
 	return s, nil
+}
+
+// parseAnswer reads one answer: an ElicitResult when it has "action", a
+// sampling reply when it has "role", "content" or "model".
+func parseAnswer(raw json.RawMessage) (scriptAnswer, error) {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &probe); err != nil || probe == nil {
+		return scriptAnswer{}, fmt.Errorf("want an object like {\"action\": \"accept\", \"content\": {...}}, or a sampling reply like {\"role\": \"assistant\", \"content\": {\"type\": \"text\", \"text\": \"...\"}, \"model\": \"...\"}")
+	}
+	_, action := probe["action"]
+	_, role := probe["role"]
+	_, model := probe["model"]
+	if !action && (role || model) {
+		r, err := parseReply(raw)
+		return scriptAnswer{reply: r}, err
+	}
+	r, err := parseResult(raw)
+	return scriptAnswer{elicit: r}, err
+}
+
+// parseReply reads a CreateMessageResult: role (assistant, the default),
+// content (one block or a list) and model are what it has.
+func parseReply(raw json.RawMessage) (*mcp.CreateMessageWithToolsResult, error) {
+	var r struct {
+		Meta       json.RawMessage `json:"_meta"`
+		Role       *string         `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		Model      *string         `json:"model"`
+		StopReason string          `json:"stopReason"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return nil, fmt.Errorf("unknown field %s; a sampling reply has \"role\", \"content\", \"model\" and \"stopReason\"", field)
+		}
+		return nil, fmt.Errorf("a sampling reply is an object like {\"role\": \"assistant\", \"content\": {\"type\": \"text\", \"text\": \"...\"}, \"model\": \"...\"}: %v", err)
+	}
+	if r.Role != nil && *r.Role != "assistant" {
+		return nil, fmt.Errorf("role %q: a sampling reply comes from the assistant", *r.Role)
+	}
+	if len(r.Content) == 0 || string(r.Content) == "null" {
+		return nil, fmt.Errorf("\"content\" is missing; give the reply, such as {\"type\": \"text\", \"text\": \"...\"}")
+	}
+	if r.Model == nil || *r.Model == "" {
+		return nil, fmt.Errorf("\"model\" is missing; name the model the reply stands for")
+	}
+	full := map[string]json.RawMessage{"role": json.RawMessage(`"assistant"`), "content": r.Content}
+	b, _ := json.Marshal(full)
+	var res mcp.CreateMessageWithToolsResult
+	if err := json.Unmarshal(b, &res); err != nil {
+		return nil, fmt.Errorf("\"content\": %v", err)
+	}
+	res.Model, res.StopReason = *r.Model, r.StopReason
+	if res.StopReason == "" {
+		res.StopReason = "endTurn"
+	}
+	return &res, nil
 }
 
 func parseResult(raw json.RawMessage) (*mcp.ElicitResult, error) {
@@ -129,10 +201,14 @@ func (s *Script) Keys() []string {
 func (s *Script) Answer(ctx context.Context, r Round) (map[string]*mcp.ElicitResult, error) {
 	out := make(map[string]*mcp.ElicitResult, len(r.Asks))
 	for _, a := range r.Asks {
-		res, key, err := s.next(a, r)
+		ans, key, err := s.next(a.Key, r.Number, r.Legacy)
 		if err != nil {
 			return nil, err
 		}
+		if ans.elicit == nil {
+			return nil, fmt.Errorf("answers for %q (round %d): key %q holds a sampling reply, but the server asked for an elicitation; give {\"action\": ...}", a.Key, r.Number, key)
+		}
+		res := ans.elicit
 		if res.Action == Accept {
 			if a.Mode() == "url" {
 				if res.Content != nil {
@@ -160,14 +236,36 @@ func (s *Script) Answer(ctx context.Context, r Round) (map[string]*mcp.ElicitRes
 	return out, nil
 }
 
-func (s *Script) next(a Ask, r Round) (*mcp.ElicitResult, string, error) {
+// Sample implements Sampler.
+func (s *Script) Sample(ctx context.Context, r SamplingRound) (*SamplingAnswer, error) {
+	ans, key, err := s.next(r.Key, r.Number, r.Legacy)
+	if err != nil {
+		return nil, err
+	}
+	var out *SamplingAnswer
+	switch {
+	case ans.reply != nil:
+		out = &SamplingAnswer{Result: ans.reply}
+	case ans.elicit.Action == Decline:
+		out = &SamplingAnswer{Decline: true}
+	default:
+		return nil, fmt.Errorf("answers for %q (round %d): key %q holds {\"action\": %q}, but the server asked for a sampling reply; give {\"role\": \"assistant\", \"content\": {\"type\": \"text\", \"text\": \"...\"}, \"model\": \"...\"} or {\"action\": \"decline\"}",
+			r.Key, r.Number, key, ans.elicit.Action)
+	}
+	if s.NotifySample != nil {
+		s.NotifySample(r, out, key)
+	}
+	return out, nil
+}
+
+func (s *Script) next(askKey string, round int, legacy bool) (scriptAnswer, string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	keys := []string{a.Key, "*"}
-	if r.Legacy && strings.HasPrefix(a.Key, "elicitation-") {
+	keys := []string{askKey, "*"}
+	if legacy && strings.HasPrefix(askKey, "elicitation-") {
 		// The second and later URL asks of a -32042 error: "elicitation"
 		// answers them all, unless the file names them one by one.
-		keys = []string{a.Key, "elicitation", "*"}
+		keys = []string{askKey, "elicitation", "*"}
 	}
 	for _, key := range keys {
 		e, ok := s.entries[key]
@@ -175,17 +273,26 @@ func (s *Script) next(a Ask, r Round) (*mcp.ElicitResult, string, error) {
 			continue
 		}
 		if !e.list {
-			return clone(e.results[0]), key, nil
+			return e.results[0].clone(), key, nil
 		}
 		if e.used >= len(e.results) {
-			return nil, key, fmt.Errorf("answers ran out for %q in round %d: key %q lists %d answer%s; add one more",
-				a.Key, r.Number, key, len(e.results), plural(len(e.results)))
+			return scriptAnswer{}, key, fmt.Errorf("answers ran out for %q in round %d: key %q lists %d answer%s; add one more",
+				askKey, round, key, len(e.results), plural(len(e.results)))
 		}
 		e.used++
-		return clone(e.results[e.used-1]), key, nil
+		return e.results[e.used-1].clone(), key, nil
 	}
-	return nil, "", fmt.Errorf("answers have nothing for %q (round %d): add %s %q key or a \"*\" key to the answers file (it has: %s)",
-		a.Key, r.Number, article(a.Key), a.Key, strings.Join(quoteAll(s.Keys()), ", "))
+	return scriptAnswer{}, "", fmt.Errorf("answers have nothing for %q (round %d): add %s %q key or a \"*\" key to the answers file (it has: %s)",
+		askKey, round, article(askKey), askKey, strings.Join(quoteAll(s.Keys()), ", "))
+}
+
+func (a scriptAnswer) clone() scriptAnswer {
+	if a.elicit == nil {
+		c := *a.reply
+		c.Content = append([]mcp.Content(nil), a.reply.Content...)
+		return scriptAnswer{reply: &c}
+	}
+	return scriptAnswer{elicit: clone(a.elicit)}
 }
 
 func clone(r *mcp.ElicitResult) *mcp.ElicitResult {

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/transport"
@@ -69,6 +71,9 @@ type Options struct {
 	Modes         Modes
 	// Answerer answers every round of input requests, modern or legacy.
 	Answerer Answerer
+	// Sampler, when set, declares the sampling capability and answers
+	// sampling requests, modern or legacy.
+	Sampler Sampler
 	// MaxRounds bounds the interim results per request; 0 means
 	// DefaultMaxRounds.
 	MaxRounds int
@@ -90,14 +95,23 @@ type Options struct {
 	// Warn is told what the person should know that is not an error: the
 	// go-sdk's own warnings, a request sent again.
 	Warn func(msg string)
-	// ProtocolVersion, when set, is the version to ask for first.
+	// ProtocolVersion, when set, is the version to ask for first: a
+	// version before 2026-07-28 starts with the initialize handshake.
 	ProtocolVersion string
+	// PinProtocol accepts ProtocolVersion only: no fallback from
+	// server/discover to the initialize handshake, and no other version
+	// in an initialize answer (*PinError).
+	PinProtocol bool
 	// OnStep, when set, is told about each round trip as it happens, so
 	// that a UI can make the rounds visible.
 	OnStep func(Step)
 	// Backoff is the pause before the n-th (from 1) retry of a round that
 	// carried only requestState. Nil means 0, 250ms, 500ms...
 	Backoff func(n int) time.Duration
+	// Roots, when not empty, declares the roots capability: a roots/list
+	// request (legacy) or input request (multi round-trip) is answered
+	// with them. The URIs must be absolute file:// URIs.
+	Roots []*mcp.Root
 	// Listen asks for list-change notifications: on 2026-07-28 the go-sdk
 	// opens subscriptions/listen for the lists the server says change
 	// (older servers send them unasked).
@@ -106,6 +120,14 @@ type Options struct {
 	// as it arrives, in the server's bytes. It runs on the transport's
 	// path: it must be quick.
 	OnNotification func(Notification)
+	// OnTask is told when a tool call became a task, and each time the
+	// task's status or status message changes.
+	OnTask func(TaskStatus)
+	// OnUndeclared is told about a legacy server request for a capability
+	// mcpcli did not declare, which the server got an error for (an
+	// undeclared roots/list; an undeclared sampling request also fails
+	// the request it came with).
+	OnUndeclared func(*UndeclaredError)
 }
 
 // Session is a connected MCP client session.
@@ -115,6 +137,10 @@ type Session struct {
 	opts   Options
 	server Server
 	wire   *wire
+	neg    *negotiator
+
+	rootsServed chan struct{} // closed once a roots/list was answered
+	rootsOnce   sync.Once
 
 	mu      sync.Mutex
 	current *inflight // the request mcpcli is waiting on, for legacy asks
@@ -149,10 +175,11 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	if opts.MaxRounds <= 0 {
 		opts.MaxRounds = DefaultMaxRounds
 	}
-	s := &Session{opts: opts, t: t, wire: newWire()}
+	s := &Session{opts: opts, t: t, wire: newWire(), rootsServed: make(chan struct{})}
 	s.wire.onNote = opts.OnNotification
 	s.wire.toolsChanged = s.lists.forget
 	s.level.Store(&opts.LogLevel)
+	s.neg = &negotiator{s: s}
 	t.Observe(s.wire.observe)
 	caps := &mcp.ClientCapabilities{}
 	copts := &mcp.ClientOptions{
@@ -202,18 +229,59 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		}
 		copts.ElicitationHandler = s.answerLegacy
 	}
-	cctx := ctx
-	if opts.ConnectTimeout > 0 {
-		var cancel context.CancelFunc
-		cctx, cancel = context.WithTimeout(ctx, opts.ConnectTimeout)
-		defer cancel()
+	// The handshake's timeout pauses while a person signs in (PauseTimeout).
+	cctx, timer, cancel := withPausableTimeout(ctx, opts.ConnectTimeout)
+	defer cancel()
+	if len(opts.Roots) > 0 {
+		caps.RootsV2 = &mcp.RootCapabilities{}
 	}
+	if opts.Listen {
+		// The handlers only make the go-sdk subscribe: every
+		// notification reaches OnNotification from the wire.
+		copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {}
+		copts.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) {}
+		copts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {}
+		copts.ResourceUpdatedHandler = func(context.Context, *mcp.ResourceUpdatedNotificationRequest) {}
+	}
+	if opts.Sampler != nil {
+		// Plain sampling: a person writes text, not tool calls.
+		caps.Sampling = &mcp.SamplingCapabilities{}
+		copts.CreateMessageWithToolsHandler = s.sampleLegacy
+	}
+	// Tasks (2026-07-28 extension): a server may answer any tools/call
+	// with a task, which mcpcli follows.
+	caps.AddExtension(TasksExtension, nil)
 	c := mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}, copts)
-	cs, err := c.Connect(cctx, t, &mcp.ClientSessionOptions{ProtocolVersion: opts.ProtocolVersion})
+	if err := registerTasks(c); err != nil {
+		return nil, err
+	}
+	c.AddRoots(opts.Roots...)
+	c.AddSendingMiddleware(s.neg.middleware)
+	c.AddReceivingMiddleware(s.refuseUndeclared)
+	cs, err := s.connect(cctx, c, t)
 	if err != nil {
+		if fb, ok := t.(transport.Fallbacker); ok && !errors.As(err, new(*PinError)) {
+			if next := fb.Fallback(err); next != nil {
+				// The server refused the Streamable HTTP POST in a way
+				// that says it may be an HTTP+SSE server: try that, with
+				// the same observers.
+				t.Close()
+				t = next
+				s.t = next
+				s.wire.forget()
+				cs, err = s.connect(cctx, c, t)
+			}
+		}
+	}
+	if err != nil {
+		var pe *PinError
+		if errors.As(err, &pe) {
+			t.Close()
+			return nil, &ConnectError{Via: t.Via(), Err: pe}
+		}
 		err = s.explain(err)
 		t.Close()
-		if cctx.Err() != nil && ctx.Err() == nil {
+		if timer.expired() && ctx.Err() == nil {
 			return nil, &TimeoutError{Server: t.Via(), After: opts.ConnectTimeout, Connecting: true}
 		}
 		return nil, &ConnectError{Via: t.Via(), Err: err}
@@ -231,6 +299,9 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	if s.server.Name == "" {
 		s.server.Name = t.Via()
 	}
+	if len(opts.Roots) > 0 && !s.server.Modern() {
+		s.awaitRoots(cctx)
+	}
 	if opts.LogLevel != "" && !s.server.Modern() {
 		if caps := s.Capabilities(); caps.Logging != nil {
 			if err := cs.SetLoggingLevel(cctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(opts.LogLevel)}); err != nil {
@@ -242,6 +313,136 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	return s, nil
 }
 
+// connect starts the go-sdk session over t, asking for the version the
+// options and the transport call for.
+func (s *Session) connect(ctx context.Context, c *mcp.Client, t transport.Transport) (*mcp.ClientSession, error) {
+	asked := s.opts.ProtocolVersion
+	if _, sse := t.(*transport.SSE); sse && !s.opts.PinProtocol {
+		// HTTP+SSE servers speak the initialize handshake only.
+		asked = LegacyVersion
+	}
+	n := Negotiation{Asked: asked, Pinned: s.opts.PinProtocol}
+	if n.Asked == "" {
+		n.Asked = mcp.SupportedProtocolVersions()[0]
+	}
+	if n.Asked < ModernVersion {
+		n.Handshake = "initialize"
+	}
+	s.neg.reset(n)
+	return c.Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: asked})
+}
+
+// Subscribe asks for notifications/resources/updated about uri:
+// resources/subscribe, or on 2026-07-28 a subscriptions/listen of its own
+// (which the go-sdk keeps open until the session closes).
+func (s *Session) Subscribe(ctx context.Context, uri string) error {
+	if c := s.Capabilities(); c.Resources == nil || !c.Resources.Subscribe {
+		return &NoSubscribeError{Server: s.server.Display(), URI: uri}
+	}
+	return s.request(ctx, &inflight{method: "resources/subscribe", target: uri}, func(ctx context.Context) error {
+		return s.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+	})
+}
+
+// NoSubscribeError is a subscription to a server that does not offer
+// them (its resources capability has no subscribe).
+type NoSubscribeError struct {
+	Server string
+	URI    string
+}
+
+func (e *NoSubscribeError) Error() string {
+	return fmt.Sprintf("server %q does not offer resource subscriptions (its resources capability has no subscribe), so %q cannot be watched", e.Server, e.URI)
+}
+
+// Wait returns when the connection ends (the server closed it, or the
+// session was closed), or ctx does.
+func (s *Session) Wait(ctx context.Context) error {
+	done := make(chan error, 1)
+	go func() { done <- s.cs.Wait() }()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case err := <-done:
+		return &ClosedError{Server: s.server.Display(), Err: err}
+	}
+}
+
+// ClosedError is a connection the server ended.
+type ClosedError struct {
+	Server string
+	Err    error
+}
+
+func (e *ClosedError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("the connection to server %q ended: %v", e.Server, e.Err)
+	}
+	return fmt.Sprintf("server %q closed the connection", e.Server)
+}
+
+func (e *ClosedError) Unwrap() error { return e.Err }
+
+// Transport is what the session runs over: the one given to Connect, or
+// the HTTP+SSE transport it fell back to.
+func (s *Session) Transport() transport.Transport { return s.t }
+
+// Legacy servers that use roots commonly ask for them as soon as the
+// session is initialized, and act on the answer asynchronously: a request
+// sent at once would race them (server-filesystem started without a
+// directory would refuse it). Connect gives such a server rootsAsk to ask,
+// then rootsSettle to take the answer in.
+const (
+	rootsAsk    = 300 * time.Millisecond
+	rootsSettle = 100 * time.Millisecond
+)
+
+// awaitRoots waits (briefly) for a legacy server's first roots/list.
+func (s *Session) awaitRoots(ctx context.Context) {
+	t := time.NewTimer(rootsAsk)
+	defer t.Stop()
+	select {
+	case <-s.rootsServed:
+		_ = sleep(ctx, rootsSettle)
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// refuseUndeclared answers a server's request for a capability mcpcli did
+// not declare with an error (the go-sdk would answer roots/list with an
+// empty list whatever was declared).
+func (s *Session) refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch {
+		case method == "roots/list" && len(s.opts.Roots) > 0:
+			res, err := next(ctx, method, req)
+			s.rootsOnce.Do(func() { close(s.rootsServed) })
+			return res, err
+		case method == "roots/list" && len(s.opts.Roots) == 0:
+			if s.opts.OnUndeclared != nil {
+				s.opts.OnUndeclared(&UndeclaredError{Server: s.server.Display(), Method: method, Capability: "roots", Legacy: true})
+			}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client did not declare the roots capability"}
+		case method == "sampling/createMessage" && s.opts.Sampler == nil:
+			// The person learns of it from the run's error: nobody opted
+			// in to answer for a model.
+			err := &UndeclaredError{Server: s.server.Display(), Method: method, Capability: "sampling", Legacy: true}
+			s.mu.Lock()
+			fl := s.current
+			s.mu.Unlock()
+			switch {
+			case fl != nil:
+				s.failLegacy(fl, err)
+			case s.opts.OnUndeclared != nil:
+				s.opts.OnUndeclared(err)
+			}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client did not declare the sampling capability"}
+		}
+		return next(ctx, method, req)
+	}
+}
+
 // Server says who is on the other end.
 func (s *Session) Server() Server { return s.server }
 
@@ -251,6 +452,14 @@ func (s *Session) Capabilities() *mcp.ServerCapabilities {
 		return ir.Capabilities
 	}
 	return &mcp.ServerCapabilities{}
+}
+
+// RawCapabilities are the server's capabilities exactly as it sent them,
+// or nil when the wire did not show them.
+func (s *Session) RawCapabilities() json.RawMessage {
+	s.wire.mu.Lock()
+	defer s.wire.mu.Unlock()
+	return s.wire.capabilities
 }
 
 // Instructions are the server's instructions, if it gave any.
@@ -380,18 +589,6 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) error {
 	return nil
 }
 
-// Subscribe asks for notifications/resources/updated about uri:
-// resources/subscribe, or on 2026-07-28 a subscriptions/listen of its own
-// (which the go-sdk keeps open until the session closes).
-func (s *Session) Subscribe(ctx context.Context, uri string) error {
-	if c := s.Capabilities(); c.Resources == nil || !c.Resources.Subscribe {
-		return &NoSubscribeError{Server: s.server.Display(), URI: uri}
-	}
-	return s.request(ctx, &inflight{method: "resources/subscribe", target: uri}, func(ctx context.Context) error {
-		return s.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
-	})
-}
-
 // Unsubscribe stops the updates of a resource subscribed to.
 func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
 	return s.explain(s.cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri}))
@@ -457,7 +654,8 @@ func (s *Session) timed(ctx context.Context, do func(context.Context) error) err
 	if s.opts.Timeout <= 0 {
 		return do(ctx)
 	}
-	tctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	// Pausable, as a request's: a sign-in the page runs into is not counted.
+	tctx, _, cancel := withPausableTimeout(ctx, s.opts.Timeout)
 	defer cancel()
 	tctx = transport.WithCancelReason(tctx, func() string {
 		if tctx.Err() != nil && ctx.Err() == nil {

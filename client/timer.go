@@ -27,6 +27,7 @@ func withPausableTimeout(parent context.Context, d time.Duration) (context.Conte
 	}
 	pt := &pausableTimer{budget: d, left: d, cancel: cancel}
 	pt.start()
+	ctx = context.WithValue(ctx, timerKey{}, pt)
 	return ctx, pt, func() {
 		pt.mu.Lock()
 		if pt.t != nil {
@@ -103,4 +104,20 @@ func (pt *pausableTimer) expired() bool {
 	pt.mu.Lock()
 	defer pt.mu.Unlock()
 	return pt.fired
+}
+
+type timerKey struct{}
+
+// PauseTimeout stops the clock of the timeout (Options.Timeout) that ctx
+// runs under until resume is called: for the time a person spends on
+// something a request waits for, such as signing in to the server. With no
+// timeout it does nothing. Calling resume more than once is safe.
+func PauseTimeout(ctx context.Context) (resume func()) {
+	pt, _ := ctx.Value(timerKey{}).(*pausableTimer)
+	if pt == nil {
+		return func() {}
+	}
+	pt.pause()
+	var once sync.Once
+	return func() { once.Do(pt.resume) }
 }

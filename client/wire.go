@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
@@ -26,6 +27,15 @@ type wire struct {
 	requests   []*serverRequest // the server's requests, until handled
 	cancelSent chan struct{}    // closed at the first notifications/cancelled sent
 	cancelOnce sync.Once
+	discovers  int  // answers to server/discover seen
+	discoverOK bool // the last of them was a result, not an error
+	// orphans counts error responses without an id (servers answer a
+	// request they could not read that way); orphan is the last.
+	orphans int
+	orphan  *jsonrpc.Error
+	// capabilities are the server's, as it wrote them (the go-sdk's type
+	// drops what it does not know, such as 2025-11-25's tasks).
+	capabilities json.RawMessage
 
 	// Log and progress notifications received, and handled (shown).
 	notesSeen, notesShown atomic.Int64
@@ -123,6 +133,14 @@ func (w *wire) observe(ev transport.Event) {
 	switch {
 	case method == "" && e.id != nil:
 		w.answered(e)
+	case method == "" && e.error != nil:
+		var je jsonrpc.Error
+		if json.Unmarshal(e.error, &je) == nil {
+			w.mu.Lock()
+			w.orphans++
+			w.orphan = &je
+			w.mu.Unlock()
+		}
 	case method != "" && e.id != nil:
 		switch method {
 		case "elicitation/create", "sampling/createMessage", "roots/list":
@@ -163,6 +181,10 @@ func (w *wire) answered(e envelope) {
 	w.mu.Lock()
 	s := w.pending[string(e.id)]
 	delete(w.pending, string(e.id))
+	if s != nil && s.method == "server/discover" {
+		w.discovers++
+		w.discoverOK = e.error == nil
+	}
 	w.mu.Unlock()
 	if e.error != nil {
 		var je struct {
@@ -185,6 +207,13 @@ func (w *wire) answered(e envelope) {
 		s.ex.mu.Lock()
 		s.ex.raw = e.result
 		s.ex.mu.Unlock()
+	}
+	if s.method == "server/discover" || s.method == "initialize" {
+		if caps := jsonpeek.Get(e.result, "capabilities"); caps != nil {
+			w.mu.Lock()
+			w.capabilities = caps
+			w.mu.Unlock()
+		}
 	}
 	if s.method == "server/discover" {
 		var d struct {
@@ -210,6 +239,37 @@ func (w *wire) takeRequest(method string, match func(params json.RawMessage) boo
 		}
 	}
 	return nil
+}
+
+// forget drops the requests of a connection that is gone (a failed
+// attempt before a fallback): their answers will never come.
+func (w *wire) forget() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.pending = map[string]*sent{}
+}
+
+// orphanErrors counts the error responses without an id so far, and
+// returns the last.
+func (w *wire) orphanErrors() (int, *jsonrpc.Error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.orphans, w.orphan
+}
+
+// discoverAnswers counts the server's answers to server/discover so far.
+func (w *wire) discoverAnswers() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.discovers
+}
+
+// discoverResult reports whether the last answer to server/discover was a
+// result rather than an error.
+func (w *wire) discoverResult() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.discoverOK
 }
 
 func (w *wire) versions() (supported, offered []string) {

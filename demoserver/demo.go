@@ -31,6 +31,9 @@ type Options struct {
 	// before the browser step is done, before the tool gives up with a
 	// readable result (default 3).
 	ConnectPatience int
+	// TaskStep is how long each stage of the build_release task takes
+	// (default 400ms).
+	TaskStep time.Duration
 }
 
 // Demo is the demo server.
@@ -47,6 +50,9 @@ type Demo struct {
 	mu        sync.Mutex
 	connected map[string]bool // connect ids completed in the browser
 	beta      bool            // toggle_beta added beta_forecast
+
+	clock clock
+	tasks map[string]*demoTask // build_release tasks, by id
 }
 
 // Version is the demo server's version.
@@ -72,15 +78,31 @@ func New(opts Options) (*Demo, error) {
 	if opts.ConnectPatience <= 0 {
 		opts.ConnectPatience = 3
 	}
+	if opts.TaskStep <= 0 {
+		opts.TaskStep = 400 * time.Millisecond
+	}
 	d := &Demo{
 		state:     &stateBox{key: opts.Secret, ttl: opts.StateTTL, now: opts.Now},
 		opts:      opts,
 		connected: map[string]bool{},
 	}
 	d.srv = mcp.NewServer(&mcp.Implementation{Name: "mcpcli-demo", Title: "mcpcli demo server", Version: Version}, &mcp.ServerOptions{
-		Instructions: "A demo of MCP elicitations: confirmations, choices, forms, URL mode, a wizard carried in requestState, and asks from prompts and resources.",
+		Instructions:      "A demo of MCP elicitations: confirmations, choices, forms, URL mode, a wizard carried in requestState, and asks from prompts and resources.",
+		CompletionHandler: d.complete,
+		Capabilities: &mcp.ServerCapabilities{
+			Logging:    &mcp.LoggingCapabilities{},
+			Extensions: map[string]any{TasksExtension: map[string]any{}},
+		},
+		SubscribeHandler:   d.subscribe,
+		UnsubscribeHandler: d.unsubscribe,
 	})
 	d.addTools()
+	d.addReachTools()
+	d.addReachResources()
+	d.addGreetingPrompt()
+	if err := d.addTaskTool(); err != nil {
+		return nil, err
+	}
 	d.addPrompt()
 	d.addResource()
 	return d, nil
@@ -89,8 +111,20 @@ func New(opts Options) (*Demo, error) {
 // Server is the go-sdk server, for serving on any transport.
 func (d *Demo) Server() *mcp.Server { return d.srv }
 
-// Close stops the connect page, if it was started.
+// Close stops the connect page, if it was started, the clock and the
+// tasks.
 func (d *Demo) Close() error {
+	d.mu.Lock()
+	for _, t := range d.tasks {
+		t.cancel()
+	}
+	d.mu.Unlock()
+	d.clock.mu.Lock()
+	if d.clock.stop != nil {
+		close(d.clock.stop)
+		d.clock.stop = nil
+	}
+	d.clock.mu.Unlock()
 	if d.page != nil {
 		return d.page.Close()
 	}

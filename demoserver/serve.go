@@ -26,13 +26,15 @@ type nopWriteCloser struct{ io.Writer }
 func (nopWriteCloser) Close() error { return nil }
 
 // ServeHTTP serves the demo as Streamable HTTP at /mcp on ln until ctx is
-// done. It is stateless: 2026-07-28 requests carry everything they need,
-// and a stateful handler would push modern clients back to the legacy
-// handshake.
+// done, and over the older HTTP+SSE transport (2024-11-05) at /sse, as
+// servers that keep old clients working do. /mcp is stateless: 2026-07-28
+// requests carry everything they need, and a stateful handler would push
+// modern clients back to the legacy handshake.
 func (d *Demo) ServeHTTP(ctx context.Context, ln net.Listener) error {
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return d.srv }, &mcp.StreamableHTTPOptions{Stateless: true})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
+	mux.Handle("/sse", mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return d.srv }, nil))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()

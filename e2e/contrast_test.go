@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpcli/mcpcli/render"
 )
@@ -21,9 +22,19 @@ func TestTUIContrast(t *testing.T) {
 	} {
 		t.Run(bg.name, func(t *testing.T) {
 			tm := startStyled(t, bg.style, nil, "", bin, "call", "edit_profile", "--", bin, "demo-server")
+			// The screen is drawn before the terminal has said what its
+			// background is (a busy machine makes that visible): what
+			// must be readable is the screen once it has.
 			check := func(where string) {
 				t.Helper()
-				for _, p := range lowContrast(tm.tmux("capture-pane", "-e", "-p", "-t", "main"), bg.fg, bg.bg) {
+				var low []string
+				for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+					low = lowContrast(tm.tmux("capture-pane", "-e", "-p", "-t", "main"), bg.fg, bg.bg)
+					if len(low) == 0 || time.Now().After(deadline) {
+						break
+					}
+				}
+				for _, p := range low {
 					t.Errorf("%s background, %s: %s", bg.name, where, p)
 				}
 			}

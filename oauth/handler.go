@@ -46,6 +46,13 @@ type Config struct {
 	// ClientName is the client_name for dynamic registration; "mcpcli"
 	// when empty.
 	ClientName string
+	// Scopes, when set, are the scopes to ask for instead of those the
+	// server names (its challenge, else its scopes_supported). A step-up
+	// still adds what a 403 insufficient_scope challenges.
+	Scopes []string
+	// CallbackPort fixes the port of the loopback redirect URI, for a
+	// client registered with one; 0 means any free port.
+	CallbackPort int
 
 	// HTTPClient makes the requests to the authorization server and the
 	// metadata requests. It must not be the MCP transport's client: the
@@ -128,6 +135,9 @@ func New(cfg Config) (*Handler, error) {
 		if err != nil || mu.Scheme != "https" || mu.Host == "" || mu.Path == "" || mu.Path == "/" {
 			return nil, fmt.Errorf("client metadata URL %q must be an https URL with a path, like https://example.com/mcpcli.json", cfg.ClientMetadataURL)
 		}
+	}
+	if cfg.CallbackPort < 0 || cfg.CallbackPort > 65535 {
+		return nil, fmt.Errorf("callback port %d is not a TCP port", cfg.CallbackPort)
 	}
 	if cfg.ClientSecret != "" && cfg.ClientID == "" {
 		return nil, errors.New("a client secret was given without a client ID")
@@ -456,7 +466,7 @@ func (h *Handler) signIn(ctx context.Context, req *http.Request, resp *http.Resp
 		return &NoRegistrationError{Issuer: issuer, CIMDSupported: d.Meta.ClientIDMetadataDocumentSupported}
 	}
 
-	cb, err := listenCallback(0)
+	cb, err := listenCallback(h.cfg.CallbackPort)
 	if err != nil {
 		return err
 	}
@@ -472,7 +482,12 @@ func (h *Handler) signIn(ctx context.Context, req *http.Request, resp *http.Resp
 		},
 		// Step-up keeps what was granted (2026-07-28: the union of the
 		// scopes previously requested and the challenge).
-		ScopeFilter:         func(discovered []string) []string { return scopesUnion(prev, discovered) },
+		ScopeFilter: func(discovered []string) []string {
+			if len(h.cfg.Scopes) > 0 {
+				discovered = h.cfg.Scopes
+			}
+			return scopesUnion(prev, discovered)
+		},
 		RequestRefreshToken: true,
 		// 2026-07-28: a present iss is compared whether or not the
 		// metadata advertises it.

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -237,6 +239,10 @@ func resourceContents(w io.Writer, c *mcp.ResourceContents) {
 	switch {
 	case c.Text != "":
 		fmt.Fprintln(w, strings.TrimRight(Sanitize(c.Text), "\n"))
+	case len(c.Blob) > 0 && textBlob(c.MIMEType, c.Blob):
+		// A text/* blob is text: shown decoded, sanitized like any.
+		fmt.Fprintf(w, "[blob %s %s, decoded]\n", mimeOr(c.MIMEType, "text"), Size(len(c.Blob)))
+		fmt.Fprintln(w, strings.TrimRight(Sanitize(string(c.Blob)), "\n"))
 	case len(c.Blob) > 0:
 		fmt.Fprintf(w, "[blob %s %s]\n", mimeOr(c.MIMEType, "application/octet-stream"), Size(len(c.Blob)))
 	default:
@@ -279,6 +285,14 @@ func Contents(w io.Writer, cs []mcp.Content) {
 			}
 		}
 	}
+}
+
+// textBlob reports a blob that is text: a text/* MIME type, and valid
+// UTF-8 (a server that says text and sends something else gets the
+// summary).
+func textBlob(mimeType string, b []byte) bool {
+	mt, _, _ := mime.ParseMediaType(mimeType)
+	return strings.HasPrefix(mt, "text/") && utf8.Valid(b)
 }
 
 func mimeOr(m, def string) string {

@@ -46,6 +46,21 @@ func TestWriteJSONEscapesWhatATerminalWouldObey(t *testing.T) {
 	}
 }
 
+func TestTextBlobsAreDecoded(t *testing.T) {
+	var b bytes.Buffer
+	ResourceResult(&b, &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{
+		{URI: "x://a", MIMEType: "text/plain; charset=utf-8", Blob: []byte("line one\n\x1b[31mred\x1b[0m\n")},
+		{URI: "x://b", MIMEType: "text/plain", Blob: []byte{0xff, 0xfe, 0x00}},
+		{URI: "x://c", MIMEType: "application/gzip", Blob: []byte{0x1f, 0x8b}},
+	}})
+	want := "── x://a ──\n[blob text/plain; charset=utf-8 22 B, decoded]\nline one\nred\n" +
+		"── x://b ──\n[blob text/plain 3 B]\n" +
+		"── x://c ──\n[blob application/gzip 2 B]\n"
+	if got := b.String(); got != want {
+		t.Errorf("ResourceResult:\n%q\nwant\n%q", got, want)
+	}
+}
+
 // structuredContent that only says again what the content shows is not
 // printed twice; one that adds something is, without dumping base64.
 func TestStructuredContentIsShownOnlyWhenItAddsSomething(t *testing.T) {

@@ -21,6 +21,9 @@ func ToolEntry(w io.Writer, t *mcp.Tool, raw json.RawMessage, width int) {
 	if args := argSummary(jsonpeek.Get(raw, "inputSchema")); args != "" {
 		line += " " + args
 	}
+	if ts := TaskSupport(raw); ts == "required" || ts == "optional" {
+		line += " (task: " + ts + ")"
+	}
 	fmt.Fprintln(w, line)
 	if t.Description != "" {
 		fmt.Fprintln(w, indent(wrap(Sanitize(t.Description), width-4), "    "))

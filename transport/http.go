@@ -12,27 +12,43 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 )
 
 // HTTP is a Transport to a Streamable HTTP server.
+//
+// Everything it sends stays with the origin of URL: a redirect to another
+// origin is refused (*RedirectError), so that Header, the OAuth token and
+// the answers in a request's body reach no one else. Everything it reads
+// is bounded by MaxMessage (*TooLargeError).
 type HTTP struct {
 	URL    string
 	Header http.Header // extra headers sent on every request (--header)
 	// Base is the RoundTripper underneath; nil means http.DefaultTransport.
 	Base http.RoundTripper
+	// OAuth, when set, gives each request its bearer token and signs in
+	// when the server answers 401 or 403 (the go-sdk's handler).
+	OAuth auth.OAuthHandler
+	// MaxMessage bounds one response body (after decompression) and one
+	// server-sent event; zero means MaxMessageSize.
+	MaxMessage int
+
+	// Streamable makes the transport Streamable HTTP only: no fallback to
+	// HTTP+SSE when the server refuses the first POST (see Fallback).
+	Streamable bool
 
 	obs []Observer
-
-	mu   sync.Mutex
-	last exchange // the last response to a request, to explain failures
+	rec recorder // the last response to a request, to explain failures
 }
 
 // exchange is what is known of the last HTTP response to a request.
 type exchange struct {
+	method    string
 	status    int
 	ctype     string
 	challenge string // WWW-Authenticate
@@ -55,9 +71,16 @@ func (h *HTTP) Connect(ctx context.Context) (mcp.Connection, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
+	h.rec.url, h.rec.max = h.URL, h.MaxMessage
 	t := &mcp.StreamableClientTransport{
-		Endpoint:   h.URL,
-		HTTPClient: &http.Client{Transport: &roundTripper{base: base, header: h.Header, obs: Observers(h.obs...), h: h}},
+		Endpoint: h.URL,
+		HTTPClient: &http.Client{
+			Transport:     &roundTripper{base: base, header: h.Header, obs: Observers(h.obs...), rec: &h.rec},
+			CheckRedirect: h.rec.checkRedirect,
+		},
+		OAuthHandler: h.OAuth,
+		// mcpcli's own bound (eventLimit) comes first, with its own error.
+		MaxEventSize: int(h.rec.maxMessage()) + 1,
 	}
 	return t.Connect(ctx)
 }
@@ -99,10 +122,34 @@ type roundTripper struct {
 	base   http.RoundTripper
 	header http.Header
 	obs    Observer
-	h      *HTTP
+	// rec keeps the last answer to a request (and, with recordGET, to a
+	// GET), to explain failures.
+	rec       *recorder
+	recordGET bool
+	// origin, when set, is the only origin requests may go to.
+	origin *url.URL
+}
+
+// OriginError is a request that the server told mcpcli to send to another
+// origin than the one it was given (an HTTP+SSE endpoint event naming
+// another host): mcpcli sends nothing there, credentials least of all.
+type OriginError struct {
+	URL    string // the URL mcpcli was given
+	Target string // where the server pointed
+}
+
+func (e *OriginError) Error() string {
+	return fmt.Sprintf("server %s pointed mcpcli at another origin (%s); mcpcli sends nothing outside the origin it was given", e.URL, e.Target)
+}
+
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Host, b.Host)
 }
 
 func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if rt.origin != nil && !sameOrigin(rt.origin, req.URL) {
+		return nil, &OriginError{URL: rt.origin.String(), Target: req.URL.Redacted()}
+	}
 	name := req.Header.Get(nameHeader)
 	fixName := name != "" && needsBase64(name)
 	if len(rt.header) > 0 || fixName {
@@ -132,6 +179,16 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
 		}
 	}
+	if id := taskID(body); id != "" && modern(req.Header.Get(versionHeader)) && req.Header.Get(nameHeader) == "" {
+		// The tasks extension: tasks/get, tasks/update and tasks/cancel
+		// carry the task id in Mcp-Name, for routing; the go-sdk sets
+		// it only for the methods it knows.
+		req = req.Clone(req.Context())
+		if needsBase64(id) {
+			id = encodeBase64(id)
+		}
+		req.Header.Set(nameHeader, id)
+	}
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Send, HTTP: &HTTPHeaders{Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone()}, Ctx: req.Context()})
 		rt.emitBody(req.Context(), Send, body)
@@ -140,13 +197,16 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return resp, err
 	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if rt.rec != nil {
+		rt.rec.limit(resp, mt == "text/event-stream")
+	}
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Recv, HTTP: &HTTPHeaders{Status: resp.StatusCode, Header: resp.Header.Clone()}})
 	}
-	if rt.h != nil && req.Method == http.MethodPost && isCall(body) {
-		rt.h.record(resp)
+	if rt.rec != nil && (req.Method == http.MethodPost && isCall(body) || req.Method == http.MethodGet && rt.recordGET) {
+		rt.rec.record(req.Method, resp)
 	}
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case "text/event-stream":
 		if rt.obs != nil {
@@ -199,6 +259,21 @@ func needsBase64(v string) bool {
 
 func encodeBase64(v string) string {
 	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
+}
+
+// taskID is params.taskId of a tasks/get, tasks/update or tasks/cancel
+// request in body, or "".
+func taskID(body []byte) string {
+	if len(body) == 0 {
+		return ""
+	}
+	method, _ := jsonpeek.String(jsonpeek.Get(body, "method"))
+	switch method {
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		id, _ := jsonpeek.String(jsonpeek.Get(jsonpeek.Get(body, "params"), "taskId"))
+		return id
+	}
+	return ""
 }
 
 // requestID is the id of the JSON-RPC request in body, or nil.
@@ -268,13 +343,31 @@ type readCloser struct {
 // modern server refuses with 405, and that failure would end the whole
 // session. Without ids a broken stream fails only its own request, which
 // the client then sends again.
+//
+// A line's first bytes decide whether it is the id field, so the filter
+// keeps at most those few bytes, however long the line: the rest streams
+// through (or is dropped) as it arrives.
 type sseIDFilter struct {
 	rc      io.ReadCloser
-	line    []byte // the current line, not yet complete
+	head    []byte // the start of the current line, while undecided
+	state   lineState
 	out     []byte // filtered bytes not yet returned
 	buf     []byte // read buffer, reused
 	readErr error
 }
+
+// lineState is what the filter does with the rest of the current line.
+type lineState int
+
+const (
+	undecided lineState = iota
+	passLine
+	dropLine
+)
+
+// idHead is how many bytes of a line decide: "id:" and one more, so that
+// "id\r\n" (an id field with no value) is told from "id\rx".
+const idHead = 4
 
 func (f *sseIDFilter) Read(p []byte) (int, error) {
 	for len(f.out) == 0 && f.readErr == nil {
@@ -285,10 +378,10 @@ func (f *sseIDFilter) Read(p []byte) (int, error) {
 		f.feed(f.buf[:n])
 		if err != nil {
 			f.readErr = err
-			if len(f.line) > 0 && !isIDLine(f.line) {
-				f.out = append(f.out, f.line...)
+			if f.state == undecided && !isIDLine(f.head) {
+				f.out = append(f.out, f.head...)
 			}
-			f.line = nil
+			f.head = nil
 		}
 	}
 	n := copy(p, f.out)
@@ -305,22 +398,39 @@ func (f *sseIDFilter) Read(p []byte) (int, error) {
 
 func (f *sseIDFilter) feed(b []byte) {
 	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			f.line = append(f.line, b...)
-			return
+		seg, end := b, false
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			seg, end = b[:i+1], true
 		}
-		f.line = append(f.line, b[:i+1]...)
-		if !isIDLine(f.line) {
-			f.out = append(f.out, f.line...)
+		b = b[len(seg):]
+		switch f.state {
+		case passLine:
+			f.out = append(f.out, seg...)
+		case undecided:
+			f.head = append(f.head, seg...)
+			switch {
+			case end:
+				if !isIDLine(f.head) {
+					f.out = append(f.out, f.head...)
+				}
+			case bytes.HasPrefix(f.head, []byte("id:")):
+				f.state = dropLine
+			case len(f.head) >= idHead:
+				f.state = passLine
+				f.out = append(f.out, f.head...)
+			default:
+				continue // too short to tell yet
+			}
+			f.head = f.head[:0]
 		}
-		f.line = f.line[:0]
-		b = b[i+1:]
+		if end {
+			f.state = undecided
+		}
 	}
 }
 
-// isIDLine reports whether an SSE line is the id field: "id", "id:" or
-// "id: value", with its line ending.
+// isIDLine reports whether a whole SSE line is the id field: "id", "id:"
+// or "id: value", with its line ending.
 func isIDLine(line []byte) bool {
 	l := bytes.TrimRight(line, "\r\n")
 	return bytes.Equal(l, []byte("id")) || bytes.HasPrefix(l, []byte("id:"))
@@ -366,13 +476,16 @@ func (t *jsonTee) Read(p []byte) (int, error) {
 
 func (t *jsonTee) Close() error { return t.rc.Close() }
 
-// sseTee reports the data of each server-sent event as it is read. The SDK
-// does the real parsing; this only watches the same bytes for the trace.
+// sseTee reports the data of each message event as it is read (not other
+// events: an HTTP+SSE stream starts with an endpoint event, whose data is a
+// URL). The SDK does the real parsing; this only watches the same bytes for
+// the trace.
 type sseTee struct {
-	rc   io.ReadCloser
-	obs  Observer
-	line []byte
-	data []byte
+	rc    io.ReadCloser
+	obs   Observer
+	line  []byte
+	data  []byte
+	event []byte
 }
 
 func (t *sseTee) Read(p []byte) (int, error) {
@@ -394,10 +507,15 @@ func (t *sseTee) Read(p []byte) (int, error) {
 
 func (t *sseTee) endLine(line []byte) {
 	if len(line) == 0 {
-		if len(bytes.TrimSpace(t.data)) > 0 {
+		message := len(t.event) == 0 || string(t.event) == "message"
+		if message && len(bytes.TrimSpace(t.data)) > 0 {
 			t.obs(Event{Time: time.Now(), Dir: Recv, Msg: append([]byte(nil), bytes.TrimSpace(t.data)...)})
 		}
-		t.data = t.data[:0]
+		t.data, t.event = t.data[:0], t.event[:0]
+		return
+	}
+	if v, ok := bytes.CutPrefix(line, []byte("event:")); ok {
+		t.event = append(t.event[:0], bytes.TrimSpace(v)...)
 		return
 	}
 	if v, ok := bytes.CutPrefix(line, []byte("data:")); ok {

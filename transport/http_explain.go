@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -39,20 +40,41 @@ func isCall(body []byte) bool {
 // maxErrorText bounds the text of an error body kept to show.
 const maxErrorText = 300
 
+// recorder keeps what the last answer to a request said, to explain a
+// failure the go-sdk reports only by its status text.
+//
+// It also holds the rules every HTTP request of the transport follows
+// (see http_limits.go): the server's URL, whose origin nothing leaves, and
+// the bound on one message; and the transport's own first failure.
+type recorder struct {
+	url string // the server, as configured
+	max int    // the bound on one message; zero means MaxMessageSize
+
+	mu      sync.Mutex
+	last    exchange
+	failure error // the transport's own first failure: *TooLargeError, *RedirectError
+}
+
+func (r *recorder) get() exchange {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
+}
+
 // record keeps what the response to a request says, to explain a failure.
-func (h *HTTP) record(resp *http.Response) {
-	ex := exchange{status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), challenge: resp.Header.Get("WWW-Authenticate")}
+func (r *recorder) record(method string, resp *http.Response) {
+	ex := exchange{method: method, status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), challenge: resp.Header.Get("WWW-Authenticate")}
 	if mt, _, _ := mime.ParseMediaType(ex.ctype); resp.StatusCode >= 400 && (mt == "text/plain" || mt == "") {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorText+1))
 		resp.Body = readCloser{io.MultiReader(bytes.NewReader(b), resp.Body), resp.Body}
 		ex.text = plainText(b)
 	}
-	h.mu.Lock()
+	r.mu.Lock()
 	if ex.challenge == "" {
-		ex.challenge = h.last.challenge // a later answer without one does not take it back
+		ex.challenge = r.last.challenge // a later answer without one does not take it back
 	}
-	h.last = ex
-	h.mu.Unlock()
+	r.last = ex
+	r.mu.Unlock()
 }
 
 // plainText is a short body as one line of printable text, or "" when it
@@ -73,25 +95,33 @@ func plainText(b []byte) string {
 }
 
 // Explain turns what the go-sdk says about an HTTP failure into a typed
-// error from what the last response showed: *AuthError for 401 and 403,
+// error: the transport's own failure (*TooLargeError, *RedirectError),
+// else from what the last response showed, *AuthError for 401 and 403,
 // *StatusError for an answer that carries no JSON-RPC message.
-func (h *HTTP) Explain(err error) error {
+func (h *HTTP) Explain(err error) error { return h.rec.explain(h.URL, err) }
+
+func (r *recorder) explain(url string, err error) error {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return err
 	}
-	h.mu.Lock()
-	ex := h.last
-	h.mu.Unlock()
+	var oe *OriginError
+	if errors.As(err, &oe) {
+		return oe
+	}
+	if ferr, ok := r.explainFailure(err); ok {
+		return ferr
+	}
+	ex := r.get()
 	switch ex.status {
 	case http.StatusUnauthorized, http.StatusForbidden:
-		return &AuthError{URL: h.URL, Status: ex.status, Challenge: ex.challenge, Cause: err}
+		return &AuthError{URL: url, Status: ex.status, Challenge: ex.challenge, Cause: err}
 	}
 	var je *jsonrpc.Error
 	if errors.As(err, &je) && je.Code != CodeRejectedByTransport {
 		return err // the server answered in JSON-RPC
 	}
 	mt, _, _ := mime.ParseMediaType(ex.ctype)
-	se := &StatusError{URL: h.URL, Status: ex.status, ContentType: mt, Text: ex.text, Cause: err}
+	se := &StatusError{URL: url, Status: ex.status, ContentType: mt, Text: ex.text, Cause: err}
 	switch {
 	case ex.status == http.StatusNotFound:
 		se.Kind = NotFound

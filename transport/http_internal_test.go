@@ -87,3 +87,28 @@ func TestDeliverRPCErrorOnlyForTheSameRequest(t *testing.T) {
 		})
 	}
 }
+
+// A long line streams through the filter: it keeps a line's first bytes
+// to decide, never the line.
+func TestSSEIDFilterStreamsLongLines(t *testing.T) {
+	long := "data: " + strings.Repeat("x", 4<<20) + "\n"
+	in := "id: 7\n" + long + "id: " + strings.Repeat("9", 1<<20) + "\n\n"
+	f := &sseIDFilter{rc: io.NopCloser(strings.NewReader(in))}
+	var out bytes.Buffer
+	buf := make([]byte, 8192)
+	maxHead := 0
+	for {
+		n, err := f.Read(buf)
+		out.Write(buf[:n])
+		maxHead = max(maxHead, cap(f.head))
+		if err != nil {
+			break
+		}
+	}
+	if got, want := out.String(), long+"\n"; got != want {
+		t.Errorf("filtered stream is %d bytes, want %d (the data line and the blank line)", len(got), len(want))
+	}
+	if maxHead > 64<<10 {
+		t.Errorf("the filter held %d bytes of a line, want no more than a read's worth", maxHead)
+	}
+}

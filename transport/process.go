@@ -7,6 +7,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,14 +24,28 @@ const StderrLines = 200
 type Command struct {
 	Argv []string // program and arguments; Argv[0] is looked up in $PATH
 	Env  []string // extra K=V pairs, added to mcpcli's own environment
-	Dir  string   // working directory; empty means mcpcli's
+	// Unset names variables of mcpcli's own environment the server does
+	// not inherit (VS Code's "env": {"NAME": null}). Env is added after,
+	// so a name in both is set to Env's value.
+	Unset []string
+	Dir   string // working directory; empty means mcpcli's
 	// Stderr, when set, also receives the server's stderr as it is written
 	// (mcpcli keeps the last StderrLines lines either way).
 	Stderr io.Writer
 	// Grace is how long to wait after closing stdin, and again after
 	// SIGTERM, before escalating. Zero means 2s.
 	Grace time.Duration
+	// Supervisor, when set, is the path of a program that runs Supervise
+	// when its first argument is SupervisorArg (mcpcli's own binary): on
+	// Linux the server runs under it, so that nothing it starts outlives
+	// mcpcli, even one killed with SIGKILL.
+	Supervisor string
+	// Group, when set, is told of the process group while the server runs.
+	Group *Group
 }
+
+// SupervisorArg is the first argument that makes mcpcli a supervisor.
+const SupervisorArg = "__mcpcli-supervise"
 
 // String is the command line as the user would recognise it.
 func (c Command) String() string { return strings.Join(c.Argv, " ") }
@@ -62,6 +79,7 @@ type Process struct {
 	stdin  *os.File
 	stdout *os.File
 	stderr *tail
+	errR   *os.File // the read end of the server's stderr
 	grace  time.Duration
 
 	done    chan struct{}
@@ -71,6 +89,48 @@ type Process struct {
 	closeOnce sync.Once
 	signaled  atomic.Bool // mcpcli sent it SIGTERM or SIGKILL
 	closing   atomic.Bool // mcpcli closed its stdin
+	group     *Group
+}
+
+// Group keeps the process groups of the servers a run started, so that
+// they can be killed at once when the run must end now (a second signal,
+// or one the run did not answer in time).
+type Group struct {
+	mu   sync.Mutex
+	pids map[int]bool
+}
+
+func (g *Group) add(pgid int) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.pids == nil {
+		g.pids = map[int]bool{}
+	}
+	g.pids[pgid] = true
+}
+
+func (g *Group) remove(pgid int) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.pids, pgid)
+}
+
+// KillAll sends SIGKILL to every process group still running.
+func (g *Group) KillAll() {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for pgid := range g.pids {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
 }
 
 // Start starts c.
@@ -79,9 +139,35 @@ func Start(c Command) (*Process, error) {
 		return nil, &StartError{Err: errors.New("the command is empty")}
 	}
 	cmd := exec.Command(c.Argv[0], c.Argv[1:]...)
+	if cmd.Err != nil {
+		var ee *exec.Error
+		if errors.As(cmd.Err, &ee) {
+			return nil, &StartError{Program: c.Argv[0], NotFound: true, Err: ee.Err}
+		}
+	}
 	cmd.Dir = c.Dir
-	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Env = environ(os.Environ(), c.Unset, c.Env)
 	cmd.SysProcAttr = sysProcAttr()
+	if c.Supervisor != "" && supervised && cmd.Err == nil {
+		// The supervisor would report a missing program as a server that
+		// exited 127; look first, to say what is wrong.
+		if strings.Contains(cmd.Path, "/") {
+			p := cmd.Path
+			if c.Dir != "" && !filepath.IsAbs(p) {
+				p = filepath.Join(c.Dir, p)
+			}
+			if _, err := exec.LookPath(p); err != nil {
+				var ee *exec.Error
+				if errors.As(err, &ee) {
+					err = ee.Err
+				}
+				return nil, &StartError{Program: c.Argv[0], Dir: c.Dir, NotFound: errors.Is(err, os.ErrNotExist), Err: err}
+			}
+		}
+		cmd.Args = append([]string{c.Supervisor, SupervisorArg, strconv.Itoa(os.Getpid()), cmd.Path}, c.Argv[1:]...)
+		cmd.Path = c.Supervisor
+		cmd.SysProcAttr = supervisorProcAttr()
+	}
 	// The pipes are mcpcli's own, not exec's: the write end of stdin stays
 	// pollable (a write to a server that stopped reading can be cut short
 	// when the run ends), and it can tell whether the server has read what
@@ -96,15 +182,27 @@ func Start(c Command) (*Process, error) {
 		stdin.Close()
 		return nil, &StartError{Program: c.Argv[0], Err: err}
 	}
-	cmd.Stdin, cmd.Stdout = stdinR, stdoutW
+	// stderr too: were it exec's, Wait would wait for every process
+	// holding it, and a server that exits leaving a child behind (sh -c
+	// 'server & ...') would never be seen to exit.
+	stderr, stderrW, err := os.Pipe()
+	if err != nil {
+		stdinR.Close()
+		stdin.Close()
+		stdout.Close()
+		stdoutW.Close()
+		return nil, &StartError{Program: c.Argv[0], Err: err}
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
 	t := newTail(StderrLines, c.Stderr)
-	cmd.Stderr = t
 	err = cmd.Start()
 	stdinR.Close() // the server's ends
 	stdoutW.Close()
+	stderrW.Close()
 	if err != nil {
 		stdin.Close()
 		stdout.Close()
+		stderr.Close()
 		var ee *exec.Error
 		if errors.As(err, &ee) {
 			return nil, &StartError{Program: c.Argv[0], NotFound: true, Err: ee.Err}
@@ -115,13 +213,42 @@ func Start(c Command) (*Process, error) {
 	if grace <= 0 {
 		grace = 2 * time.Second
 	}
-	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, stderr: t, grace: grace, done: make(chan struct{})}
+	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, stderr: t, errR: stderr, grace: grace, done: make(chan struct{}), group: c.Group}
+	c.Group.add(cmd.Process.Pid)
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(t, stderr)
+		stderr.Close()
+		close(copied)
+	}()
 	go func() {
 		p.waitErr = cmd.Wait()
 		p.state = cmd.ProcessState
+		// What the server wrote to stderr before it exited is its last
+		// words: wait for them, but not for a child still holding stderr.
+		select {
+		case <-copied:
+		case <-time.After(stderrSettle):
+		}
 		close(p.done)
 	}()
 	return p, nil
+}
+
+// stderrSettle is how long, after a server exits, its stderr has to be
+// read to the end, when something it started still holds it open.
+const stderrSettle = 100 * time.Millisecond
+
+// environ is base without the variables named in unset, then env.
+func environ(base, unset, env []string) []string {
+	out := make([]string, 0, len(base)+len(env))
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(unset, k) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, env...)
 }
 
 // Unread is how many bytes written to the server's stdin it has not read
@@ -197,7 +324,9 @@ func (p *Process) close(grace time.Duration) error {
 		}
 		// Whatever the server left running in its group goes too.
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		p.group.remove(pgid)
 		p.stdout.Close()
+		p.errR.Close() // in case something that left the group holds it
 	})
 	return nil
 }

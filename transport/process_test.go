@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -154,5 +155,28 @@ func TestExplainNamesAServerThatDied(t *testing.T) {
 	var ee *ExitError
 	if got := s.Explain(errors.New("EOF")); !errors.As(got, &ee) || ee.State.ExitCode() != 3 {
 		t.Errorf("Explain after the server died = %v, want an ExitError with status 3", got)
+	}
+}
+
+func TestEnvironUnsetsInheritedVariables(t *testing.T) {
+	base := []string{"HOME=/home/ada", "TOKEN=s3cret", "PATH=/bin", "TOKENS=keep"}
+	got := environ(base, []string{"TOKEN", "MISSING"}, []string{"PATH=/usr/bin", "NEW=1"})
+	want := []string{"HOME=/home/ada", "PATH=/bin", "TOKENS=keep", "PATH=/usr/bin", "NEW=1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("environ(%q, unset TOKEN MISSING, set PATH NEW) = %q, want %q", base, got, want)
+	}
+}
+
+// The server does not see an unset variable that mcpcli has.
+func TestStartUnsetsAVariable(t *testing.T) {
+	t.Setenv("MCPCLI_TEST_SECRET", "s3cret")
+	p, err := Start(Command{Argv: []string{"sh", "-c", `echo "secret=${MCPCLI_TEST_SECRET-unset} other=$OTHER" >&2`}, Unset: []string{"MCPCLI_TEST_SECRET"}, Env: []string{"OTHER=1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-p.Done()
+	p.Close()
+	if got := p.StderrTail(); len(got) != 1 || got[0] != "secret=unset other=1" {
+		t.Errorf("the server's stderr = %q, want [\"secret=unset other=1\"]", got)
 	}
 }

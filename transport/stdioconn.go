@@ -163,7 +163,7 @@ func (e *NotMessageError) Error() string {
 type TooLongError struct{ Max int }
 
 func (e *TooLongError) Error() string {
-	return fmt.Sprintf("a message is larger than %d MiB, more than mcpcli reads", e.Max>>20)
+	return fmt.Sprintf("a message larger than %s, more than mcpcli reads", FormatSize(int64(e.Max)))
 }
 
 // decodeLine decodes one line: a message, or a batch of them.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +26,10 @@ type Tracer struct {
 	// the same JSON, but inert on a terminal (--trace -). Off, a trace
 	// keeps the server's bytes as sent.
 	EscapeControls bool
+	// RedactHeaders names more headers whose values never reach the
+	// trace: every header the person gave (--header, a config file's
+	// headers), whatever its name, since any of them may be a key.
+	RedactHeaders []string
 
 	mu  sync.Mutex
 	w   io.Writer
@@ -54,7 +59,7 @@ func (t *Tracer) Observe(ev Event) {
 	}
 	if line.HTTP != nil {
 		h := *line.HTTP
-		h.Header = Redact(h.Header)
+		h.Header = Redact(h.Header, t.RedactHeaders...)
 		line.HTTP = &h
 	}
 	// Not json.Marshal: it rewrites <, > and & (and U+2028, U+2029) in the
@@ -85,14 +90,15 @@ func (t *Tracer) Err() error {
 	return t.err
 }
 
-// Redact returns a copy of h with credential-bearing values replaced.
-func Redact(h http.Header) http.Header {
+// Redact returns a copy of h with credential-bearing values replaced:
+// those of the usual credential headers, and of the headers named in more.
+func Redact(h http.Header, more ...string) http.Header {
 	out := h.Clone()
 	if out == nil {
 		out = http.Header{}
 	}
 	for k, vs := range out {
-		if isRedacted(k) {
+		if isRedacted(k) || slices.ContainsFunc(more, func(m string) bool { return strings.EqualFold(m, k) }) {
 			red := make([]string, len(vs))
 			for i := range vs {
 				red[i] = "[redacted]"

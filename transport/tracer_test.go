@@ -127,3 +127,22 @@ func TestTracerEscapesControlsForTerminals(t *testing.T) {
 		t.Errorf("terminal trace = %s, want C1 and bidi as \\u escapes", term.Bytes())
 	}
 }
+
+// Every header the person gave is redacted, whatever its name: an
+// X-Api-Key is as secret as an Authorization.
+func TestTracerRedactsTheHeadersThePersonGave(t *testing.T) {
+	var buf bytes.Buffer
+	tr := NewTracer(&buf)
+	tr.RedactHeaders = []string{"X-Api-Key"}
+	tr.Observe(Event{Dir: Send, HTTP: &HTTPHeaders{Method: "POST", URL: "http://x/mcp", Header: http.Header{
+		"X-Api-Key": {"k3y"}, "Authorization": {"Bearer t0ken"}, "Mcp-Method": {"tools/call"}}}})
+	got := buf.String()
+	for _, secret := range []string{"k3y", "t0ken"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("the trace shows %q:\n%s", secret, got)
+		}
+	}
+	if !strings.Contains(got, `"X-Api-Key":["[redacted]"]`) || !strings.Contains(got, `"Mcp-Method":["tools/call"]`) {
+		t.Errorf("the trace does not redact X-Api-Key alone:\n%s", got)
+	}
+}

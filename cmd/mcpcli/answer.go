@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,16 +21,33 @@ import (
 // Answerer picks how elicitations are answered in this run: an answers
 // file, full-screen forms, or line prompts.
 func (f *Factory) Answerer(cmd *cobra.Command) (client.Answerer, error) {
+	a, _, err := f.Answerers(cmd)
+	return a, err
+}
+
+// Answerers picks how this run answers: elicitations always, and with
+// --sampling the server's sampling requests too (nil otherwise: sampling
+// is not declared), the same way (an answers file, the full screen, or
+// lines).
+func (f *Factory) Answerers(cmd *cobra.Command) (client.Answerer, client.Sampler, error) {
+	a, sampler, err := f.answerers(cmd)
+	if err != nil || !f.Flags.Sampling {
+		return a, nil, err
+	}
+	return a, sampler, nil
+}
+
+func (f *Factory) answerers(cmd *cobra.Command) (client.Answerer, client.Sampler, error) {
 	con := f.Console()
 	consent := &urlmode.Consent{Open: f.Deps.Open, Out: con}
 	if f.Flags.Answers != "" {
 		s, err := f.script(cmd)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		// A scripted accept of a URL is the script's consent: opened with
 		// --open-urls, printed otherwise; refused schemes become decline.
-		return consent.Script(s, f.Flags.OpenURLs), nil
+		return consent.Script(s, f.Flags.OpenURLs), s, nil
 	}
 	// What the person answers is kept, to be written as an answers file
 	// if the retry that carries it fails (or with --save-answers).
@@ -38,14 +56,14 @@ func (f *Factory) Answerer(cmd *cobra.Command) (client.Answerer, error) {
 		consent.Term = fa.Term
 		fa.URL = consent.TUI
 		f.recorder.Inner = fa
-		return f.recorder, nil
+		return f.recorder, fa, nil
 	}
 	p := f.prompter()
 	p.URL = func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error) {
 		return consent.Line(ctx, p, r, i)
 	}
 	f.recorder.Inner = p
-	return f.recorder, nil
+	return f.recorder, p, nil
 }
 
 // keepAnswers writes what the person answered as an answers file: to
@@ -158,6 +176,26 @@ func (f *Factory) arguments() argumentAsker {
 	return f.prompter()
 }
 
+// valueAsker asks a person for one value mcpcli needs before sending a
+// request (a template variable, a prompt argument), with the server's
+// completion suggestions.
+type valueAsker interface {
+	AskValue(ctx context.Context, q render.Question) (string, error)
+}
+
+// values is how this run asks for such values: on the full screen, or as
+// lines with --accessible, when stdin is a terminal and the run is not
+// scripted with --answers; nil when nobody can be asked.
+func (f *Factory) values() valueAsker {
+	if !f.Deps.InTTY || f.Flags.Answers != "" {
+		return nil
+	}
+	if fa := f.forms(); fa != nil {
+		return &render.ValueForm{Term: fa.Term}
+	}
+	return f.prompter()
+}
+
 // fullScreen reports whether this run can show full-screen forms: stdin
 // and stderr are a terminal, no --accessible, and the terminal is not
 // "dumb".
@@ -168,25 +206,33 @@ func (f *Factory) fullScreen() bool {
 
 // script reads --answers.
 func (f *Factory) script(cmd *cobra.Command) (*client.Script, error) {
-	var r io.Reader
-	name := f.Flags.Answers
+	name, what := f.Flags.Answers, f.Flags.Answers
+	open := openFile(name)
 	if name == "-" {
-		r, name = f.Deps.In, "from stdin"
-	} else {
-		file, err := os.Open(name)
-		if err != nil {
-			return nil, usageErrorf(cmd, "--answers: %v", err)
-		}
-		defer file.Close()
-		r = file
+		name, what = "from stdin", "stdin"
+		open = func() (io.ReadCloser, error) { return io.NopCloser(f.Deps.In), nil }
 	}
-	s, err := client.ParseScript(r, name)
+	b, err := readInput(cmd.Context(), what, open)
+	if err != nil {
+		if cmd.Context().Err() != nil {
+			return nil, err
+		}
+		return nil, usageErrorf(cmd, "--answers: %v", err)
+	}
+	s, err := client.ParseScript(bytes.NewReader(b), name)
 	if err != nil {
 		return nil, usageErrorf(cmd, "%v", err)
 	}
 	con := f.Console()
 	s.Notify = func(ask client.Ask, res *mcp.ElicitResult, key string) {
 		con.Printf("→ %s: %s (answers file, key %q)", render.Line(ask.Key), res.Action, key)
+	}
+	s.NotifySample = func(r client.SamplingRound, a *client.SamplingAnswer, key string) {
+		what := "decline"
+		if !a.Decline {
+			what = "reply from model " + render.Line(a.Result.Model)
+		}
+		con.Printf("→ %s: %s (answers file, key %q)", render.Line(r.Key), what, key)
 	}
 	return s, nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -47,12 +46,13 @@ type CallOptions struct {
 	Pairs []pair         // KEY=VALUE, applied over Base
 	// Ask asks for missing required arguments; nil means they are a usage
 	// error (no terminal, or a scripted run).
-	Ask argumentAsker
+	Ask  argumentAsker
+	Save string // --save DIR
 }
 
 // NewCmdCall is the call command.
 func NewCmdCall(f *Factory, runF func(context.Context, *CallOptions) error) *cobra.Command {
-	var argsJSON string
+	var argsJSON, save string
 	cmd := &cobra.Command{
 		Use:   "call TOOL [KEY=VALUE ...]",
 		Short: "Call a tool, answering what the server asks along the way",
@@ -64,8 +64,16 @@ one JSON object (or @FILE); KEY=VALUE pairs are applied on top of it.
 When the server answers input_required, mcpcli asks you (or reads --answers)
 and retries, round after round, until the result arrives.
 
+When the server runs the call as a task (2026-07-28 tasks extension, or a
+2025-11-25 tool whose taskSupport is required), mcpcli shows the task's
+status as it changes, answers what the task asks the same way, and prints
+its result; Ctrl+C cancels the task (tasks/cancel).
+
+--save DIR writes every image, audio and blob content of the result to a
+file in DIR; the paths go to stderr.
+
 Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
-130 you abandoned the request.`,
+130 you abandoned the request (or declined a sampling request it needed).`,
 		Example: `  mcpcli call delete_project project=apollo -- mcpcli demo-server
   mcpcli call edit_profile --answers answers.json -o json -- mcpcli demo-server
   mcpcli call search --args '{"query": "mcp", "limit": 5}' --url http://127.0.0.1:8080/mcp`,
@@ -87,7 +95,7 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 			if err != nil {
 				return err
 			}
-			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs, Ask: f.arguments()}
+			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs, Ask: f.arguments(), Save: save}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -95,6 +103,7 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 		},
 	}
 	cmd.Flags().StringVar(&argsJSON, "args", "", "tool arguments as a JSON object, or @FILE")
+	cmd.Flags().StringVar(&save, "save", "", "write every image, audio and blob content of the result to `DIR` (paths on stderr)")
 	return cmd
 }
 
@@ -133,7 +142,7 @@ func callRun(ctx context.Context, cmd *cobra.Command, opts *CallOptions) error {
 		if err != nil {
 			return err
 		}
-		return printResult(opts.Out, res, opts.JSON)
+		return printAndSave(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 	})
 }
 
@@ -173,6 +182,20 @@ func unknownTool(s *client.Session, list *client.ToolList, name string) error {
 	return &notFoundError{server: s.Server().Display(), what: "tool", name: name, maybe: suggest.Closest(name, names), list: "mcpcli tools"}
 }
 
+// printAndSave prints a final result, then writes its binary contents to
+// dir when --save asked for it.
+func printAndSave(w io.Writer, con *render.Console, res *client.Result, asJSON bool, dir string) error {
+	err := printResult(w, res, asJSON)
+	var te toolError
+	if err != nil && !errors.As(err, &te) {
+		return err
+	}
+	if serr := saveBlobs(con, dir, res); serr != nil {
+		return serr
+	}
+	return err
+}
+
 // printResult prints a final result, and says so in the exit code when
 // the tool reported an error.
 func printResult(w io.Writer, res *client.Result, asJSON bool) error {
@@ -191,9 +214,12 @@ func parseArgsFlag(cmd *cobra.Command, raw string) (map[string]any, error) {
 	}
 	data := []byte(raw)
 	if strings.HasPrefix(raw, "@") {
-		b, err := os.ReadFile(raw[1:])
+		b, err := readInput(cmd.Context(), raw[1:], openFile(raw[1:]))
 		if err != nil {
-			return nil, usageErrorf(cmd, "--args %s: %v", raw, err)
+			if cmd.Context().Err() != nil {
+				return nil, err
+			}
+			return nil, usageErrorf(cmd, "--args: %v", err)
 		}
 		data = b
 	}
@@ -279,6 +305,10 @@ type PromptOptions struct {
 	// Ask asks for missing required arguments; nil means they are a usage
 	// error.
 	Ask argumentAsker
+	// Values asks, one by one with the server's completion suggestions,
+	// for the arguments not given, when the server offers completions;
+	// nil when nobody can be asked.
+	Values valueAsker
 }
 
 // NewCmdPrompt is the prompt command.
@@ -289,6 +319,10 @@ func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) 
 		Long: `prompt gets the prompt NAME and prints its messages. Prompt arguments are
 always strings: KEY=VALUE pairs are sent exactly as typed ('mcpcli prompts'
 lists each prompt's arguments, required ones without brackets).
+
+On a terminal, mcpcli asks for the arguments you did not give: when the
+server offers completions, one by one with its suggestions (optional ones
+may be left empty); otherwise the required ones, on a form.
 
 When the server answers input_required, mcpcli asks you (or reads --answers)
 and retries, round after round, until the messages arrive.
@@ -314,7 +348,7 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 			if err != nil {
 				return err
 			}
-			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: arguments, Ask: f.arguments()}
+			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: arguments, Ask: f.arguments(), Values: f.values()}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -350,6 +384,26 @@ func promptRun(ctx context.Context, cmd *cobra.Command, opts *PromptOptions) err
 		for k := range opts.Args {
 			if !slices.Contains(argNames, k) {
 				return usageErrorf(cmd, "prompt %q has no argument %q%s; its arguments are: %s", opts.Name, k, didYouMean(suggest.Closest(k, argNames)), orNone(argNames))
+			}
+		}
+		if opts.Values != nil && s.Capabilities().Completions != nil && len(prompt.Arguments) > len(opts.Args) {
+			// The server suggests values: ask for every argument not
+			// given, one by one, each with its suggestions.
+			var want []wanted
+			for _, a := range prompt.Arguments {
+				if a != nil {
+					want = append(want, wanted{name: a.Name, description: a.Description, required: a.Required})
+				}
+			}
+			ref := &mcp.CompleteReference{Type: "ref/prompt", Name: opts.Name}
+			if err := askMissing(ctx, s, opts.Values, ref, "prompt "+opts.Name, want, opts.Args); err != nil {
+				return err
+			}
+			missing = missing[:0]
+			for _, a := range prompt.Arguments {
+				if _, ok := opts.Args[a.Name]; a.Required && !ok {
+					missing = append(missing, a.Name)
+				}
 			}
 		}
 		args := opts.Args
@@ -397,22 +451,36 @@ type ReadOptions struct {
 	JSON    bool
 
 	URI string
+	// Template is set when URI is a URI template; its missing variables
+	// are asked of Ask (nil when nobody can be asked).
+	Template *template
+	Ask      valueAsker
+	Save     string // --save DIR
 }
 
 // NewCmdRead is the read command.
 func NewCmdRead(f *Factory, runF func(context.Context, *ReadOptions) error) *cobra.Command {
-	return &cobra.Command{
-		Use:   "read URI",
+	var vars []string
+	var save string
+	cmd := &cobra.Command{
+		Use:   "read URI | TEMPLATE [--var NAME=VALUE ...]",
 		Short: "Read a resource, answering what the server asks along the way",
 		Long: `read reads the resource at URI, given exactly as 'mcpcli resources' lists it
-(quote it for the shell), and prints its contents: text as it is, binary
-contents as a one-line summary; -o json gives everything.
+(quote it for the shell), and prints its contents: text as it is (text/*
+blobs decoded), other binary contents as a one-line summary; -o json gives
+everything, and --save DIR writes each blob to a file.
+
+A resource template (a URI with {variables}, listed under Templates) is
+filled with --var NAME=VALUE. On a terminal, mcpcli asks for the variables
+you did not give, with the server's completion suggestions; elsewhere a
+missing one is an error.
 
 When the server answers input_required, mcpcli asks you (or reads --answers)
 and retries, round after round, until the contents arrive.
 
 Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 		Example: `  mcpcli read demo://reports/q3 -- mcpcli demo-server
+  mcpcli read 'demo://resource/dynamic/text/{resourceId}' --var resourceId=3 --stdio "npx -y @modelcontextprotocol/server-everything"
   mcpcli read file:///notes.txt -o json --url http://127.0.0.1:8080/mcp`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -420,31 +488,56 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 			if len(args) != 1 {
 				return usageErrorf(cmd, "give one resource URI: mcpcli read URI; 'mcpcli resources' lists them")
 			}
+			tmpl, err := parseTemplate(cmd, args[0], vars)
+			if err != nil {
+				return err
+			}
+			ask := f.values()
+			if tmpl != nil && ask == nil {
+				if missing := tmpl.missing(); len(missing) > 0 {
+					flags := make([]string, len(missing))
+					for i, n := range missing {
+						flags[i] = "--var " + n + "=VALUE"
+					}
+					return usageErrorf(cmd, "template %q needs %s (without a terminal nobody can be asked)", args[0], strings.Join(flags, " "))
+				}
+			}
 			connect, err := f.connector(cmd)
 			if err != nil {
 				return err
 			}
-			opts := &ReadOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), URI: args[0]}
+			opts := &ReadOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), URI: args[0], Template: tmpl, Ask: ask, Save: save}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
 			return readRun(cmd.Context(), opts)
 		},
 	}
+	cmd.Flags().StringArrayVar(&vars, "var", nil, "fill the URI template's variable: `NAME=VALUE` (repeatable)")
+	cmd.Flags().StringVar(&save, "save", "", "write every blob of the contents to `DIR` (paths on stderr)")
+	return cmd
 }
 
 func readRun(ctx context.Context, opts *ReadOptions) error {
 	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		res, err := s.ReadResource(ctx, opts.URI)
+		uri := opts.URI
+		if opts.Template != nil {
+			var err error
+			if uri, err = opts.Template.fill(ctx, s, opts.Ask); err != nil {
+				return err
+			}
+			opts.Console.Printf("mcpcli: reading %s", render.Line(uri))
+		}
+		res, err := s.ReadResource(ctx, uri)
 		var je *jsonrpc.Error
 		if errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == -32002) {
 			// 2026-07-28 answers an unknown resource with -32602; older
 			// servers with -32002.
-			return &resourceError{server: s.Server().Display(), uri: opts.URI, rpc: je}
+			return &resourceError{server: s.Server().Display(), uri: uri, rpc: je}
 		}
 		if err != nil {
 			return err
 		}
-		return printResult(opts.Out, res, opts.JSON)
+		return printAndSave(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 	})
 }

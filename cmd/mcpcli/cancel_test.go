@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,12 +16,17 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // The test binary doubles as the processes of these tests, chosen by
 // MCPCLI_TEST_HELPER: "mcpcli" runs main() itself (signal handling and
 // all), "server" a go-sdk server over stdio.
 func init() {
+	if len(os.Args) > 1 && os.Args[1] == transport.SupervisorArg {
+		transport.Supervise(os.Args[2:]) // between mcpcli and the server
+	}
 	switch os.Getenv("MCPCLI_TEST_HELPER") {
 	case "mcpcli":
 		os.Unsetenv("MCPCLI_TEST_HELPER")
@@ -28,6 +34,8 @@ func init() {
 	case "server":
 		helperServer()
 		os.Exit(0)
+	case "deaf":
+		deafServer()
 	}
 }
 
@@ -54,14 +62,7 @@ func helperServer() {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("Hello, %v (%s)", res.Content["name"], res.Action)}}}, nil
 	})
-	if p := os.Getenv("MCPCLI_TEST_PIDS"); p != "" {
-		sleep := exec.Command("sleep", "300")
-		if err := sleep.Start(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.WriteFile(p, fmt.Appendf(nil, "%d %d", os.Getpid(), sleep.Process.Pid), 0o600)
-	}
+	startChild()
 	var in io.Reader = os.Stdin
 	if p := os.Getenv("MCPCLI_TEST_RECORD"); p != "" {
 		f, err := os.Create(p)
@@ -76,17 +77,80 @@ func helperServer() {
 	}
 }
 
+// startChild starts a child of the server's own (sleep) and writes both
+// pids to $MCPCLI_TEST_PIDS. With $MCPCLI_TEST_ESCAPE set the child leaves
+// the server's process group and session, as a daemon would.
+func startChild() {
+	p := os.Getenv("MCPCLI_TEST_PIDS")
+	if p == "" {
+		return
+	}
+	sleep := exec.Command("sleep", "300")
+	if os.Getenv("MCPCLI_TEST_ESCAPE") != "" {
+		sleep.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	}
+	if err := sleep.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.WriteFile(p, fmt.Appendf(nil, "%d %d", os.Getpid(), sleep.Process.Pid), 0o600)
+}
+
+// deafServer answers server/discover and tools/list, then stops reading
+// its stdin at the first message longer than 64 KiB (and says so in
+// $MCPCLI_TEST_DEAF): mcpcli's write of it blocks on a full pipe.
+func deafServer() {
+	startChild()
+	in := bufio.NewReaderSize(os.Stdin, 64<<10)
+	for {
+		line, err := in.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			os.WriteFile(os.Getenv("MCPCLI_TEST_DEAF"), []byte("deaf"), 0o600)
+			select {} // never reads again
+		}
+		if err != nil {
+			os.Exit(0)
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		json.Unmarshal(line, &m)
+		var result string
+		switch m.Method {
+		case "server/discover":
+			result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"deaf","version":"1"}}}`
+		case "tools/list":
+			result = `{"resultType":"complete","tools":[{"name":"big","inputSchema":{"type":"object"}}]}`
+		default:
+			continue
+		}
+		fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", m.ID, result)
+	}
+}
+
 // mcpcliProcess starts the real mcpcli (this binary, through main) in its
 // own process group, as a shell puts a foreground job, against the helper
 // server. extraEnv goes to mcpcli; the server gets it too.
 func mcpcliProcess(t *testing.T, extraEnv []string, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
-	self, err := os.Executable()
+	return startMcpcli(t, extraEnv, append(args, "--env", "MCPCLI_TEST_HELPER=server", "--", self(t))...)
+}
+
+// self is this test binary, which is also mcpcli and the servers.
+func self(t *testing.T) string {
+	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	args = append(args, "--env", "MCPCLI_TEST_HELPER=server", "--", self)
-	cmd := exec.Command(self, args...)
+	return exe
+}
+
+// startMcpcli starts mcpcli with exactly args, in a process group of its
+// own as a shell starts a job.
+func startMcpcli(t *testing.T, extraEnv []string, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(self(t), args...)
 	cmd.Env = append(append(os.Environ(), "MCPCLI_TEST_HELPER=mcpcli"), extraEnv...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out, errb bytes.Buffer

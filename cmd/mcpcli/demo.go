@@ -30,7 +30,7 @@ page on a loopback port, a two-round wizard carried in an HMAC-protected
 requestState, and asks raised from prompts/get and resources/read.
 
 By default it speaks on stdin/stdout; with --http it serves Streamable HTTP
-at http://ADDR/mcp.`,
+at http://ADDR/mcp, and the older HTTP+SSE transport at http://ADDR/sse.`,
 		Example: `  mcpcli tools -- mcpcli demo-server
   mcpcli demo-server --http 127.0.0.1:8080 &
   mcpcli call edit_profile --url http://127.0.0.1:8080/mcp`,

@@ -6,6 +6,9 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/mcpcli/mcpcli/config"
+	"github.com/mcpcli/mcpcli/oauth"
+	"github.com/mcpcli/mcpcli/transport"
 	"github.com/mcpcli/mcpcli/urlmode"
 )
 
@@ -35,6 +38,17 @@ type Deps struct {
 	// only ever after their explicit choice (or --answers with --open-urls).
 	// nil means this run cannot open one; tests pass a recording stub.
 	Open urlmode.OpenFunc
+	// Servers keeps the process groups of the stdio servers the run
+	// starts, for main to kill should the run not end when told to.
+	Servers *transport.Group
+	// ConfigOptions is what finding named servers (-s NAME) needs from
+	// the machine: its OS, home and working directories, environment.
+	ConfigOptions func() (config.Options, error)
+	// Home is the home directory, where the token file goes when there
+	// is no $XDG_STATE_HOME.
+	Home func() (string, error)
+	// Keyring is the system keyring, or nil where there plainly is none.
+	Keyring func() oauth.Keyring
 }
 
 // SystemDeps are the real streams and environment.
@@ -52,8 +66,12 @@ func SystemDeps() *Deps {
 				return 0
 			},
 		},
-		Getenv:     os.Getenv,
-		Executable: os.Executable,
+		Getenv:        os.Getenv,
+		Executable:    os.Executable,
+		Servers:       &transport.Group{},
+		ConfigOptions: config.SystemOptions,
+		Home:          os.UserHomeDir,
+		Keyring:       func() oauth.Keyring { return oauth.SystemKeyring(os.Getenv) },
 	}
 	var tty io.Reader // a terminal browser ($BROWSER=w3m) may use it; piped answers are never handed over
 	if d.InTTY {

@@ -12,8 +12,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/config"
+	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
+	"github.com/mcpcli/mcpcli/urlmode"
 )
 
 // Exit codes.
@@ -87,9 +90,33 @@ func report(ctx context.Context, w *render.Console, err error) int {
 	if errors.As(err, &te) {
 		return exitToolError
 	}
+	var sig interrupted
+	if errors.As(err, &sig) {
+		// Stopped while reading the person's own input: nothing was sent.
+		w.Printf("mcpcli: %s before anything was sent", sig)
+		return sig.exitCode()
+	}
+	var tce *client.TaskCancelledError
+	if errors.As(err, &tce) && tce.Abandoned {
+		var de *client.DeclinedError
+		switch {
+		case errors.As(err, &de):
+			w.Printf("mcpcli: you declined the sampling request %q of %s, so mcpcli cancelled the task it came from: %s", render.Line(de.Key), render.Line(de.Server), render.Line(tce.Error()))
+		default:
+			w.Printf("mcpcli: cancelled; %s", render.Line(tce.Error()))
+			if errors.As(context.Cause(ctx), &sig) {
+				return sig.exitCode()
+			}
+		}
+		return exitAbandoned
+	}
+	var de *client.DeclinedError
+	if errors.As(err, &de) {
+		w.Printf("mcpcli: you declined the sampling request %q of %s; by the spec that ends the request (it is not sent again)", render.Line(de.Key), render.Line(de.Server))
+		return exitAbandoned
+	}
 	if errors.Is(err, client.ErrAbandoned) || ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		w.Printf("mcpcli: cancelled; the request was abandoned")
-		var sig interrupted
 		if errors.As(context.Cause(ctx), &sig) {
 			return sig.exitCode()
 		}
@@ -150,8 +177,50 @@ func explain(err error) string {
 		ne  *net.OpError
 		je  *jsonrpc.Error
 		res *resourceError
+		pe  *client.PinError
+		sse *transport.SSEError
+		oe  *transport.OriginError
+		ud  *client.UndeclaredError
+		ns  *client.NoSubscribeError
+		tl  *transport.TooLargeError
+		rd  *transport.RedirectError
+		tll *transport.TooLongError
 	)
+	if msg, ok := explainSignIn(err); ok {
+		return msg
+	}
+	if msg, ok := explainConfig(err); ok {
+		return msg
+	}
 	switch {
+	case errors.As(err, &ns):
+		return ns.Error() + "; drop --resource, or watch list changes only"
+	case errors.As(err, &ud):
+		return undeclared(ud)
+	case errors.As(err, &oe):
+		return oe.Error() + "; the server is broken or hostile"
+	case errors.As(err, &sse):
+		if sse.Streamable != nil {
+			return sse.Error() + "; check the URL's path (Streamable HTTP servers often serve MCP at /mcp, HTTP+SSE servers their stream at /sse)"
+		}
+		return sse.Error() + "; check the URL (HTTP+SSE servers often serve their stream at /sse), or drop --transport sse"
+	case errors.As(err, &pe):
+		if pe.Got != "" {
+			return fmt.Sprintf("server (%s) answered initialize with protocol version %s, not %s as --protocol %s pins; use --protocol auto to accept what it speaks",
+				pe.Server, render.Line(pe.Got), pe.Version, pe.Version)
+		}
+		why := "it did not answer"
+		if pe.Discover != nil {
+			why = refusal(pe.Discover)
+		}
+		return fmt.Sprintf("server (%s) did not start a %s session with server/discover (%s), and --protocol %s allows no fallback; use --protocol auto or %s to reach it with the initialize handshake",
+			pe.Server, pe.Version, why, pe.Version, client.LegacyVersion)
+	case errors.As(err, &tl):
+		return tl.Error() + fmt.Sprintf("; if the server means to send that much, raise --max-message-size (now %s)", transport.FormatSize(tl.Limit))
+	case errors.As(err, &rd):
+		return rd.Error() + "; if the server has really moved, point mcpcli at the new URL"
+	case errors.As(err, &se) && errors.As(se.ReadErr, &tll):
+		return se.Error() + fmt.Sprintf("; if the server means to send that much, raise --max-message-size (now %s)", transport.FormatSize(int64(tll.Max)))
 	case errors.As(err, &res):
 		return res.Error()
 	case errors.As(err, &ee):
@@ -170,9 +239,9 @@ func explain(err error) string {
 		return st.Error()
 	case errors.As(err, &ae):
 		if ae.Status == http.StatusForbidden {
-			return ae.Error() + "; the credentials sent with --header, if any, do not allow it"
+			return ae.Error() + fmt.Sprintf("; neither the credentials given with --header (or in the server's config entry), if any, nor your sign-in allow it ('mcpcli auth status --url %s' shows the sign-in)", ae.URL)
 		}
-		return ae.Error() + `; mcpcli cannot sign in with OAuth yet: pass a token with --header "Authorization: Bearer TOKEN"`
+		return ae.Error() + fmt.Sprintf("; it refused the credentials mcpcli sent: check the --header values (or the server's config entry), or sign in again with 'mcpcli auth login --url %s'", ae.URL)
 	case errors.As(err, &hs):
 		return hs.Error() + statusAdvice(hs)
 	case errors.As(err, &ve):
@@ -205,6 +274,18 @@ func explain(err error) string {
 		return prefix + describeRPC(je.Code, strings.TrimSpace(je.Message))
 	}
 	return err.Error()
+}
+
+// undeclared words a server's request for a capability mcpcli did not
+// declare, with the flag that declares it.
+func undeclared(e *client.UndeclaredError) string {
+	switch e.Capability {
+	case "sampling":
+		return e.Error() + "; pass --sampling to read its sampling requests and write the replies yourself"
+	case "roots":
+		return e.Error() + "; pass --root DIR (repeatable) to give it roots"
+	}
+	return e.Error()
 }
 
 // statusAdvice says what to do about an HTTP answer without JSON-RPC.
@@ -244,4 +325,100 @@ func describeRPC(code int64, msg string) string {
 		return fmt.Sprintf("the server requires a URL elicitation first (-32042): %s", msg)
 	}
 	return fmt.Sprintf("the server answered with error %d: %s", code, msg)
+}
+
+// explainSignIn words what went wrong signing in (the oauth package's
+// typed errors), with the command that signs in again.
+func explainSignIn(err error) (string, bool) {
+	var (
+		sf    *signInFailed
+		si    *oauth.SignInError
+		setup *oauthSetupError
+		store *tokenStoreError
+	)
+	switch {
+	case errors.As(err, &setup):
+		return "cannot sign in: " + setup.err.Error() + " (check --client-id, --client-metadata-url, or the server's oauth settings)", true
+	case errors.As(err, &store):
+		return store.Error() + "; set " + envTokenStore + " to auto, keyring or file", true
+	case !errors.As(err, &si):
+		return "", false
+	}
+	login := "--url " + si.Server
+	if errors.As(err, &sf) {
+		login = sf.login
+	}
+	again := fmt.Sprintf("'mcpcli auth login %s'", login)
+	var (
+		req   *oauth.SignInRequiredError
+		cb    *oauth.CallbackTimeoutError
+		az    *oauth.AuthorizationError
+		iss   *oauth.IssuerMismatchError
+		res   *oauth.ResourceMismatchError
+		scope *oauth.InsufficientScopeError
+		limit *oauth.SignInLimitError
+		ci    *oauth.ClientIssuerError
+		cons  *oauth.ConsentError
+		nreg  *oauth.NoRegistrationError
+		np    *oauth.NotProtectedError
+		ref   *urlmode.RefusedError
+	)
+	switch {
+	case errors.As(err, &req):
+		msg := fmt.Sprintf("server %s requires you to sign in (HTTP %d)", req.Server, req.Status)
+		if req.Issuer != "" {
+			msg += fmt.Sprintf(" with %q", req.Issuer)
+		}
+		return msg + fmt.Sprintf(", and this run cannot ask you (no terminal); sign in first with %s on a terminal, or pass --answers FILE to have the link printed (--open-urls opens it)", again), true
+	case errors.As(err, &cb):
+		return fmt.Sprintf("the sign-in did not come back to mcpcli within %s; try again with %s", cb.Waited, again), true
+	case errors.As(err, &az):
+		msg := fmt.Sprintf("the authorization server refused the sign-in (%q", az.Code)
+		if az.Description != "" {
+			msg += fmt.Sprintf(": %q", az.Description)
+		}
+		return msg + fmt.Sprintf("); try again with %s", again), true
+	case errors.As(err, &iss):
+		return "sign-in refused: " + iss.Error() + "; this is what a mix-up attack looks like, so sign in again only if you trust the server", true
+	case errors.As(err, &res):
+		return "sign-in refused: " + res.Error() + "; the server's metadata is wrong or hostile: tell whoever runs it", true
+	case errors.As(err, &scope):
+		return scope.Error() + fmt.Sprintf("; 'mcpcli auth status %s' shows what was granted", login), true
+	case errors.As(err, &limit):
+		return fmt.Sprintf("server %s asked for sign-in again after %d sign-ins in this run; giving up ('mcpcli auth status %s' shows what is kept)", limit.Server, limit.Count, login), true
+	case errors.As(err, &ci):
+		return ci.Error() + fmt.Sprintf(" (pass --client-id with a client ID registered with %q, or run 'mcpcli auth logout %s')", ci.Now, login), true
+	case errors.Is(err, urlmode.ErrSignInDeclined):
+		return fmt.Sprintf("not signed in to %s: you chose not to open the sign-in link; run %s when you want to", si.Server, again), true
+	case errors.As(err, &ref):
+		return fmt.Sprintf("not signed in to %s: %v", si.Server, ref), true
+	case errors.Is(err, render.ErrNoInput):
+		return fmt.Sprintf("not signed in to %s: stdin ended before you answered; run %s on a terminal", si.Server, again), true
+	case errors.As(err, &cons):
+		return fmt.Sprintf("not signed in to %s: %v", si.Server, cons.Err), true
+	case errors.As(err, &nreg):
+		how := "register mcpcli with it and pass the client ID with --client-id (its secret, if any, in $" + oauth.EnvClientSecret + ")"
+		if nreg.CIMDSupported {
+			how = "pass mcpcli's client ID metadata document with --client-metadata-url URL, or a client ID registered with it with --client-id"
+		}
+		return fmt.Sprintf("cannot sign in to %s: authorization server %q does not register clients by itself; %s", si.Server, nreg.Issuer, how), true
+	case errors.As(err, &np):
+		return np.Error() + "; there is nothing to sign in to", true
+	}
+	return fmt.Sprintf("signing in to %s failed: %v", si.Server, si.Err), true
+}
+
+// explainConfig words the config package's errors where a flag helps.
+func explainConfig(err error) (string, bool) {
+	var (
+		ex *config.ExistsError
+		nf *config.NotFoundError
+	)
+	switch {
+	case errors.As(err, &ex):
+		return fmt.Sprintf("server %q is already in %s; pass --force to replace it, or 'mcpcli servers remove %s' first", ex.Name, ex.File, ex.Name), true
+	case errors.As(err, &nf):
+		return nf.Error() + " (--config FILE reads another file first)", true
+	}
+	return "", false
 }

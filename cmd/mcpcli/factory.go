@@ -5,8 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"net/url"
 	"os"
+	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -15,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/config"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
@@ -38,7 +43,17 @@ type GlobalFlags struct {
 	Accessible  bool
 	LogLevel    string
 	Verbose     bool
+	Protocol    string   // auto, or a version to pin
+	Transport   string   // for --url: auto, streamable or sse
+	Roots       []string // --root directories
+	Sampling    bool     // --sampling: declare sampling, answered by a person
 	ServerArgv  []string // after --
+
+	Server            string // -s NAME: a server from the config files
+	Config            string // --config FILE: read before every other config file
+	ClientID          string // --client-id: a pre-registered OAuth client
+	ClientMetadataURL string // --client-metadata-url: mcpcli's OAuth client ID metadata document
+	MaxMessageSize    byteSize
 }
 
 // Factory is what the commands of one run share: the outside world (Deps),
@@ -54,6 +69,11 @@ type Factory struct {
 	linePrompter *render.Prompter
 	recorder     *client.Recorder // what the person answered
 	closers      []func()         // run when the command is done: the trace
+
+	wait   *waitSlot      // the session's "waiting for …" line, stopped while signing in
+	cfg    *config.Config // the config files, loaded once
+	server *config.Server // the server -s named, once resolved
+	secret []string       // the headers the person gave: redacted in the trace
 }
 
 // cleanup runs what the run left to do at its end.
@@ -94,10 +114,16 @@ func (f *Factory) getenv(k string) string {
 	return f.Deps.Getenv(k)
 }
 
-// Transport reads --stdio, --url and the command after -- into the
-// transport to the server. It starts nothing.
+// Transport reads -s NAME, or --stdio, --url and the command after --,
+// into the transport to the server. It starts nothing.
 func (f *Factory) Transport(cmd *cobra.Command) (transport.Transport, error) {
 	fl := f.Flags
+	if fl.Server != "" {
+		return f.namedTransport(cmd)
+	}
+	if fl.Config != "" {
+		return nil, usageErrorf(cmd, "--config %s says where servers are defined; pick one of them with --server NAME ('mcpcli servers --config %s' lists them)", fl.Config, fl.Config)
+	}
 	var argv []string
 	if fl.Stdio != "" {
 		words, err := shellwords.Split(fl.Stdio)
@@ -119,7 +145,7 @@ func (f *Factory) Transport(cmd *cobra.Command) (transport.Transport, error) {
 	case argv != nil && fl.URL != "":
 		return nil, usageErrorf(cmd, "give either a stdio command or --url, not both")
 	case argv == nil && fl.URL == "":
-		return nil, usageErrorf(cmd, "no server given: pass --stdio \"CMD ARGS\", put the command after -- (mcpcli %s -- ./server), or pass --url URL", cmd.Name())
+		return nil, usageErrorf(cmd, "no server given: pass --server NAME (see 'mcpcli servers'), --stdio \"CMD ARGS\", put the command after -- (mcpcli %s -- ./server), or pass --url URL", cmd.Name())
 	case len(argv) == 0 && fl.URL == "":
 		return nil, usageErrorf(cmd, "the server command is empty")
 	}
@@ -130,23 +156,78 @@ func (f *Factory) Transport(cmd *cobra.Command) (transport.Transport, error) {
 		if _, err := transport.ParseURL(fl.URL); err != nil {
 			return nil, usageErrorf(cmd, "--url %v", err)
 		}
-		h := http.Header{}
-		for _, raw := range fl.Headers {
-			if err := transport.ParseHeader(h, raw); err != nil {
-				return nil, usageErrorf(cmd, "--header %v", err)
-			}
+		h, err := f.headers(cmd, nil)
+		if err != nil {
+			return nil, err
 		}
-		return &transport.HTTP{URL: fl.URL, Header: h}, nil
+		return f.http(cmd, fl.URL, h)
+	}
+	if fl.Transport != "auto" && fl.Transport != "" {
+		return nil, usageErrorf(cmd, "--transport %s applies to --url servers; a stdio server is reached over stdio", fl.Transport)
 	}
 	if len(fl.Headers) > 0 {
 		return nil, usageErrorf(cmd, "--header applies to --url servers; stdio servers take --env")
 	}
-	if fl.Cwd != "" {
-		if st, err := os.Stat(fl.Cwd); err != nil || !st.IsDir() {
-			return nil, usageErrorf(cmd, "--cwd %q is not a directory", fl.Cwd)
-		}
+	if err := f.checkCwd(cmd); err != nil {
+		return nil, err
 	}
 	return f.stdio(transport.Command{Argv: argv, Env: fl.Env, Dir: fl.Cwd}), nil
+}
+
+// checkCwd checks --cwd.
+func (f *Factory) checkCwd(cmd *cobra.Command) error {
+	if fl := f.Flags; fl.Cwd != "" {
+		if st, err := os.Stat(fl.Cwd); err != nil || !st.IsDir() {
+			return usageErrorf(cmd, "--cwd %q is not a directory", fl.Cwd)
+		}
+	}
+	return nil
+}
+
+// headers are the headers of an HTTP server: base (a config entry's),
+// then each --header, which replaces a header of the same name. Every
+// name is kept to be redacted in the trace.
+func (f *Factory) headers(cmd *cobra.Command, base map[string]string) (http.Header, error) {
+	h := http.Header{}
+	for _, k := range slices.Sorted(maps.Keys(base)) {
+		if err := transport.ParseHeader(h, k+": "+base[k]); err != nil {
+			return nil, fmt.Errorf("server %q in %s: headers: %v", f.server.Name, f.server.Source.Path, err)
+		}
+	}
+	given := http.Header{}
+	for _, raw := range f.Flags.Headers {
+		if err := transport.ParseHeader(given, raw); err != nil {
+			return nil, usageErrorf(cmd, "--header %v", err)
+		}
+	}
+	maps.Copy(h, given)
+	for k := range h {
+		f.secret = append(f.secret, k)
+	}
+	return h, nil
+}
+
+// http is the transport to an HTTP server at url: Streamable HTTP (falling
+// back to HTTP+SSE when the server refuses it), or as --transport says.
+func (f *Factory) http(cmd *cobra.Command, url string, h http.Header) (transport.Transport, error) {
+	fl := f.Flags
+	max := int(fl.MaxMessageSize)
+	switch fl.Transport {
+	case "sse":
+		return f.sse(cmd, "--transport sse", url, h)
+	case "streamable":
+		return &transport.HTTP{URL: url, Header: h, MaxMessage: max, Streamable: true}, nil
+	}
+	return &transport.HTTP{URL: url, Header: h, MaxMessage: max}, nil
+}
+
+// sse is the transport to an HTTP+SSE server (2024-11-05) at url.
+// why is what chose it, for the error when --protocol rules it out.
+func (f *Factory) sse(cmd *cobra.Command, why, url string, h http.Header) (transport.Transport, error) {
+	if f.Flags.Protocol == client.ModernVersion {
+		return nil, usageErrorf(cmd, "%s carries the initialize handshake only (2025-11-25 at most); it cannot go with --protocol %s", why, client.ModernVersion)
+	}
+	return &transport.SSE{URL: url, Header: h, MaxMessage: int(f.Flags.MaxMessageSize)}, nil
 }
 
 // DefaultConnectTimeout bounds starting a server and its handshake when
@@ -197,9 +278,41 @@ func (s *waitSlot) set(w *waitLine) {
 	s.w = w
 }
 
-// stdio is the transport to a server started as c.
+// rootURIs turns --root directories into roots: absolute file:// URIs,
+// named after the directory.
+func rootURIs(dirs []string) ([]*mcp.Root, error) {
+	var roots []*mcp.Root
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, fmt.Errorf("--root %q: %v", d, err)
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("--root %q is not a directory", d)
+		}
+		u := &url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+		roots = append(roots, &mcp.Root{URI: u.String(), Name: filepath.Base(abs)})
+	}
+	return roots, nil
+}
+
+// stdio is the transport to a server started as c: under mcpcli's own
+// binary as its supervisor (so nothing it starts outlives mcpcli), in the
+// run's group of servers. With -v the server's stderr is shown as it
+// arrives; either way its last lines are kept for when it fails.
 func (f *Factory) stdio(c transport.Command) *transport.Stdio {
-	s := &transport.Stdio{Cmd: c, Warn: f.Console().Warn}
+	if f.Deps.Executable != nil {
+		if exe, err := f.Deps.Executable(); err == nil {
+			c.Supervisor = exe
+		}
+	}
+	c.Group = f.Deps.Servers
+	if f.Flags.Verbose && c.Stderr == nil {
+		w := f.Console().ServerStderr("[server stderr] ")
+		c.Stderr = w
+		f.closers = append(f.closers, func() { w.Close() })
+	}
+	s := &transport.Stdio{Cmd: c, Warn: f.Console().Warn, MaxMessage: int(f.Flags.MaxMessageSize)}
 	if t := f.Flags.Timeout; t > 0 && t/2 < transport.DefaultDiscoverWait {
 		// Leave the initialize handshake half of --timeout.
 		s.DiscoverWait = t / 2
@@ -208,19 +321,19 @@ func (f *Factory) stdio(c transport.Command) *transport.Stdio {
 }
 
 // Connect starts a session with the server over t, with this run's
-// answerer, trace and display. Closing the session closes t.
-func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.Transport) (*client.Session, error) {
-	return f.connect(ctx, cmd, t, nil)
-}
-
-// connect is Connect, with tweak given the client's options last: the
-// interactive session sends the hooks to itself instead of the console.
-func (f *Factory) connect(ctx context.Context, cmd *cobra.Command, t transport.Transport, tweak func(*client.Options)) (*client.Session, error) {
+// answerer, trace and display; adjust, when given, changes the options
+// last. Closing the session closes t.
+func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.Transport, adjust ...func(*client.Options)) (*client.Session, error) {
 	con := f.Console()
-	answerer, err := f.Answerer(cmd)
+	answerer, sampler, err := f.Answerers(cmd)
 	if err != nil {
 		t.Close()
 		return nil, err
+	}
+	roots, err := rootURIs(f.Flags.Roots)
+	if err != nil {
+		t.Close()
+		return nil, usageErrorf(cmd, "%v", err)
 	}
 	var closers []func()
 	if f.Flags.Trace != "" {
@@ -239,6 +352,7 @@ func (f *Factory) connect(ctx context.Context, cmd *cobra.Command, t transport.T
 		}
 		tr := transport.NewTracer(w)
 		tr.EscapeControls = escape
+		tr.RedactHeaders = f.secret
 		t.Observe(tr.Observe)
 		name := f.Flags.Trace
 		closers = append([]func(){func() {
@@ -257,14 +371,28 @@ func (f *Factory) connect(ctx context.Context, cmd *cobra.Command, t transport.T
 		what = fmt.Sprintf("the server (%s) to start", render.Line(st.Cmd.String()))
 	}
 	wait := &waitSlot{}
+	f.wait = wait
 	wait.set(f.waiting(fmt.Sprintf("waiting for %s…", what)))
+	pinned := f.Flags.Protocol != "" && f.Flags.Protocol != "auto"
+	asked := ""
+	if pinned {
+		asked = f.Flags.Protocol
+	}
 	opts := client.Options{
-		ClientVersion: version,
-		Modes:         modes,
+		ClientVersion:   version,
+		ProtocolVersion: asked,
+		PinProtocol:     pinned,
+		Modes:           modes,
+		Roots:           roots,
 		Answerer: client.AnswererFunc(func(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
 			wait.set(nil) // the person is answering: nobody waits for the server
 			return answerer.Answer(ctx, r)
 		}),
+		OnUndeclared: func(e *client.UndeclaredError) { con.Warn(undeclared(e)) },
+		OnTask: func(st client.TaskStatus) {
+			con.EndProgress()
+			con.Printf("%s", render.TaskLine(st))
+		},
 		MaxRounds:      f.Flags.MaxRounds,
 		Timeout:        f.Flags.Timeout,
 		ConnectTimeout: connectTimeout,
@@ -287,8 +415,14 @@ func (f *Factory) connect(ctx context.Context, cmd *cobra.Command, t transport.T
 			}
 		},
 	}
-	if tweak != nil {
-		tweak(&opts)
+	if sampler != nil {
+		opts.Sampler = client.SamplerFunc(func(ctx context.Context, r client.SamplingRound) (*client.SamplingAnswer, error) {
+			wait.set(nil) // the person is writing the reply
+			return sampler.Sample(ctx, r)
+		})
+	}
+	for _, a := range adjust {
+		a(&opts)
 	}
 	s, err := client.Connect(ctx, t, opts)
 	wait.set(nil)

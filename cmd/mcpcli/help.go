@@ -36,7 +36,24 @@ servers) are answered under "elicitation" too.
 --save-answers FILE writes the answers you give by hand in this format, to
 send them again later with --answers FILE; when a retry carrying your
 answers fails, mcpcli keeps them in a file of this format and says how to
-send them again.`,
+send them again.
+
+Sampling requests (declared with --sampling) are answered the same way,
+under the input request's key, or "sampling" for a request from an older
+server. The answer is the model's reply, a CreateMessageResult:
+
+  {
+    "draft":    {"role": "assistant", "content": {"type": "text", "text": "Version 2 is out."}, "model": "my-model"},
+    "sampling": {"action": "decline"}
+  }
+
+role is assistant (the default); content is one content block (text, image
+or audio) or a list of them; model is required; stopReason defaults to
+endTurn. {"action": "decline"} refuses: in a 2026-07-28 request that ends
+the request, by the spec (exit 130); an older server gets the JSON-RPC
+error -1 "User rejected sampling request". A "*" key with {"action":
+"decline"} declines elicitations and sampling requests alike. Without
+--sampling, a server that asks for sampling is an error that says so.`,
 		},
 		{
 			Use:   "trace",
@@ -48,8 +65,9 @@ JSON-RPC message, in both directions, exactly as it crossed the wire:
   {"time":"2026-11-30T10:00:00.130Z","dir":"recv","msg":{"jsonrpc":"2.0","id":3,"result":{"resultType":"input_required",...}}}
 
 Over HTTP it also writes the headers of each request and response, with the
-values of Authorization, Proxy-Authorization, Cookie and Set-Cookie replaced
-by "[redacted]":
+values of Authorization, Proxy-Authorization, Cookie and Set-Cookie, and of
+every header you gave with --header or in a config file, replaced by
+"[redacted]":
 
   {"time":"…","dir":"send","http":{"method":"POST","url":"http://…/mcp","headers":{…}}}
   {"time":"…","dir":"recv","http":{"status":200,"headers":{…}}}
@@ -81,6 +99,80 @@ mcpcli session --accessible is a whole session of lines on one connection:
 one command a line (tools, call TOOL K=V ..., prompt, read, history, rerun N,
 level, save, quit), each ask answered on the lines that follow it, results on
 stdout. 'mcpcli session --help' lists its commands.`,
+		},
+		{
+			Use:   "servers",
+			Short: "Named servers: the config files mcpcli reads (-s NAME, --config)",
+			Long: `--server NAME (-s NAME) picks a server defined in a config file. The first
+file that defines NAME wins:
+
+  1. --config FILE;
+  2. the project's .mcp.json (Claude Code), .vscode/mcp.json (VS Code) and
+     .cursor/mcp.json (Cursor), from the working directory upward;
+  3. mcpcli's own file, ~/.config/mcpcli/servers.json
+     ($XDG_CONFIG_HOME/mcpcli/servers.json): what 'mcpcli servers add' writes;
+  4. read only: Claude Desktop's claude_desktop_config.json, Claude Code's
+     ~/.claude.json (this directory's servers, then the user's), Cursor's
+     ~/.cursor/mcp.json.
+
+Servers sit under "mcpServers" (VS Code: "servers"). Each is a command or a
+URL:
+
+  {"mcpServers": {
+    "github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"],
+               "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "${GITHUB_TOKEN}"}},
+    "docs":   {"type": "http", "url": "https://docs.example.com/mcp",
+               "headers": {"X-Api-Key": "${DOCS_KEY}"},
+               "oauth": {"clientId": "my-client", "scopes": ["read"]}}
+  }}
+
+Fields: type (stdio, http, streamableHttp, sse), command, args, env (null
+removes an inherited variable), envFile, cwd, url (or serverUrl), headers,
+oauth (clientId, clientSecretEnv, clientMetadataUrl, scopes, callbackPort).
+SSE servers are not supported yet.
+
+In those values ${VAR} and ${env:VAR} are environment variables (unset is an
+error naming the file, the server and the variable), ${VAR:-default} has a
+default, ${workspaceFolder} is the project directory, and VS Code's
+${input:ID} is asked on the terminal (hidden when "password": true), once
+per run. $${ is a literal ${.
+
+--env, --cwd and --header add to the entry; --stdio, --url or a command
+after -- with -s is an error. On Unix a project file owned by another user
+is skipped; pass it with --config if you trust it. 'mcpcli servers' lists
+every name with its file.`,
+		},
+		{
+			Use:   "sign-in",
+			Short: "OAuth sign-in to HTTP servers, and where tokens are kept",
+			Long: `A Streamable HTTP server that answers 401 (or 403 insufficient_scope) on any
+command gets a sign-in (OAuth 2.1, MCP authorization):
+
+  1. its protected resource metadata names its authorization server, whose
+     metadata mcpcli checks (the resource, the issuer, PKCE S256);
+  2. the client: --client-metadata-url (a client ID metadata document) where
+     the authorization server takes one; else --client-id, its secret from
+     the entry's clientSecretEnv, $MCPCLI_CLIENT_SECRET or the keyring, never
+     a flag; else dynamic registration as a native app;
+  3. on a terminal the authorization link is shown like a URL-mode ask (the
+     whole URL, the host, look-alike warnings) and opens in your browser when
+     you type o; with --answers it is printed, and opened with --open-urls;
+     without either, mcpcli says to run 'mcpcli auth login';
+  4. mcpcli waits (up to 5 minutes, not counted by --timeout) for the browser
+     on http://127.0.0.1:<random port>/callback, checks the state and the
+     issuer, exchanges the code (PKCE, resource) and retries the request.
+
+Tokens are kept per server and per authorization server, refreshed
+silently, in the system keyring (macOS Keychain, Windows Credential
+Manager, the Secret Service over D-Bus), or, where there is none, in
+$XDG_STATE_HOME/mcpcli/oauth.json (~/.local/state/mcpcli/oauth.json), mode
+0600. $MCPCLI_TOKEN_STORE chooses: auto, keyring or file. Tokens never appear
+in a trace, a log, an error or an answers file, and are sent to the server's
+own origin only (mcpcli refuses redirects to another origin).
+
+  mcpcli auth login  -s NAME | --url URL   sign in now
+  mcpcli auth status -s NAME | --url URL   issuer, scopes, expiry, where
+  mcpcli auth logout -s NAME | --url URL   forget what is kept (not revoked)`,
 		},
 	}
 }

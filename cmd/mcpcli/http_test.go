@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/internal/wiretest"
@@ -81,7 +82,8 @@ func TestDiscover(t *testing.T) {
 				"Capabilities: tools (list changes), logging",
 				"Instructions:\n  Ask for a region first.\n  Then ask for the forecast.",
 			},
-			json: discoverInfo{Name: "weather", Title: "Weather Service", Version: "2.1", ProtocolVersion: "2026-07-28", Era: "modern"},
+			json: discoverInfo{Name: "weather", Title: "Weather Service", Version: "2.1", ProtocolVersion: "2026-07-28", Era: "modern", Transport: "streamable-http",
+				Negotiation: negotiationInfo{Asked: "2026-07-28", Handshake: "server/discover", Discover: "answered", Reason: "negotiated with server/discover"}},
 		},
 		{
 			name: "legacy with a session", url: legacy,
@@ -91,7 +93,9 @@ func TestDiscover(t *testing.T) {
 				"Supports:     2025-11-25\n",
 				"Capabilities: tools (list changes), logging",
 			},
-			json: discoverInfo{Name: "weather", Title: "Weather Service", Version: "2.1", ProtocolVersion: "2025-11-25", Era: "legacy", HTTPSession: true},
+			json: discoverInfo{Name: "weather", Title: "Weather Service", Version: "2.1", ProtocolVersion: "2025-11-25", Era: "legacy", HTTPSession: true, Transport: "streamable-http",
+				Negotiation: negotiationInfo{Asked: "2026-07-28", Handshake: "initialize", Discover: "refused",
+					Reason: "fallback: the server refused server/discover (-32022: unsupported protocol version); mcpcli used the initialize handshake"}},
 		},
 		{
 			name: "extensions", url: wt.URL,
@@ -101,7 +105,8 @@ func TestDiscover(t *testing.T) {
 				"Capabilities: tools (list changes), resources (subscribe)\n",
 				"Extensions:   io.modelcontextprotocol/ui\n",
 			},
-			json: discoverInfo{Name: "wiretest", Version: "1.0", ProtocolVersion: "2026-07-28", Era: "modern", SupportedVersions: []string{"2026-07-28", "2025-11-25"}},
+			json: discoverInfo{Name: "wiretest", Version: "1.0", ProtocolVersion: "2026-07-28", Era: "modern", SupportedVersions: []string{"2026-07-28", "2025-11-25"}, Transport: "streamable-http",
+				Negotiation: negotiationInfo{Asked: "2026-07-28", Handshake: "server/discover", Discover: "answered", Reason: "negotiated with server/discover"}},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,14 +127,15 @@ func TestDiscover(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &got); err != nil {
 				t.Fatalf("discover -o json is not JSON: %v\n%s", err, out)
 			}
-			if got.Capabilities == nil || got.Capabilities.Tools == nil {
-				t.Errorf("discover -o json capabilities = %+v, want tools", got.Capabilities)
+			var caps mcp.ServerCapabilities
+			if err := json.Unmarshal(got.Capabilities, &caps); err != nil || caps.Tools == nil {
+				t.Errorf("discover -o json capabilities = %s, want tools", got.Capabilities)
 			}
 			got.Capabilities, got.Instructions = nil, ""
 			if tc.json.SupportedVersions == nil {
 				got.SupportedVersions = nil
 			}
-			if d := cmp.Diff(tc.json, got); d != "" {
+			if d := cmp.Diff(tc.json, got, cmpopts.IgnoreUnexported(discoverInfo{})); d != "" {
 				t.Errorf("discover -o json (-want +got):\n%s", d)
 			}
 		})
@@ -197,13 +203,14 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 		{
 			name: "401",
 			handlers: map[string]wiretest.Handler{"server/discover": func(w http.ResponseWriter, r *wiretest.Request, n int) {
-				w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="https://example.com/.well-known/oauth-protected-resource"`)
+				// Metadata nobody serves (port 1 refuses): no network is asked.
+				w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://127.0.0.1:1/.well-known/oauth-protected-resource"`)
 				w.WriteHeader(http.StatusUnauthorized)
 			}, "initialize": func(w http.ResponseWriter, r *wiretest.Request, n int) {
 				w.WriteHeader(http.StatusUnauthorized)
 			}},
 			args: []string{"tools"},
-			want: []string{"requires authorization (HTTP 401 Unauthorized)", `it asks for: Bearer resource_metadata=`, `--header "Authorization: Bearer TOKEN"`},
+			want: []string{"requires you to sign in (HTTP 401)", "this run cannot ask you (no terminal)", "sign in first with 'mcpcli auth login --url http://127.0.0.1:"},
 		},
 		{
 			name: "403 on a call",
@@ -257,6 +264,15 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 				"initialize":      func(w http.ResponseWriter, r *wiretest.Request, n int) { w.WriteHeader(http.StatusNotFound) },
 			},
 			args: []string{"tools"},
+			want: []string{"answers neither Streamable HTTP (POST: HTTP 404 Not Found) nor HTTP+SSE (GET: HTTP 405 Method Not Allowed); check the URL's path"},
+		},
+		{
+			name: "a URL with the wrong path, Streamable HTTP only",
+			handlers: map[string]wiretest.Handler{
+				"server/discover": func(w http.ResponseWriter, r *wiretest.Request, n int) { w.WriteHeader(http.StatusNotFound) },
+				"initialize":      func(w http.ResponseWriter, r *wiretest.Request, n int) { w.WriteHeader(http.StatusNotFound) },
+			},
+			args: []string{"tools", "--transport", "streamable"},
 			want: []string{"answered HTTP 404 Not Found: nothing there answers the request; check the URL's path"},
 		},
 		{

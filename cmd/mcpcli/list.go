@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
@@ -76,7 +78,9 @@ the server sent it.
 tools NAME shows one tool in full: its title and description, its
 annotations (read-only, destructive, idempotent, open world), whether it runs
 as a task, and each argument with its type, what it allows (choices, range,
-length, array items, object keys), its default and its description.
+length, array items, object keys), its default and its description. In the
+list, a tool that runs as a task (2025-11-25 execution.taskSupport) says so:
+(task: required) or (task: optional).
 
 Over HTTP, tools whose x-mcp-header annotations are invalid are left out,
 with a warning that names the tool and the reason.`,
@@ -109,6 +113,9 @@ func toolsRun(ctx context.Context, opts *ListOptions) error {
 		}
 		if opts.Name != "" {
 			render.ToolDetail(opts.Out, tools[0], list.Raw[opts.Name], opts.Width)
+			if _, ok := s.Capabilities().Extensions[client.TasksExtension]; ok && s.Server().Modern() && render.TaskSupport(list.Raw[opts.Name]) == "" {
+				fmt.Fprintln(opts.Out, "  Tasks: the server has the tasks extension (2026-07-28) and may run any call as a task; mcpcli follows it")
+			}
 			return nil
 		}
 		if len(tools) == 0 {
@@ -198,7 +205,9 @@ func NewCmdResources(f *Factory, runF func(context.Context, *ListOptions) error)
 		Use:   "resources",
 		Short: "List the server's resources",
 		Long: `resources lists each resource's URI, name and MIME type: the URI is what
-'mcpcli read URI' takes.`,
+'mcpcli read URI' takes. Then the resource templates (URIs with
+{variables}), which 'mcpcli read TEMPLATE --var NAME=VALUE' fills in.
+-o json prints both lists exactly as the server sent them.`,
 		Example: `  mcpcli resources -- mcpcli demo-server`,
 	}, false, runF, resourcesRun)
 }
@@ -209,26 +218,65 @@ func resourcesRun(ctx context.Context, opts *ListOptions) error {
 		if err != nil {
 			return err
 		}
-		if opts.JSON {
-			return writeRawList(opts.Out, "resources", list.Resources, func(r *mcp.Resource) json.RawMessage { return list.Raw[r.URI] })
+		templates, err := s.ListResourceTemplates(ctx)
+		var je *jsonrpc.Error
+		if errors.As(err, &je) && je.Code == jsonrpc.CodeMethodNotFound {
+			templates, err = &client.TemplateList{}, nil // a server without templates may not know the method
 		}
-		if len(list.Resources) == 0 {
+		if err != nil {
+			return err
+		}
+		if opts.JSON {
+			resources := make([]any, len(list.Resources))
+			for i, r := range list.Resources {
+				resources[i] = rawOr(list.Raw[r.URI], r)
+			}
+			ts := make([]any, len(templates.Templates))
+			for i, t := range templates.Templates {
+				ts[i] = rawOr(templates.Raw[t.URITemplate], t)
+			}
+			return render.WriteJSON(opts.Out, map[string]any{"resources": resources, "resourceTemplates": ts})
+		}
+		if len(list.Resources) == 0 && len(templates.Templates) == 0 {
 			fmt.Fprintln(opts.Out, "(the server has no resources)")
 		}
 		for _, r := range list.Resources {
-			name := r.Title
-			if name == "" {
-				name = r.Name
+			listEntry(opts.Out, r.URI, r.Title, r.Name, r.MIMEType, r.Description)
+		}
+		if len(templates.Templates) > 0 {
+			if len(list.Resources) > 0 {
+				fmt.Fprintln(opts.Out)
 			}
-			fmt.Fprintf(opts.Out, "%s  %s", render.Line(r.URI), render.Line(name))
-			if r.MIMEType != "" {
-				fmt.Fprintf(opts.Out, " (%s)", render.Line(r.MIMEType))
-			}
-			fmt.Fprintln(opts.Out)
-			if r.Description != "" {
-				fmt.Fprintf(opts.Out, "    %s\n", render.Line(r.Description))
+			fmt.Fprintln(opts.Out, "Templates (mcpcli read 'TEMPLATE' --var NAME=VALUE):")
+			for _, t := range templates.Templates {
+				listEntry(opts.Out, t.URITemplate, t.Title, t.Name, t.MIMEType, t.Description)
 			}
 		}
 		return nil
 	})
+}
+
+// rawOr is the server's bytes of an item, or the item as decoded where
+// they were not seen.
+func rawOr(raw json.RawMessage, v any) any {
+	if raw != nil {
+		return raw
+	}
+	return v
+}
+
+// listEntry is one resource or template: its URI, name and MIME type,
+// then its description, indented.
+func listEntry(w io.Writer, uri, title, name, mimeType, description string) {
+	if title == "" {
+		title = name
+	}
+	fmt.Fprintf(w, "%s  %s", render.Line(uri), render.Line(title))
+	if mimeType != "" {
+		fmt.Fprintf(w, " (%s)", render.Line(mimeType))
+	}
+	fmt.Fprintln(w)
+	if description != "" {
+		fmt.Fprintf(w, "    %s\n", render.Line(description))
+	}
 }

@@ -4,8 +4,9 @@ package main
 import "os"
 
 func main() {
-	ctx, stop := signalContext()
-	code := Run(ctx, os.Args[1:], SystemDeps())
+	deps := SystemDeps()
+	ctx, stop := signalContext(deps.Servers)
+	code := Run(ctx, os.Args[1:], deps)
 	stop()
 	os.Exit(code)
 }

@@ -5,17 +5,23 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == transport.SupervisorArg {
+		transport.Supervise(os.Args[2:]) // in-process runs use this binary as the supervisor
+	}
 	testscript.Main(m, map[string]func(){
 		"mcpcli": func() {
-			ctx, stop := signalContext()
 			deps := SystemDeps()
+			ctx, stop := signalContext(deps.Servers)
 			// Inside tests os.Executable is the test binary; find the
 			// mcpcli command testscript put on PATH instead.
 			deps.Executable = func() (string, error) { return exec.LookPath("mcpcli") }
@@ -23,7 +29,9 @@ func TestMain(m *testing.M) {
 			stop()
 			os.Exit(code)
 		},
-		"testserver": testServerMain,
+		"testserver":  testServerMain,
+		"authserver":  authServerMain,
+		"testbrowser": testBrowserMain,
 	})
 }
 
@@ -42,8 +50,24 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"waitport":   cmdWaitPort,
 			"checktrace": cmdCheckTrace,
+			"subst":      cmdSubst,
 		},
 	})
+}
+
+// subst FILE...: replace @WORK@ and @PORT@ in each file with $WORK and
+// $PORT, for the paths and ports a config file must spell out (a config
+// file's own ${VAR} is left for mcpcli to expand).
+func cmdSubst(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: subst FILE...")
+	}
+	for _, name := range args {
+		b, err := os.ReadFile(ts.MkAbs(name))
+		ts.Check(err)
+		s := strings.NewReplacer("@WORK@", ts.Getenv("WORK"), "@PORT@", ts.Getenv("PORT")).Replace(string(b))
+		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(s), 0o644))
+	}
 }
 
 func freePort() (int, error) {

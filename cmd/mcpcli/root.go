@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -16,6 +17,9 @@ var version = "dev"
 
 // Run runs mcpcli with args and returns the exit code.
 func Run(ctx context.Context, args []string, deps *Deps) int {
+	if len(args) > 0 && args[0] == transport.SupervisorArg {
+		transport.Supervise(args[1:]) // mcpcli's own binary, between itself and a stdio server
+	}
 	f := &Factory{Deps: deps, Args: args}
 	root := NewCmdRoot(f)
 	root.SetArgs(args)
@@ -56,9 +60,12 @@ read with "input_required", mcpcli shows each question (a form, or a URL to
 open), then retries the original request with your answers until the result
 arrives. Results go to stdout; everything else goes to stderr.
 
-Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, or with
---url for Streamable HTTP. Given a server and no command, mcpcli opens the
-interactive session (mcpcli session). Try it first with:
+Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, with
+--url for Streamable HTTP, or by name with -s NAME from the config files you
+already have (Claude Code, Claude Desktop, VS Code, Cursor, or mcpcli's own;
+'mcpcli servers' lists them). Servers that require a sign-in (OAuth) get one
+when they ask. Given a server and no command, mcpcli opens the interactive
+session (mcpcli session). Try it first with:
 
   mcpcli demo
   mcpcli -- mcpcli demo-server`,
@@ -66,7 +73,9 @@ interactive session (mcpcli session). Try it first with:
   mcpcli tools --stdio "npx -y @modelcontextprotocol/server-everything"
   mcpcli call delete_project project=apollo -- mcpcli demo-server
   mcpcli call edit_profile --answers answers.json -o json --url http://127.0.0.1:8080/mcp
-  mcpcli prompt release_notes version=2.0 --trace trace.jsonl -- ./my-server`,
+  mcpcli prompt release_notes version=2.0 --trace trace.jsonl -- ./my-server
+  mcpcli tools -s github
+  mcpcli auth login --url https://mcp.example.com/mcp`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -79,7 +88,7 @@ interactive session (mcpcli session). Try it first with:
 				return unknownCommand(cmd, rest[0])
 			}
 			fl := f.Flags
-			if fl.Stdio == "" && fl.URL == "" && len(fl.ServerArgv) == 0 {
+			if fl.Stdio == "" && fl.URL == "" && fl.Server == "" && len(fl.ServerArgv) == 0 {
 				return cmd.Help()
 			}
 			// A server and no command: the interactive session.
@@ -95,22 +104,33 @@ interactive session (mcpcli session). Try it first with:
 	})
 	fl := &f.Flags
 	p := root.PersistentFlags()
+	p.StringVarP(&fl.Server, "server", "s", "", "talk to the server `NAME` from the config files ('mcpcli servers' lists them)")
+	p.StringVar(&fl.Config, "config", "", "read servers from `FILE` before every other config file")
 	p.StringVar(&fl.Stdio, "stdio", "", "start the server `\"CMD ARGS\"` and talk to it over stdio (or put the command after --)")
-	p.StringVar(&fl.URL, "url", "", "talk to a Streamable HTTP server at `URL`")
+	p.StringVar(&fl.URL, "url", "", "talk to a Streamable HTTP server at `URL` (or an HTTP+SSE one: see --transport)")
+	p.StringVar(&fl.Transport, "transport", "auto", "with --url: auto (Streamable HTTP, falling back to HTTP+SSE when the server refuses the first POST with 400, 404 or 405), streamable, or sse (the 2024-11-05 HTTP+SSE transport)")
 	p.StringArrayVar(&fl.Headers, "header", nil, "add an HTTP header `\"Name: value\"` to every request (repeatable)")
 	p.StringArrayVar(&fl.Env, "env", nil, "set `K=V` in the stdio server's environment (repeatable)")
 	p.StringVar(&fl.Cwd, "cwd", "", "start the stdio server in `DIR`")
 	p.StringVar(&fl.Trace, "trace", "", "write every JSON-RPC message (and HTTP headers) as JSON Lines to `FILE` (- for stderr)")
 	p.StringVar(&fl.Answers, "answers", "", "answer elicitations from `FILE` (- for stdin) instead of asking; see 'mcpcli help answers'")
 	p.StringVar(&fl.SaveAnswers, "save-answers", "", "write the answers you give as an answers `FILE` that --answers can send again")
-	p.BoolVar(&fl.OpenURLs, "open-urls", false, "with --answers: open each URL the answers accept in the browser ($BROWSER, else the system's); without it they are printed")
+	p.BoolVar(&fl.OpenURLs, "open-urls", false, "with --answers: open each URL the answers accept, and a sign-in link, in the browser ($BROWSER, else the system's); without it they are printed (auth login takes it alone)")
 	p.StringVar(&fl.Elicitation, "elicitation", "form,url", "elicitation modes to declare: form,url | form | url | none")
 	p.IntVar(&fl.MaxRounds, "max-rounds", client.DefaultMaxRounds, "give up after `N` rounds of input requests for one request")
 	p.DurationVar(&fl.Timeout, "timeout", 0, "give up on a request the server has not answered within `DURATION` (time spent answering is not counted; 0 waits)")
 	p.StringVarP(&fl.Output, "output", "o", "text", "result format: text or json (json prints only the final result)")
 	p.BoolVar(&fl.Accessible, "accessible", false, "ask questions as plain lines instead of full-screen forms (also used when stdin is not a terminal)")
 	p.StringVar(&fl.LogLevel, "log-level", "", "ask the server for log messages at `LEVEL` (debug, info, notice, warning, error, ...) and show them on stderr")
-	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip on stderr")
+	p.BoolVar(&fl.Sampling, "sampling", false, "declare sampling: show each sampling request and let you write the model's reply (or decline); answers files answer it too, see 'mcpcli help answers'")
+	p.StringArrayVar(&fl.Roots, "root", nil, "declare the roots capability and give the server `DIR` as a root (repeatable; absolute file:// URIs)")
+	p.StringVar(&fl.Protocol, "protocol", "auto", "protocol version: auto (2026-07-28 with server/discover, falling back to the 2025-11-25 initialize handshake), or pin 2026-07-28 or 2025-11-25")
+	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip, and what a stdio server writes to its stderr, on stderr")
+	p.StringVar(&fl.ClientID, "client-id", "", "sign in (OAuth) as the client `ID` registered with the server's authorization server; its secret comes from $MCPCLI_CLIENT_SECRET or the keyring")
+	p.StringVar(&fl.ClientMetadataURL, "client-metadata-url", "", "sign in (OAuth) with the client ID metadata document at `URL`, where the authorization server takes one")
+	fl.MaxMessageSize = byteSize(transport.MaxMessageSize)
+	p.Var(&fl.MaxMessageSize, "max-message-size", "refuse a message from the server larger than `SIZE` (an HTTP body after decompression, an SSE event, a stdio line)")
+	root.RegisterFlagCompletionFunc("server", f.completeServers(false))
 
 	root.AddCommand(
 		NewCmdDiscover(f, nil),
@@ -121,12 +141,18 @@ interactive session (mcpcli session). Try it first with:
 		NewCmdResources(f, nil),
 		NewCmdRead(f, nil),
 		NewCmdSession(f, nil),
+		NewCmdWatch(f, nil),
 		NewCmdDemo(f, nil),
 		NewCmdDemoServer(f),
+		NewCmdServers(f, nil),
+		NewCmdAuth(f),
 	)
 	root.AddCommand(helpTopics()...)
 	return root
 }
+
+// annotOpenURLs marks a command that takes --open-urls without --answers.
+const annotOpenURLs = "open-urls-alone"
 
 // validateFlags checks the global flags once, before any command runs.
 func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
@@ -135,10 +161,20 @@ func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
 	default:
 		return usageErrorf(cmd, "--output %q: use text or json", fl.Output)
 	}
+	switch fl.Transport {
+	case "auto", "streamable", "sse":
+	default:
+		return usageErrorf(cmd, "--transport %q: use auto, streamable or sse", fl.Transport)
+	}
+	switch fl.Protocol {
+	case "auto", client.ModernVersion, client.LegacyVersion:
+	default:
+		return usageErrorf(cmd, "--protocol %q: use auto, %s or %s", fl.Protocol, client.ModernVersion, client.LegacyVersion)
+	}
 	if _, err := client.ParseModes(fl.Elicitation); err != nil {
 		return usageErrorf(cmd, "--elicitation %v", err)
 	}
-	if fl.OpenURLs && fl.Answers == "" {
+	if fl.OpenURLs && fl.Answers == "" && cmd.Annotations[annotOpenURLs] == "" {
 		return usageErrorf(cmd, "--open-urls goes with --answers FILE; without an answers file you choose for each URL whether it opens")
 	}
 	if fl.MaxRounds < 1 {
@@ -153,6 +189,9 @@ func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
 		default:
 			return usageErrorf(cmd, "--log-level %q: use debug, info, notice, warning, error, critical, alert or emergency", fl.LogLevel)
 		}
+	}
+	if _, err := rootURIs(fl.Roots); err != nil {
+		return usageErrorf(cmd, "%v", err)
 	}
 	for _, kv := range fl.Env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
@@ -187,13 +226,22 @@ func noArgs(f *Factory) cobra.PositionalArgs {
 // no server is started for nothing), connected when the command runs.
 type connector func(ctx context.Context) (*client.Session, error)
 
-// connector resolves the server from the flags.
+// connector resolves the server from the flags. An HTTP server gets its
+// OAuth handler when the command connects: the token kept for it, and a
+// sign-in when it asks.
 func (f *Factory) connector(cmd *cobra.Command) (connector, error) {
 	t, err := f.Transport(cmd)
 	if err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context) (*client.Session, error) { return f.Connect(ctx, cmd, t) }, nil
+	return func(ctx context.Context) (*client.Session, error) {
+		if h, ok := t.(*transport.HTTP); ok {
+			if _, err := f.signInFor(h, false); err != nil {
+				return nil, err
+			}
+		}
+		return f.Connect(ctx, cmd, t)
+	}, nil
 }
 
 // withSession connects, runs fn, and always closes the session (and with it

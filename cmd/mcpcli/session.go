@@ -98,7 +98,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 		opts.Line = &LineOptions{
 			Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Save: save, Replay: opts.Replay,
 			Connect: func(ctx context.Context, wrap func(client.Answerer) client.Answerer) (*client.Session, error) {
-				return f.connect(ctx, cmd, t, func(o *client.Options) {
+				return f.Connect(ctx, cmd, t, func(o *client.Options) {
 					o.Answerer = wrap(o.Answerer)
 					// --save writes each request with its answers: the
 					// answers of a whole session are not one answers file.
@@ -143,7 +143,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 			st.Warn = feed.Warn
 		}
 		t.Observe(feed.Observe)
-		return f.connect(ctx, cmd, t, func(o *client.Options) {
+		return f.Connect(ctx, cmd, t, func(o *client.Options) {
 			inSession() // f.Answerer, just run, set the one-shot console's consent
 			f.recorder = nil
 			o.Answerer = &session.Answerer{Inner: fa, Feed: feed}

@@ -6,6 +6,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
+
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // interrupted is why a run was stopped from outside: the signal.
@@ -29,21 +32,41 @@ func (e interrupted) exitCode() int {
 	return exitAbandoned
 }
 
+// stopWait is how long a run has, after the first signal, to end in order
+// (cancel its request, tell the server, stop it) before mcpcli kills its
+// servers and exits anyway.
+const stopWait = 3 * time.Second
+
 // signalContext is cancelled at the first SIGINT, SIGTERM or SIGHUP, with
 // the signal as its cause: a request cancelled by it tells the server why.
-func signalContext() (context.Context, func()) {
+// Should the run not end within stopWait, or a second signal come, the
+// servers' process groups are killed and mcpcli exits, 128+signal: a run
+// can always be stopped.
+func signalContext(servers *transport.Group) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	sigs := make(chan os.Signal, 1)
+	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ended := make(chan struct{})
 	go func() {
+		var s os.Signal
 		select {
-		case s := <-sigs:
+		case s = <-sigs:
 			cancel(interrupted{s})
-		case <-ctx.Done():
+		case <-ended:
+			return
 		}
+		select {
+		case <-ended:
+			return
+		case <-sigs:
+		case <-time.After(stopWait):
+		}
+		servers.KillAll()
+		os.Exit(interrupted{s}.exitCode())
 	}()
 	return ctx, func() {
 		signal.Stop(sigs)
+		close(ended)
 		cancel(nil)
 	}
 }

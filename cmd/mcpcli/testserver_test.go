@@ -16,7 +16,7 @@ import (
 // servers that misbehave on purpose, or speak an older protocol.
 func testServerMain() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content|banner|chatty|big|cursor-loop|env")
+		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content|banner|chatty|big|cursor-loop|env|noisy")
 		os.Exit(2)
 	}
 	mode := os.Args[1]
@@ -30,6 +30,11 @@ func testServerMain() {
 	if mode == "cursor-loop" {
 		cursorLoop()
 		return
+	}
+	if mode == "noisy" {
+		// A server that logs on stderr, as it should, escapes and all.
+		fmt.Fprintln(os.Stderr, "noisy: starting \x1b[31mup\x1b[0m")
+		fmt.Fprint(os.Stderr, "noisy: ready\r\n")
 	}
 	if mode == "banner" {
 		// A log line on stdout, where only messages may go.
@@ -61,12 +66,35 @@ func testServerMain() {
 			return &mcp.CallToolResult{RequestState: "try-later", InputRequests: mcp.InputRequestMap{}}, nil
 		})
 	case "sampling":
+		srv.AddTool(&mcp.Tool{Name: "where", InputSchema: empty}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if req.Params.InputResponses == nil {
+				// Asks for roots whatever the client declared.
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"dirs": &mcp.ListRootsParams{}}}, nil
+			}
+			r, _ := req.Params.InputResponses["dirs"].(*mcp.ListRootsResult)
+			if r == nil {
+				return nil, fmt.Errorf("no roots in the retry")
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%d roots", len(r.Roots))}}}, nil
+		})
 		srv.AddTool(&mcp.Tool{Name: "summarize", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"llm": &mcp.CreateMessageParams{
 				MaxTokens: 50, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "summarize"}}},
 			}}}, nil
 		})
 	case "legacy":
+		srv.AddTool(&mcp.Tool{Name: "where", InputSchema: empty}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			// Asks for roots whatever the client declared.
+			res, err := req.Session.ListRoots(ctx, nil)
+			if err != nil {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "no roots: " + err.Error()}}}, nil
+			}
+			var uris []string
+			for _, r := range res.Roots {
+				uris = append(uris, r.URI)
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "roots: " + strings.Join(uris, " ")}}}, nil
+		})
 		srv.AddTool(&mcp.Tool{Name: "greet", InputSchema: empty}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Your name?",
 				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"]}`)})
@@ -106,7 +134,7 @@ func testServerMain() {
 		srv.AddTool(&mcp.Tool{Name: "fail", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the disk is full"}}}, nil
 		})
-	case "banner":
+	case "banner", "noisy":
 		srv.AddTool(&mcp.Tool{Name: "forecast", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sunny"}}}, nil
 		})
@@ -120,6 +148,16 @@ func testServerMain() {
 			wd, _ := os.Getwd()
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("GREETING=%s cwd=%s", os.Getenv("GREETING"), wd)}}}, nil
 		})
+		srv.AddTool(&mcp.Tool{Name: "getenv", InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)},
+			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				var args struct{ Name string }
+				json.Unmarshal(req.Params.Arguments, &args)
+				v, ok := os.LookupEnv(args.Name)
+				if !ok {
+					v = "(unset)"
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: args.Name + "=" + v}}}, nil
+			})
 	default:
 		fmt.Fprintf(os.Stderr, "testserver: unknown mode %q\n", mode)
 		os.Exit(2)

@@ -1,0 +1,407 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpcli/mcpcli/config"
+	"github.com/mcpcli/mcpcli/internal/shellwords"
+	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/transport"
+)
+
+// ServersOptions are what servers (the list) needs.
+type ServersOptions struct {
+	Out     io.Writer
+	Console *render.Console
+	Config  func() (*config.Config, error)
+	Home    string // shown as ~ in paths
+	JSON    bool
+}
+
+// NewCmdServers is the servers command: the list, and add and remove.
+func NewCmdServers(f *Factory, runF func(context.Context, *ServersOptions) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "servers",
+		Short: "List the servers you can name with -s, and where each is defined",
+		Long: `servers lists every server mcpcli can reach by name with --server NAME (-s),
+with its transport, its command or URL, and the file that defines it.
+
+mcpcli reads the config files you already have, and the first file that
+defines a name wins: --config FILE; the project's .mcp.json (Claude Code),
+.vscode/mcp.json (VS Code) and .cursor/mcp.json (Cursor), from the working
+directory upward; mcpcli's own file (~/.config/mcpcli/servers.json); then,
+read only, Claude Desktop's, Claude Code's and Cursor's user files. A name
+defined in several files is shown once, with the file that wins and the
+ones it shadows.
+
+'mcpcli servers add' and 'mcpcli servers remove' edit mcpcli's own file,
+never another tool's. See 'mcpcli help servers' for the file formats.`,
+		Example: `  mcpcli servers
+  mcpcli servers -o json
+  mcpcli servers add weather -- ./weather-server --verbose
+  mcpcli servers add docs --url https://docs.example.com/mcp --header "X-Api-Key: ${DOCS_KEY}"
+  mcpcli servers remove weather
+  mcpcli tools -s weather`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts := &ServersOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Home: f.home(),
+				Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return serversRun(cmd.Context(), opts)
+		},
+	}
+	cmd.AddCommand(NewCmdServersAdd(f, nil), NewCmdServersRemove(f, nil))
+	return cmd
+}
+
+// home is the home directory, "" when unknown.
+func (f *Factory) home() string {
+	if f.Deps.Home == nil {
+		return ""
+	}
+	h, err := f.Deps.Home()
+	if err != nil {
+		return ""
+	}
+	return h
+}
+
+// serverRow is one name as servers shows it: the definition that wins,
+// and the ones it shadows.
+type serverRow struct {
+	Name      string       `json:"name"`
+	Transport string       `json:"transport,omitempty"`
+	Target    string       `json:"target,omitempty"`
+	Source    serverSource `json:"source"`
+	Error     string       `json:"error,omitempty"`
+	Shadowed  []serverDef  `json:"shadowed,omitempty"`
+}
+
+type serverDef struct {
+	Transport string       `json:"transport,omitempty"`
+	Target    string       `json:"target,omitempty"`
+	Source    serverSource `json:"source"`
+	Error     string       `json:"error,omitempty"`
+}
+
+type serverSource struct {
+	Path    string `json:"path"`
+	Kind    string `json:"kind"`
+	Project string `json:"project,omitempty"`
+}
+
+func sourceOf(s config.Source) serverSource {
+	return serverSource{Path: s.Path, Kind: string(s.Kind), Project: s.Project}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// rows groups config.List's definitions by name, the winning one first.
+func rows(listed []config.Listed) []serverRow {
+	var out []serverRow
+	for _, l := range listed {
+		if l.Shadowed && len(out) > 0 && out[len(out)-1].Name == l.Name {
+			r := &out[len(out)-1]
+			r.Shadowed = append(r.Shadowed, serverDef{Transport: string(l.Transport), Target: l.Target, Source: sourceOf(l.Source), Error: errText(l.Err)})
+			continue
+		}
+		out = append(out, serverRow{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: sourceOf(l.Source), Error: errText(l.Err)})
+	}
+	return out
+}
+
+func serversRun(ctx context.Context, opts *ServersOptions) error {
+	cfg, err := opts.Config()
+	if err != nil {
+		return err
+	}
+	listed, problems := cfg.List()
+	for _, p := range problems {
+		opts.Console.Warn(p.Error())
+	}
+	rs := rows(listed)
+	if opts.JSON {
+		if rs == nil {
+			rs = []serverRow{}
+		}
+		return render.WriteJSON(opts.Out, map[string]any{"servers": rs})
+	}
+	if len(rs) == 0 {
+		fmt.Fprintf(opts.Out, "(no servers configured; add one with 'mcpcli servers add NAME -- CMD ARGS' or 'mcpcli servers add NAME --url URL', or see 'mcpcli help servers')\n")
+		return nil
+	}
+	tw := tabwriter.NewWriter(opts.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tTRANSPORT\tSERVER\tDEFINED IN")
+	for _, r := range rs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", render.Line(r.Name), orDash(r.Transport), cut(render.Line(r.Target), 60), opts.where(r.Source))
+	}
+	tw.Flush()
+	for _, r := range rs {
+		if r.Error != "" {
+			fmt.Fprintf(opts.Out, "%s cannot be used: %s\n", render.Line(r.Name), render.Line(r.Error))
+		}
+		for _, d := range r.Shadowed {
+			fmt.Fprintf(opts.Out, "%s is also in %s, shadowed\n", render.Line(r.Name), opts.where(d.Source))
+		}
+	}
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// cut shortens s to n characters, with an ellipsis.
+func cut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// where names a source for people: the path (~ for the home directory)
+// and what kind of file it is.
+func (opts *ServersOptions) where(s serverSource) string {
+	p := s.Path
+	if opts.Home != "" && strings.HasPrefix(p, opts.Home+string(filepath.Separator)) {
+		p = "~" + p[len(opts.Home):]
+	}
+	w := render.Line(p)
+	if s.Project != "" {
+		w += fmt.Sprintf(" (project %s)", render.Line(s.Project))
+	}
+	return w + " (" + config.Kind(s.Kind).Title() + ")"
+}
+
+// ServersAddOptions are what servers add needs.
+type ServersAddOptions struct {
+	Out    io.Writer
+	Config func() (*config.Config, error)
+	Name   string
+	Entry  config.Entry
+	Force  bool
+}
+
+// NewCmdServersAdd is servers add.
+func NewCmdServersAdd(f *Factory, runF func(context.Context, *ServersAddOptions) error) *cobra.Command {
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "add NAME (-- CMD ARGS... | --stdio \"CMD ARGS\" | --url URL [--header \"Name: value\"]...)",
+		Short: "Add a server to mcpcli's own file",
+		Long: `servers add writes a server into mcpcli's own file
+(~/.config/mcpcli/servers.json, $XDG_CONFIG_HOME/mcpcli/servers.json), so
+that --server NAME reaches it. A stdio server is the command after -- (or
+--stdio "CMD ARGS"), with --env and --cwd; an HTTP server is --url, with
+--header, and --client-id or --client-metadata-url for its sign-in.
+
+Values are written as given: ${VAR} stays ${VAR} in the file, and is
+expanded each time the server is used. A name already in the file is
+refused unless you pass --force. Everything else in the file stays as it
+was.`,
+		Example: `  mcpcli servers add weather -- ./weather-server --verbose
+  mcpcli servers add everything --env DEBUG=1 -- npx -y @modelcontextprotocol/server-everything
+  mcpcli servers add docs --url https://docs.example.com/mcp --header 'Authorization: Bearer ${DOCS_TOKEN}'
+  mcpcli servers add linear --url https://mcp.linear.app/mcp --force`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if i := cmd.ArgsLenAtDash(); i >= 0 {
+				f.Flags.ServerArgv = args[i:]
+				args = args[:i]
+			}
+			if len(args) != 1 {
+				return usageErrorf(cmd, "give the server's name, then its command after -- or its --url")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := args[0]
+			if err := config.CheckName(name); err != nil {
+				return usageErrorf(cmd, "%v", err)
+			}
+			entry, err := f.entryFromFlags(cmd)
+			if err != nil {
+				return err
+			}
+			opts := &ServersAddOptions{Out: f.Deps.Out, Name: name, Entry: entry, Force: force,
+				Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return serversAddRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&force, "force", false, "replace a server of the same name in mcpcli's file")
+	return cmd
+}
+
+// entryFromFlags is the config entry the server flags describe.
+func (f *Factory) entryFromFlags(cmd *cobra.Command) (config.Entry, error) {
+	fl := f.Flags
+	var argv []string
+	if fl.Stdio != "" {
+		words, err := shellwords.Split(fl.Stdio)
+		if err != nil || len(words) == 0 {
+			return config.Entry{}, usageErrorf(cmd, "--stdio %q: give a command", fl.Stdio)
+		}
+		argv = words
+	}
+	if len(fl.ServerArgv) > 0 {
+		if argv != nil {
+			return config.Entry{}, usageErrorf(cmd, "give the command once: either --stdio \"CMD ARGS\" or after --, not both")
+		}
+		argv = fl.ServerArgv
+	}
+	switch {
+	case fl.Server != "":
+		return config.Entry{}, usageErrorf(cmd, "--server names a server to use; servers add takes the new server's name as its argument")
+	case argv != nil && fl.URL != "":
+		return config.Entry{}, usageErrorf(cmd, "give either a command or --url, not both")
+	case argv == nil && fl.URL == "":
+		return config.Entry{}, usageErrorf(cmd, "give the server's command after -- (mcpcli servers add NAME -- ./server) or its --url")
+	}
+	if fl.URL != "" {
+		if len(fl.Env) > 0 || fl.Cwd != "" {
+			return config.Entry{}, usageErrorf(cmd, "--env and --cwd apply to stdio servers; they do nothing with --url")
+		}
+		if _, err := transport.ParseURL(fl.URL); err != nil && !strings.Contains(fl.URL, "${") {
+			return config.Entry{}, usageErrorf(cmd, "--url %v", err)
+		}
+		e := config.Entry{Type: config.HTTP, URL: fl.URL}
+		if len(fl.Headers) > 0 {
+			h := http.Header{}
+			e.Headers = map[string]string{}
+			for _, raw := range fl.Headers {
+				if err := transport.ParseHeader(h, raw); err != nil {
+					return config.Entry{}, usageErrorf(cmd, "--header %v", err)
+				}
+				name, value, _ := strings.Cut(raw, ":")
+				e.Headers[http.CanonicalHeaderKey(strings.TrimSpace(name))] = strings.TrimSpace(value)
+			}
+		}
+		if fl.ClientID != "" || fl.ClientMetadataURL != "" {
+			e.OAuth = &config.OAuth{ClientID: fl.ClientID, ClientMetadataURL: fl.ClientMetadataURL}
+		}
+		return e, nil
+	}
+	if len(fl.Headers) > 0 || fl.ClientID != "" || fl.ClientMetadataURL != "" {
+		return config.Entry{}, usageErrorf(cmd, "--header, --client-id and --client-metadata-url apply to --url servers; stdio servers take --env")
+	}
+	e := config.Entry{Type: config.Stdio, Command: argv[0], Args: argv[1:], Cwd: fl.Cwd}
+	for _, kv := range fl.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		if e.Env == nil {
+			e.Env = map[string]string{}
+		}
+		e.Env[k] = v
+	}
+	return e, nil
+}
+
+func serversAddRun(ctx context.Context, opts *ServersAddOptions) error {
+	cfg, err := opts.Config()
+	if err != nil {
+		return err
+	}
+	if err := cfg.Add(opts.Name, opts.Entry, opts.Force); err != nil {
+		return err
+	}
+	target := opts.Entry.URL
+	if opts.Entry.Type == config.Stdio {
+		target = strings.Join(append([]string{opts.Entry.Command}, opts.Entry.Args...), " ")
+	}
+	fmt.Fprintf(opts.Out, "Added %s (%s: %s) to %s; use it with -s %s\n",
+		render.Line(opts.Name), opts.Entry.Type, render.Line(target), render.Line(cfg.UserFile()), render.Line(opts.Name))
+	return nil
+}
+
+// ServersRemoveOptions are what servers remove needs.
+type ServersRemoveOptions struct {
+	Out    io.Writer
+	Config func() (*config.Config, error)
+	Name   string
+}
+
+// NewCmdServersRemove is servers remove.
+func NewCmdServersRemove(f *Factory, runF func(context.Context, *ServersRemoveOptions) error) *cobra.Command {
+	return &cobra.Command{
+		Use:   "remove NAME",
+		Short: "Remove a server from mcpcli's own file",
+		Long: `servers remove deletes a server from mcpcli's own file. A server that only
+another tool's file defines (Claude Code, Claude Desktop, VS Code, Cursor) is
+left alone: the error names the file and the tool that edits it.`,
+		Example: `  mcpcli servers remove weather`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrorf(cmd, "give the name of the server to remove")
+			}
+			return nil
+		},
+		ValidArgsFunction: f.completeServers(true),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts := &ServersRemoveOptions{Out: f.Deps.Out, Name: args[0],
+				Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return serversRemoveRun(cmd.Context(), opts)
+		},
+	}
+}
+
+func serversRemoveRun(ctx context.Context, opts *ServersRemoveOptions) error {
+	cfg, err := opts.Config()
+	if err != nil {
+		return err
+	}
+	if err := cfg.Remove(opts.Name); err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.Out, "Removed %s from %s\n", render.Line(opts.Name), render.Line(cfg.UserFile()))
+	return nil
+}
+
+// completeServers completes server names for the shell: every name, or
+// (own) only those in mcpcli's own file. Names that a terminal would
+// obey or hide are left out.
+func (f *Factory) completeServers(own bool) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if own && len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		cfg, err := f.loadConfig(cmd.Context())
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveError
+		}
+		listed, _ := cfg.List()
+		var out []cobra.Completion
+		for _, l := range listed {
+			if l.Shadowed || own && !l.Source.Writable() || !strings.HasPrefix(l.Name, toComplete) || config.CheckName(l.Name) != nil {
+				continue
+			}
+			desc := string(l.Transport)
+			if l.Transport != "" {
+				desc += ": "
+			}
+			out = append(out, cobra.CompletionWithDesc(l.Name, render.Line(cut(desc+l.Target, 50))))
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}

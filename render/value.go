@@ -1,0 +1,235 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpcli/mcpcli/client"
+)
+
+// Question asks a person for one value mcpcli needs before it can send a
+// request: a prompt argument or a resource template variable that was not
+// given on the command line, with the server's completion suggestions.
+type Question struct {
+	Server client.Server
+	// For says what the value is for: "prompt code_review", "resource
+	// template file:///{path}".
+	For         string
+	Name        string
+	Description string
+	Required    bool
+	// Suggestions are the server's completion/complete values; More is set
+	// when it has more than these.
+	Suggestions []string
+	More        bool
+}
+
+// ErrSkipped is an optional value the person left empty.
+var ErrSkipped = errors.New("left unset")
+
+// maxSuggestions is how many suggestions are listed.
+const maxSuggestions = 20
+
+// AskValue implements the line version: the suggestions numbered, a
+// number picks one, anything else is the value. An empty line leaves an
+// optional value unset (ErrSkipped).
+func (p *Prompter) AskValue(ctx context.Context, q Question) (string, error) {
+	fmt.Fprintf(p.Out, "\n── %s needs %s for %s ──\n", serverName(q.Server), Line(q.Name), Line(q.For))
+	if q.Description != "" {
+		for _, l := range strings.Split(Sanitize(q.Description), "\n") {
+			fmt.Fprintf(p.Out, "   %s\n", l)
+		}
+	}
+	shown := q.Suggestions
+	if len(shown) > maxSuggestions {
+		shown = shown[:maxSuggestions]
+	}
+	if len(shown) > 0 {
+		fmt.Fprintln(p.Out, "   The server suggests:")
+		for i, s := range shown {
+			fmt.Fprintf(p.Out, "   %d) %s\n", i+1, Line(s))
+		}
+		if q.More || len(q.Suggestions) > len(shown) {
+			fmt.Fprintln(p.Out, "   … and more; type a value")
+		}
+	}
+	hint := ""
+	if !q.Required {
+		hint = " [empty: leave unset]"
+	}
+	for attempt := 0; ; attempt++ {
+		line, err := p.ReadLine(ctx, fmt.Sprintf("%s%s: ", Line(q.Name), hint))
+		if err != nil {
+			return "", err
+		}
+		in := strings.TrimSpace(line)
+		if n, err := strconv.Atoi(in); err == nil && n >= 1 && n <= len(shown) {
+			// The server's own value, as it suggested it (shown
+			// sanitized, controls made visible).
+			return shown[n-1], nil
+		}
+		if in != "" {
+			return line, nil
+		}
+		if !q.Required {
+			return "", ErrSkipped
+		}
+		if attempt+1 >= p.Attempts() {
+			return "", errGaveUp
+		}
+		fmt.Fprintf(p.Out, "  ! %s is required\n", Line(q.Name))
+	}
+}
+
+// ValueForm asks for values on the full screen, one input each, the
+// server's suggestions offered as you type (tab takes the one shown).
+type ValueForm struct {
+	Term   *Terminal
+	onView func(string)
+}
+
+// AskValue asks for one value. Esc or ctrl+c abandons the request
+// (client.ErrAbandoned); an empty optional value is ErrSkipped.
+func (v *ValueForm) AskValue(ctx context.Context, q Question) (string, error) {
+	m := newValueModel(q)
+	m.onView = v.onView
+	final, err := v.Term.Run(ctx, m)
+	if errors.Is(err, ErrCancelled) {
+		return "", client.ErrAbandoned
+	}
+	if err != nil {
+		return "", err
+	}
+	fm, _ := final.(*valueModel)
+	if fm == nil || !fm.done {
+		return "", client.ErrAbandoned
+	}
+	if fm.value == "" {
+		return "", ErrSkipped
+	}
+	return fm.value, nil
+}
+
+type valueModel struct {
+	q      Question
+	input  textinput.Model
+	width  int
+	height int
+	note   string
+	value  string
+	done   bool
+	quit   bool
+	look   *look
+
+	onView func(string)
+}
+
+func newValueModel(q Question) *valueModel {
+	m := &valueModel{q: q, width: 80, height: 24, look: newLook()}
+	m.input = textinput.New()
+	m.input.Prompt = "> "
+	clean := make([]string, len(q.Suggestions))
+	for i, s := range q.Suggestions {
+		clean[i] = Line(s)
+	}
+	m.input.SetSuggestions(clean)
+	m.input.ShowSuggestions = len(clean) > 0
+	if len(clean) > 0 {
+		m.input.Placeholder = clean[0]
+	}
+	m.input.SetWidth(min(m.width, maxWidth) - 4)
+	return m
+}
+
+// Init implements tea.Model.
+func (m *valueModel) Init() tea.Cmd { return tea.Batch(tea.RequestBackgroundColor, m.input.Focus()) }
+
+// Update implements tea.Model.
+func (m *valueModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.input.SetWidth(max(min(m.width, maxWidth)-4, 10))
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.look.dark = msg.IsDark()
+		return m, nil
+	case tea.KeyPressMsg:
+		if m.done || m.quit {
+			return m, nil
+		}
+		switch msg.String() {
+		case "enter":
+			v := m.input.Value()
+			if strings.TrimSpace(v) == "" && m.q.Required {
+				m.note = Line(m.q.Name) + " is required (esc abandons the request)"
+				return m, nil
+			}
+			m.value, m.done = v, true
+			return m, tea.Quit
+		case "esc", "ctrl+c":
+			m.quit = true
+			return m, tea.Quit
+		}
+		m.note = ""
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return m, cmd
+}
+
+// View implements tea.Model.
+func (m *valueModel) View() tea.View {
+	w := max(min(m.width, maxWidth), 20)
+	ch := m.look.chrome()
+	var lines []string
+	lines = append(lines,
+		ch.Title.Render(truncate(fmt.Sprintf("%s needs %s", serverName(m.q.Server), Line(m.q.Name)), w)),
+		ch.Dim.Render(truncate("for "+Line(m.q.For), w)),
+		ch.Rule.Render(strings.Repeat("─", w)))
+	if m.q.Description != "" {
+		for _, l := range strings.Split(Sanitize(m.q.Description), "\n") {
+			lines = append(lines, truncate(l, w))
+		}
+	}
+	lines = append(lines, "", m.input.View())
+	if m.note != "" {
+		lines = append(lines, ch.Error.Render(truncate(m.note, w)))
+	}
+	if n := len(m.q.Suggestions); n > 0 {
+		shown := m.q.Suggestions
+		if len(shown) > 8 {
+			shown = shown[:8]
+		}
+		var q []string
+		for _, s := range shown {
+			q = append(q, Line(s))
+		}
+		more := ""
+		if m.q.More || n > len(shown) {
+			more = " …"
+		}
+		lines = append(lines, "", ch.Dim.Render(truncate("suggested: "+strings.Join(q, ", ")+more, w)))
+	}
+	keys := "enter use it · tab complete · esc abandon the request"
+	if !m.q.Required {
+		keys = "enter use it (empty: leave unset) · tab complete · esc abandon the request"
+	}
+	lines = append(lines, "", ch.Dim.Render(truncate(keys, w)))
+	s := ""
+	if !m.done && !m.quit {
+		s = fit(strings.Join(lines, "\n"), m.width, m.height)
+	}
+	if m.onView != nil {
+		m.onView(s)
+	}
+	v := tea.NewView(s)
+	v.AltScreen = true
+	return v
+}

@@ -1,0 +1,123 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpcli/mcpcli/client"
+)
+
+func question(required bool, suggestions ...string) Question {
+	return Question{Server: client.Server{Name: "test-server"}, For: "prompt greet", Name: "lang\x1b[31m", Description: "Which language", Required: required, Suggestions: suggestions}
+}
+
+func TestPrompterAskValue(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		q        Question
+		want     string
+		wantErr  error
+		shown    []string
+	}{
+		{"a number picks a suggestion", "2\n", question(true, "en", "fr\u202e"), "fr\u202e", nil, []string{"── test-server needs lang for prompt greet ──", "   Which language", "   1) en", "   2) fr<U+202E>"}},
+		{"anything else is the value", "de\n", question(true, "en"), "de", nil, nil},
+		{"a number out of range is a value", "7\n", question(true, "en"), "7", nil, nil},
+		{"empty skips an optional value", "\n", question(false, "en"), "", ErrSkipped, []string{"lang [empty: leave unset]:"}},
+		{"empty is asked again when required", "\n\nja\n", question(true), "ja", nil, []string{"! lang is required"}},
+		{"bounded", "\n\n\n", question(true), "", errGaveUp, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			p := NewPrompter(strings.NewReader(tc.in), &out)
+			got, err := p.AskValue(context.Background(), tc.q)
+			if !errors.Is(err, tc.wantErr) || got != tc.want {
+				t.Errorf("AskValue(%q) = %q, %v; want %q, %v", tc.in, got, err, tc.want, tc.wantErr)
+			}
+			for _, s := range tc.shown {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("output lacks %q:\n%s", s, out.String())
+				}
+			}
+			if strings.ContainsAny(out.String(), "\x1b\u202e") {
+				t.Errorf("output carries the server's controls: %q", out.String())
+			}
+		})
+	}
+}
+
+// valueTUI runs ValueForm.AskValue through the real bubbletea loop.
+func valueTUI(t *testing.T, q Question, keys ...string) (string, error, string) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	var out syncBuffer
+	seen := make(chan string, 100)
+	v := &ValueForm{Term: &Terminal{In: pr, Out: &out, Options: []tea.ProgramOption{tea.WithWindowSize(80, 24), tea.WithEnvironment([]string{"TERM=xterm-256color"})}}}
+	v.onView = func(s string) {
+		select {
+		case seen <- ansi.Strip(s):
+		default:
+		}
+	}
+	type result struct {
+		v   string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		got, err := v.AskValue(context.Background(), q)
+		done <- result{got, err}
+	}()
+	var first string
+	deadline := time.After(waitLimit)
+	for !strings.Contains(first, "enter use it") {
+		select {
+		case first = <-seen:
+		case <-deadline:
+			t.Fatalf("the question never showed; last:\n%s", first)
+		}
+	}
+	for _, k := range keys {
+		pw.Write([]byte(k))
+		time.Sleep(20 * time.Millisecond)
+	}
+	select {
+	case r := <-done:
+		return r.v, r.err, first
+	case <-time.After(waitLimit):
+		t.Fatalf("AskValue did not end")
+	}
+	return "", nil, ""
+}
+
+func TestValueFormFullScreen(t *testing.T) {
+	got, err, screen := valueTUI(t, question(true, "English", "French", "Japanese"), "Fr", kTab, kEnter)
+	if err != nil || got != "French" {
+		t.Errorf("typing Fr, tab, enter: AskValue = %q, %v; want French", got, err)
+	}
+	for _, w := range []string{"test-server needs lang", "for prompt greet", "Which language", "suggested: English, French, Japanese"} {
+		if !strings.Contains(screen, w) {
+			t.Errorf("the screen lacks %q:\n%s", w, screen)
+		}
+	}
+	got, err, _ = valueTUI(t, question(true), kEnter, "x", kEnter)
+	if err != nil || got != "x" {
+		t.Errorf("enter on an empty required value, then x: AskValue = %q, %v; want x", got, err)
+	}
+	_, err, _ = valueTUI(t, question(false), kEnter)
+	if !errors.Is(err, ErrSkipped) {
+		t.Errorf("enter on an empty optional value: err = %v, want ErrSkipped", err)
+	}
+	_, err, _ = valueTUI(t, question(true), kEsc)
+	if !errors.Is(err, client.ErrAbandoned) {
+		t.Errorf("esc: err = %v, want client.ErrAbandoned", err)
+	}
+}

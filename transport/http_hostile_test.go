@@ -1,0 +1,252 @@
+package transport_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"golang.org/x/oauth2"
+
+	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/wiretest"
+	"github.com/mcpcli/mcpcli/transport"
+)
+
+// staticOAuth is an OAuth handler that already holds a token, as after a
+// sign-in.
+type staticOAuth struct{ token string }
+
+func (s staticOAuth) TokenSource(context.Context) (oauth2.TokenSource, error) {
+	return oauth2.StaticTokenSource(&oauth2.Token{AccessToken: s.token, TokenType: "Bearer"}), nil
+}
+
+func (staticOAuth) Authorize(context.Context, *http.Request, *http.Response) error {
+	return errors.New("no sign-in here")
+}
+
+var _ auth.OAuthHandler = staticOAuth{}
+
+// seen records every request a server received.
+type seen struct {
+	mu   sync.Mutex
+	reqs []string // method, URL, headers and body, as one string each
+}
+
+func (s *seen) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	s.reqs = append(s.reqs, fmt.Sprintf("%s %s %v %s", r.Method, r.URL, r.Header, body))
+	s.mu.Unlock()
+	w.WriteHeader(http.StatusOK)
+}
+
+func (s *seen) all() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.reqs...)
+}
+
+// The attack of issue 10: a server at A answers with a redirect to B. Go
+// itself drops Authorization on a cross-host redirect, but mcpcli used to
+// add its --header values to every request, redirect hops included, so B
+// received the bearer token, the other headers, and (after a 307 or 308)
+// the request's body with the person's answers. Now no request reaches B.
+func TestARedirectToAnotherOriginCarriesNothingThere(t *testing.T) {
+	headers := map[string]http.Header{
+		"header":      {"Authorization": {"Bearer header-s3cret"}, "X-Api-Key": {"key-s3cret"}},
+		"oauth-token": {"X-Api-Key": {"key-s3cret"}},
+	}
+	for _, status := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		for name, header := range headers {
+			t.Run(fmt.Sprint(status, "/", name), func(t *testing.T) {
+				b := &seen{}
+				srvB := httptest.NewServer(b)
+				defer srvB.Close()
+				// B on another port of the same host is another origin too.
+				srvA := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					http.Redirect(w, r, srvB.URL+"/mcp", status)
+				}))
+				defer srvA.Close()
+				h := &transport.HTTP{
+					URL:    srvA.URL + "/mcp",
+					Header: header,
+					OAuth:  staticOAuth{token: "oauth-t0ken"},
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				s, err := client.Connect(ctx, h, client.Options{})
+				if err == nil {
+					s.Close()
+					t.Fatalf("Connect through a %d redirect to another origin succeeded", status)
+				}
+				if got := b.all(); len(got) != 0 {
+					t.Errorf("the other origin received %d requests, want none:\n%s", len(got), strings.Join(got, "\n"))
+				}
+				var re *transport.RedirectError
+				if !errors.As(err, &re) {
+					t.Fatalf("Connect error = %v; want a *transport.RedirectError", err)
+				}
+				if re.Status != status || re.To != srvB.URL+"/mcp" || re.URL != srvA.URL+"/mcp" {
+					t.Errorf("RedirectError = %+v; want status %d from %s/mcp to %s/mcp", re, status, srvA.URL, srvB.URL)
+				}
+			})
+		}
+	}
+}
+
+// A redirect within the server's origin is followed, with the headers.
+func TestARedirectWithinTheOriginIsFollowed(t *testing.T) {
+	srv := wiretest.New(t, nil)
+	var keys []string
+	var mu sync.Mutex
+	mux := http.NewServeMux()
+	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/mcp", http.StatusPermanentRedirect)
+	})
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		keys = append(keys, r.Header.Get("X-Api-Key"))
+		mu.Unlock()
+		srv.Config.Handler.ServeHTTP(w, r)
+	})
+	front := httptest.NewServer(mux)
+	defer front.Close()
+	s, err := client.Connect(testCtx(t), &transport.HTTP{URL: front.URL + "/old", Header: http.Header{"X-Api-Key": {"k"}}}, client.Options{})
+	if err != nil {
+		t.Fatalf("Connect through a same-origin redirect: %v", err)
+	}
+	s.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(keys) == 0 || keys[0] != "k" {
+		t.Errorf("X-Api-Key at the redirect's target = %q, want it sent", keys)
+	}
+}
+
+// gzipBomb is a gzip body of about 1 MB that expands to 1 GiB of zeros:
+// 1024 gzip members of 1 MiB each (a reader takes them as one stream).
+func gzipBomb(t testing.TB) []byte {
+	t.Helper()
+	var member bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&member, gzip.BestCompression)
+	zw.Write(make([]byte, 1<<20))
+	zw.Close()
+	return bytes.Repeat(member.Bytes(), 1024)
+}
+
+// allocated runs f and returns the bytes the process allocated meanwhile.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// A JSON body is bounded after decompression: a gzip bomb stops at the
+// bound with an error that says so, and memory stays near the bound.
+func TestAGzipBombStopsAtTheBound(t *testing.T) {
+	bomb := gzipBomb(t)
+	srv := wiretest.New(t, map[string]wiretest.Handler{
+		"tools/list": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(bomb)
+		},
+	})
+	const limit = 1 << 20
+	var err error
+	alloc := allocated(func() {
+		h := &transport.HTTP{URL: srv.URL, MaxMessage: limit}
+		h.Observe(transport.NewTracer(io.Discard).Observe) // the trace reads the body too
+		s, cerr := client.Connect(testCtx(t), h, client.Options{})
+		if cerr != nil {
+			t.Fatalf("Connect: %v", cerr)
+		}
+		defer s.Close()
+		_, err = s.ListTools(testCtx(t))
+		err = s.Explain(err)
+	})
+	var tl *transport.TooLargeError
+	if !errors.As(err, &tl) || tl.Limit != limit || tl.Event {
+		t.Fatalf("ListTools of a 1 GiB gzip bomb = %v; want a *transport.TooLargeError for a body over %d bytes", err, limit)
+	}
+	if want := "larger than 1MiB"; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not say %q", err, want)
+	}
+	if alloc > 64<<20 {
+		t.Errorf("reading the bomb allocated %d MiB; want it bounded near the 1 MiB limit", alloc>>20)
+	}
+}
+
+// An SSE data line that never ends stops at the bound, the same way.
+func TestAnEndlessEventStopsAtTheBound(t *testing.T) {
+	chunk := bytes.Repeat([]byte("x"), 64<<10)
+	srv := wiretest.New(t, map[string]wiretest.Handler{
+		"tools/list": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			w.Write([]byte("event: message\ndata: "))
+			for r.Context.Err() == nil {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		},
+	})
+	const limit = 1 << 20
+	var err error
+	alloc := allocated(func() {
+		h := &transport.HTTP{URL: srv.URL, MaxMessage: limit}
+		h.Observe(transport.NewTracer(io.Discard).Observe) // sseTee
+		s, cerr := client.Connect(testCtx(t), h, client.Options{})
+		if cerr != nil {
+			t.Fatalf("Connect: %v", cerr)
+		}
+		defer s.Close()
+		_, err = s.ListTools(testCtx(t))
+		err = s.Explain(err)
+	})
+	var tl *transport.TooLargeError
+	if !errors.As(err, &tl) || tl.Limit != limit || !tl.Event {
+		t.Fatalf("ListTools of an endless event = %v; want a *transport.TooLargeError for an event over %d bytes", err, limit)
+	}
+	if alloc > 64<<20 {
+		t.Errorf("reading the endless event allocated %d MiB; want it bounded near the 1 MiB limit", alloc>>20)
+	}
+}
+
+// Many events, each under the bound, make a stream longer than the bound:
+// that is fine, the bound is per event.
+func TestTheBoundIsPerEvent(t *testing.T) {
+	srv := wiretest.New(t, map[string]wiretest.Handler{
+		"tools/list": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			note := fmt.Sprintf("event: message\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":%q}}\r\n\r\n", strings.Repeat("n", 3000))
+			for i := 0; i < 10; i++ {
+				io.WriteString(w, note)
+			}
+			fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"tools\":[]}}\n\n", r.ID)
+		},
+	})
+	s, err := client.Connect(testCtx(t), &transport.HTTP{URL: srv.URL, MaxMessage: 4096}, client.Options{})
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	defer s.Close()
+	if _, err := s.ListTools(testCtx(t)); err != nil {
+		t.Errorf("ListTools with ten 3 KB events under a 4 KiB bound: %v", s.Explain(err))
+	}
+}
