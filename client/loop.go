@@ -433,7 +433,7 @@ func (s *Session) answer(ctx context.Context, r Round, p plan) (mcp.InputRespons
 		}
 	}
 	for _, sr := range p.samples {
-		sr.Server, sr.Method, sr.Target, sr.Number = r.Server, r.Method, r.Target, r.Number
+		sr.Server, sr.Call, sr.Method, sr.Target, sr.Number = r.Server, r.Call, r.Method, r.Target, r.Number
 		ans, err := s.opts.Sampler.Sample(ctx, sr)
 		if err != nil {
 			return nil, err

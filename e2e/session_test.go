@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -42,7 +43,7 @@ func demoSession(t *testing.T, env ...string) (*term, string) {
 	bin := mcpcli(t)
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
 	tm := start(t, env, "", bin, "session", "--trace", trace, "--", bin, "demo-server")
-	tm.waitFor("mcpcli demo server 1.0.0", "Tools 7", "Prompts 1", "Resources 1")
+	tm.waitFor("mcpcli demo server 1.0.0", "Tools 10", "Prompts 2", "Resources 2+1")
 	return tm, trace
 }
 
@@ -61,14 +62,14 @@ func TestSessionBrowseAndFilter(t *testing.T) {
 	if len(lines) != 24 {
 		t.Errorf("the first screen has %d lines, want 24:\n%s", len(lines), s)
 	}
-	for _, want := range []string{"2026-07-28 (discover) · stdio", "▸ connect_account", "delete_project", "Arguments, in the server's order:", "/ filter"} {
+	for _, want := range []string{"2026-07-28 (discover) · stdio", "▸ build_release", "delete_project", "Arguments, in the server's order:", "/ filter"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the first screen lacks %q:\n%s", want, s)
 		}
 	}
 	tm.keys("/")
 	tm.text("repo")
-	s = tm.waitFor("/repo", "1/7", "create_repo", "A two-round wizard")
+	s = tm.waitFor("/repo", "1/10", "create_repo", "A two-round wizard")
 	if strings.Contains(s, "delete_project") {
 		t.Errorf("the filter repo shows delete_project:\n%s", s)
 	}
@@ -145,7 +146,7 @@ func TestSessionDeclineAndCancel(t *testing.T) {
 func TestSessionToolListChanges(t *testing.T) {
 	tm, _ := demoSession(t)
 	tm.pick("toggle_beta")
-	tm.waitFor("Added beta_forecast", "Tools 8")
+	tm.waitFor("Added beta_forecast", "Tools 11")
 	tm.keys("4")
 	tm.waitFor("the server says its tools list changed")
 	tm.keys("1")
@@ -253,7 +254,7 @@ func TestSessionEverything(t *testing.T) {
 	bin := mcpcli(t)
 	argv := append([]string{bin, "session", "--"}, thirdparty.Everything(t)...)
 	tm := start(t, nil, "", argv...)
-	tm.waitFor("2025-11-25 (initialize)", "Tools 15", "Resources 7")
+	tm.waitFor("2025-11-25 (initialize, fallback) · stdio", "Tools 15", "Resources 7+2")
 
 	tm.pick("toggle-simulated-logging")
 	tm.waitFor("Started simulated")
@@ -268,7 +269,7 @@ func TestSessionEverything(t *testing.T) {
 	tm.keys("Enter", "C-s")
 	tm.waitFor("Review: these arguments go to", "resourceLink")
 	tm.keys("Enter")
-	tm.waitFor("[link README.md.gz]", "demo://resource/session/README.md.gz", "▸ enter reads it", "Resources 8")
+	tm.waitFor("[link README.md.gz]", "demo://resource/session/README.md.gz", "▸ enter reads it", "Resources 8+2")
 	tm.keys("Enter")
 	tm.waitFor("#3 read demo://resource/session", "[blob application/gzip")
 	tm.keys("4", "n")
@@ -317,7 +318,7 @@ func TestSessionContrast(t *testing.T) {
 					t.Errorf("%s background, %s: %s", bg.name, where, p)
 				}
 			}
-			tm.waitFor("Tools 7", "Arguments, in the server's order")
+			tm.waitFor("Tools 10", "Arguments, in the server's order")
 			// The first frames are in the terminal's own colours; the
 			// palette comes once the terminal has said its background.
 			deadline := time.Now().Add(wait)
@@ -359,5 +360,27 @@ func TestSessionURLConsent(t *testing.T) {
 	}
 	if calls := retried(t, trace); len(calls) != 1 || calls[0]["connect"] == nil || calls[0]["connect"].Action != "decline" {
 		t.Errorf("retried calls: %+v", calls)
+	}
+}
+
+// With servers configured and none named, the session opens on a picker.
+func TestSessionServerPicker(t *testing.T) {
+	bin := mcpcli(t)
+	home, cfg := t.TempDir(), t.TempDir()
+	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + cfg}
+	for _, add := range [][]string{{"servers", "add", "alpha", "--", bin, "demo-server"}, {"servers", "add", "beta", "--", bin, "demo-server"}} {
+		cmd := exec.Command(bin, add...)
+		cmd.Env = append(os.Environ(), env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("mcpcli %s: %v\n%s", strings.Join(add, " "), err, out)
+		}
+	}
+	tm := start(t, env, "", bin, "session")
+	tm.waitFor("which server?", "2 configured", "▸ alpha", "beta", "mcpcli/servers.json")
+	tm.keys("Down", "Enter")
+	tm.waitFor("mcpcli demo server 1.0.0", "Tools 10")
+	tm.keys("q")
+	if s := tm.exited(); !strings.Contains(s, "[exit 0]") {
+		t.Errorf("after q:\n%s", s)
 	}
 }

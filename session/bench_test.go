@@ -39,6 +39,12 @@ func (l *listed) GetPrompt(context.Context, string, map[string]string) (*client.
 func (l *listed) ReadResource(context.Context, string) (*client.Result, error) {
 	return nil, fmt.Errorf("not in a benchmark")
 }
+func (l *listed) ListResourceTemplates(context.Context) (*client.TemplateList, error) {
+	return &client.TemplateList{}, nil
+}
+func (l *listed) Complete(context.Context, *mcp.CompleteReference, string, string, map[string]string) (*client.Completion, error) {
+	return &client.Completion{}, nil
+}
 func (l *listed) LogLevel() string                          { return "" }
 func (l *listed) SetLogLevel(context.Context, string) error { return nil }
 func (l *listed) Subscribe(context.Context, string) error   { return nil }

@@ -128,6 +128,16 @@ func (m *Model) setList(msg loadedMsg) {
 			}
 			items = append(items, newEntry(r.URI, r.URI, name, tags))
 		}
+		m.tmpl = msg.tmpl
+		if msg.tmpl != nil {
+			for _, t := range msg.tmpl.Templates {
+				name := t.Title
+				if name == "" {
+					name = t.Name
+				}
+				items = append(items, newEntry(templateKey+t.URITemplate, t.URITemplate, name, "{}"))
+			}
+		}
 	}
 	m.lists[msg.which].set(items)
 	m.detail = detailCache{}
@@ -300,7 +310,10 @@ func (m *Model) detailLines(w, h int) []string {
 			hint = "enter get the prompt"
 		}
 	case tabResources:
-		if r := m.resource(e.key); r != nil {
+		if t := m.template(e.key); t != nil && strings.HasPrefix(e.key, templateKey) {
+			buf.WriteString(templateDetail(t, w))
+			hint = "enter fills in its variables, then reads it"
+		} else if r := m.resource(e.key); r != nil {
 			resourceDetail(&buf, r, m.subs[r.URI], w)
 			hint = "enter read · u subscribe to updates"
 			if m.subs[r.URI] {

@@ -40,6 +40,28 @@ func (a *Answerer) Answer(ctx context.Context, r client.Round) (map[string]*mcp.
 	return out, err
 }
 
+// Sampler answers sampling requests for the session as Answerer answers
+// asks: with the terminal lent to Inner (the one-shot sampling form), and
+// the request and the reply in the call's timeline.
+type Sampler struct {
+	Inner client.Sampler
+	Feed  *Feed
+}
+
+// Sample implements client.Sampler.
+func (s *Sampler) Sample(ctx context.Context, r client.SamplingRound) (*client.SamplingAnswer, error) {
+	asked := s.Feed.now()
+	var (
+		out *client.SamplingAnswer
+		err error
+	)
+	if serr := s.Feed.Share(ctx, func() { out, err = s.Inner.Sample(ctx, r) }); serr != nil {
+		err = serr
+	}
+	s.Feed.push(sampleEvent{at: s.Feed.now(), asked: asked, round: r, answer: out, err: err})
+	return out, err
+}
+
 type callState int
 
 const (
@@ -63,6 +85,7 @@ type call struct {
 
 	rounds   []*roundRec
 	progress *mcp.ProgressNotificationParams
+	task     *client.TaskStatus // the task the call runs as, if it does
 	result   *client.Result
 	errText  string
 	view     *resultView
@@ -80,6 +103,8 @@ type roundRec struct {
 	answered time.Time
 	asks     []client.Ask
 	answers  map[string]*mcp.ElicitResult
+	samples  map[string]*client.SamplingAnswer // sampling requests, by key
+	method   string                            // a legacy ask: elicitation/create, sampling/createMessage
 	err      string
 }
 
@@ -158,6 +183,9 @@ func (m *Model) request(jsonArgs bool) tea.Cmd {
 	case tabPrompts:
 		return m.askPrompt(e.key, nil, 0)
 	case tabResources:
+		if t := m.template(e.key); t != nil && strings.HasPrefix(e.key, templateKey) {
+			return m.readTemplate(t)
+		}
 		return m.start("resources/read", e.key, nil, 0)
 	}
 	return nil
@@ -210,6 +238,12 @@ func (m *Model) askPrompt(name string, given map[string]any, rerunOf int) tea.Cm
 	}
 	if len(p.Arguments) == 0 {
 		return m.start("prompts/get", name, map[string]any{}, rerunOf)
+	}
+	if given == nil && m.o.Values != nil && m.c.Capabilities().Completions != nil {
+		// The server suggests values: each argument on its own, with its
+		// suggestions, as the one-shot prompt command asks them. (An edit
+		// of a request sent before starts from its values, in the form.)
+		return m.askPromptValues(p, given, rerunOf)
 	}
 	form, err := schema.ParseArguments(render.PromptSchema(p))
 	if err != nil {
@@ -436,6 +470,9 @@ func (m *Model) round(ev roundEvent) {
 		for _, a := range ev.round.Asks {
 			r.keys = append(r.keys, a.Key)
 		}
+		if ev.round.Legacy {
+			r.method = "elicitation/create"
+		}
 		c.rounds = append(c.rounds, r)
 	}
 	r.asks = ev.round.Asks
@@ -446,6 +483,38 @@ func (m *Model) round(ev roundEvent) {
 		if errors.Is(ev.err, client.ErrAbandoned) {
 			r.err = "abandoned"
 		}
+	}
+}
+
+// sample records a sampling request the person answered.
+func (m *Model) sample(ev sampleEvent) {
+	c := m.byID[ev.round.Call]
+	if c == nil {
+		return
+	}
+	r := c.roundNo(ev.round.Number, ev.round.Legacy)
+	if r == nil {
+		r = &roundRec{number: ev.round.Number, legacy: ev.round.Legacy, stateIn: -1, stateOut: -1, asked: ev.asked, keys: []string{ev.round.Key}}
+		if ev.round.Legacy {
+			r.method = "sampling/createMessage"
+		}
+		c.rounds = append(c.rounds, r)
+	}
+	if r.samples == nil {
+		r.samples = map[string]*client.SamplingAnswer{}
+	}
+	r.samples[ev.round.Key] = ev.answer
+	r.answered = ev.at
+	if ev.err != nil && r.err == "" {
+		r.err = ev.err.Error()
+	}
+}
+
+// task records how a call that runs as a task is doing.
+func (m *Model) task(ev taskEvent) {
+	if c := m.byID[ev.st.Call]; c != nil {
+		st := ev.st
+		c.task = &st
 	}
 }
 

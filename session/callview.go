@@ -86,13 +86,17 @@ func (m *Model) timeline(c *call, w, h int) []string {
 		title := fmt.Sprintf("round %d", r.number)
 		switch {
 		case r.legacy:
-			// Its key is always "elicitation": say what it was instead.
-			title = fmt.Sprintf("ask %d · elicitation/create", r.number)
+			// Its key is always the same: say what it was instead.
+			title = fmt.Sprintf("ask %d · %s", r.number, r.method)
 		case len(r.keys) > 0:
 			title += " · " + render.Line(strings.Join(r.keys, ", "))
 		}
 		add(st.accent.Render(clip(title, w)))
 		for _, k := range r.keys {
+			if sa, ok := r.samples[k]; ok {
+				add("  " + sampleText(st, k, sa, len(r.keys) > 1))
+				continue
+			}
 			ans := r.answers[k]
 			if ans == nil {
 				if r.err != "" {
@@ -127,6 +131,17 @@ func (m *Model) timeline(c *call, w, h int) []string {
 		}
 		if len(facts) > 0 {
 			add(st.dim.Render("  " + strings.Join(facts, " · ")))
+		}
+	}
+	if t := c.task; t != nil {
+		if c.running() {
+			add(st.accent.Render(clip("task "+render.Line(t.Status), w)))
+		} else {
+			add(st.accent.Render("ran as a task"))
+		}
+		add(st.dim.Render(clip("  id "+render.Line(t.TaskID), w)))
+		if t.StatusMessage != "" && c.running() {
+			wrapped(render.Line(t.StatusMessage), "  ")
 		}
 	}
 	now := m.o.Now()
@@ -167,6 +182,30 @@ func (m *Model) timeline(c *call, w, h int) []string {
 		out = append(out[:2:2], append([]string{st.dim.Render("  …")}, out[len(out)-h+3:]...)...)
 	}
 	return out
+}
+
+// sampleText is a sampling request's answer on one line: the reply's
+// length, or declined.
+func sampleText(st *styles, key string, a *client.SamplingAnswer, named bool) string {
+	who := ""
+	if named {
+		who = render.Line(key) + ": "
+	}
+	switch {
+	case a == nil:
+		return who + st.err.Render("sampling: not answered")
+	case a.Decline:
+		return who + "sampling " + st.warn.Render("declined")
+	}
+	n := 0
+	if a.Result != nil {
+		for _, c := range a.Result.Content {
+			if t, ok := c.(*mcp.TextContent); ok {
+				n += len([]rune(t.Text))
+			}
+		}
+	}
+	return who + "sampling " + st.ok.Render("reply") + fmt.Sprintf(" · %d char%s", n, plural(n))
 }
 
 func askOf(asks []client.Ask, key string) client.Ask {

@@ -137,6 +137,24 @@ type roundEvent struct {
 	err     error
 }
 
+// sampleEvent is a sampling request answered (or not) by the person.
+type sampleEvent struct {
+	at     time.Time
+	asked  time.Time
+	round  client.SamplingRound
+	answer *client.SamplingAnswer
+	err    error
+}
+
+// taskEvent is a tool call that runs as a task, and how it is doing.
+type taskEvent struct {
+	at time.Time
+	st client.TaskStatus
+}
+
+// Task is client.Options.OnTask.
+func (f *Feed) Task(st client.TaskStatus) { f.push(taskEvent{f.now(), st}) }
+
 // Log is client.Options.OnLog.
 func (f *Feed) Log(p *mcp.LoggingMessageParams) { f.push(logEvent{f.now(), p}) }
 

@@ -59,9 +59,23 @@ func (f formsFunc) AskArguments(_ context.Context, a render.Arguments) (map[stri
 	return f(a)
 }
 
+// valuesFunc answers one value question as a person would.
+type valuesFunc func(q render.Question) (string, error)
+
+func (f valuesFunc) AskValue(_ context.Context, q render.Question) (string, error) { return f(q) }
+
+// sampleFunc writes a sampling reply as a person would.
+type sampleFunc func(r client.SamplingRound) *client.SamplingAnswer
+
+func (f sampleFunc) Sample(_ context.Context, r client.SamplingRound) (*client.SamplingAnswer, error) {
+	return f(r), nil
+}
+
 type harnessOptions struct {
 	answer answerFunc
 	forms  formsFunc
+	values valuesFunc
+	sample sampleFunc
 	width  int
 	height int
 }
@@ -87,12 +101,16 @@ func newHarness(t *testing.T, srv *mcp.Server, o harnessOptions) *harness {
 			return nil
 		}
 	}
-	cs, err := client.Connect(ctx, ct, client.Options{
+	copts := client.Options{
 		Modes:    client.Modes{Form: true, URL: true},
 		Answerer: &Answerer{Inner: o.answer, Feed: feed},
 		OnLog:    feed.Log, OnProgress: feed.Progress, OnStep: feed.Step,
-		Listen: true, OnNotification: feed.Notification, Warn: feed.Warn,
-	})
+		Listen: true, OnNotification: feed.Notification, Warn: feed.Warn, OnTask: feed.Task,
+	}
+	if o.sample != nil {
+		copts.Sampler = &Sampler{Inner: o.sample, Feed: feed}
+	}
+	cs, err := client.Connect(ctx, ct, copts)
 	if err != nil {
 		t.Fatalf("client.Connect: %v", err)
 	}
@@ -100,6 +118,9 @@ func newHarness(t *testing.T, srv *mcp.Server, o harnessOptions) *harness {
 	opts := Options{Client: cs, Feed: feed, Now: now.Now, Transport: "stdio", Negotiated: "discover"}
 	if o.forms != nil {
 		opts.Forms = o.forms
+	}
+	if o.values != nil {
+		opts.Values = o.values
 	}
 	h := &harness{t: t, m: New(opts), feed: feed, cs: cs, msgs: make(chan tea.Msg, 64), now: now}
 	h.m.exec = func(c tea.ExecCommand, fn tea.ExecCallback) tea.Cmd {

@@ -179,7 +179,7 @@ func (c *call) request() Request {
 		r.Left = "cancelled"
 	}
 	for _, rr := range c.rounds {
-		r.Rounds = append(r.Rounds, Answered{Legacy: rr.legacy, Keys: rr.keys, Asks: rr.asks, Answers: rr.answers})
+		r.Rounds = append(r.Rounds, Answered{Legacy: rr.legacy, Keys: rr.keys, Asks: rr.asks, Answers: rr.answers, Samples: rr.samples})
 	}
 	return r
 }
@@ -201,6 +201,9 @@ type Answered struct {
 	Keys    []string
 	Asks    []client.Ask
 	Answers map[string]*mcp.ElicitResult
+	Samples map[string]*client.SamplingAnswer // sampling requests, by key
+
+	number int // the round's number (Recorder)
 }
 
 // SaveScript writes reqs to path as a script (WriteScript), and returns the
@@ -293,10 +296,16 @@ func WriteScript(w io.Writer, r Replay, server client.Server, reqs []Request, no
 // the list of its answers, one per round it was asked in. ok is false when
 // a round went unanswered.
 func scriptAnswers(rounds []Answered) (answers json.RawMessage, secrets int, ok bool) {
-	byKey := map[string][]*mcp.ElicitResult{}
+	byKey := map[string][]any{}
 	var order []string
+	add := func(key string, v any) {
+		if _, seen := byKey[key]; !seen {
+			order = append(order, key)
+		}
+		byKey[key] = append(byKey[key], v)
+	}
 	for _, r := range rounds {
-		if len(r.Asks) == 0 {
+		if len(r.Asks) == 0 && len(r.Samples) == 0 {
 			if len(r.Keys) == 0 {
 				continue // a round that carried only requestState
 			}
@@ -311,16 +320,25 @@ func scriptAnswers(rounds []Answered) (answers json.RawMessage, secrets int, ok 
 			if r.Legacy {
 				key = "elicitation"
 			}
-			if _, seen := byKey[key]; !seen {
-				order = append(order, key)
-			}
-			byKey[key] = append(byKey[key], ans)
+			add(key, ans)
 			if a.Form != nil && ans.Action == client.Accept {
 				for _, f := range a.Form.Fields {
 					if _, ok := ans.Content[f.Name]; ok && f.Secret {
 						secrets++
 					}
 				}
+			}
+		}
+		for _, k := range r.Keys {
+			sa, asked := r.Samples[k]
+			switch {
+			case !asked:
+			case sa == nil:
+				return nil, 0, false
+			case sa.Decline:
+				add(k, map[string]string{"action": client.Decline})
+			default:
+				add(k, sa.Result)
 			}
 		}
 	}
@@ -386,8 +404,33 @@ func (r *Recorder) Answer(ctx context.Context, round client.Round) (map[string]*
 	if r.rounds == nil {
 		r.rounds = map[int][]Answered{}
 	}
-	r.rounds[round.Call] = append(r.rounds[round.Call], Answered{Legacy: round.Legacy, Keys: keys, Asks: round.Asks, Answers: out})
+	r.rounds[round.Call] = append(r.rounds[round.Call], Answered{Legacy: round.Legacy, number: round.Number, Keys: keys, Asks: round.Asks, Answers: out})
 	return out, err
+}
+
+// Sampler records the sampling replies inner gives, with the rounds.
+func (r *Recorder) Sampler(inner client.Sampler) client.Sampler {
+	return client.SamplerFunc(func(ctx context.Context, sr client.SamplingRound) (*client.SamplingAnswer, error) {
+		out, err := inner.Sample(ctx, sr)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.rounds == nil {
+			r.rounds = map[int][]Answered{}
+		}
+		rounds := r.rounds[sr.Call]
+		for i := range rounds {
+			if rounds[i].Legacy == sr.Legacy && rounds[i].number == sr.Number {
+				if rounds[i].Samples == nil {
+					rounds[i].Samples = map[string]*client.SamplingAnswer{}
+				}
+				rounds[i].Samples[sr.Key] = out
+				rounds[i].Keys = append(rounds[i].Keys, sr.Key)
+				return out, err
+			}
+		}
+		r.rounds[sr.Call] = append(rounds, Answered{Legacy: sr.Legacy, number: sr.Number, Keys: []string{sr.Key}, Samples: map[string]*client.SamplingAnswer{sr.Key: out}})
+		return out, err
+	})
 }
 
 // Rounds are the rounds of request call so far.

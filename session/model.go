@@ -18,6 +18,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -34,6 +35,8 @@ type Client interface {
 	CallTool(ctx context.Context, name string, args map[string]any) (*client.Result, error)
 	GetPrompt(ctx context.Context, name string, args map[string]string) (*client.Result, error)
 	ReadResource(ctx context.Context, uri string) (*client.Result, error)
+	ListResourceTemplates(ctx context.Context) (*client.TemplateList, error)
+	Complete(ctx context.Context, ref *mcp.CompleteReference, arg, value string, given map[string]string) (*client.Completion, error)
 	LogLevel() string
 	SetLogLevel(ctx context.Context, level string) error
 	Subscribe(ctx context.Context, uri string) error
@@ -47,6 +50,13 @@ type Forms interface {
 	AskArguments(ctx context.Context, a render.Arguments) (map[string]any, error)
 }
 
+// Values asks for one value at a time, with the server's completions
+// (render.ValueForm): prompt arguments and template variables, when the
+// server offers completions.
+type Values interface {
+	AskValue(ctx context.Context, q render.Question) (string, error)
+}
+
 // Options are what a session is made of.
 type Options struct {
 	Client Client
@@ -54,10 +64,13 @@ type Options struct {
 	// Forms shows argument forms; nil means arguments are taken as given
 	// (tests).
 	Forms Forms
+	// Values asks for prompt arguments and template variables one by one
+	// with the server's completions; nil means Forms does.
+	Values Values
 	// Transport says how the server is reached ("stdio", "HTTP"), and
-	// Negotiated how the protocol version was agreed ("server/discover",
-	// "initialize").
-	Transport, Negotiated string
+	// Negotiated how the protocol version was agreed, in a word or two
+	// ("discover", "initialize, fallback"); How says it in full.
+	Transport, Negotiated, How string
 	// Replay is how the saved script's one-shot commands reach the server.
 	Replay Replay
 	// SavePath is --save: where S (and quitting) writes the script.
@@ -101,6 +114,7 @@ type Model struct {
 	tools   *client.ToolList
 	prompts *client.PromptList
 	res     *client.ResourceList
+	tmpl    *client.TemplateList
 	loaded  [3]bool
 	loading [3]bool // a list read is on its way
 	again   [3]bool // and the list changed meanwhile: read it once more
@@ -164,7 +178,11 @@ func (m *Model) Status() string { return m.status }
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
 	s := m.server
-	m.act.add(actRow{at: m.o.Now(), kind: kindNote, text: fmt.Sprintf("connected to %s %s over %s, protocol %s (%s)", s.Display(), s.Version, s.Via, s.Protocol, m.o.Negotiated)})
+	how := m.o.How
+	if how == "" {
+		how = m.o.Negotiated
+	}
+	m.act.add(actRow{at: m.o.Now(), kind: kindNote, text: fmt.Sprintf("connected to %s %s over %s, protocol %s: %s", s.Display(), s.Version, s.Via, s.Protocol, how)})
 	m.act.unseen = 0
 	return tea.Batch(tea.RequestBackgroundColor, m.feed.next(), m.load(tabTools), m.load(tabPrompts), m.load(tabResources))
 }
@@ -183,6 +201,7 @@ type loadedMsg struct {
 	tools *client.ToolList
 	pr    *client.PromptList
 	res   *client.ResourceList
+	tmpl  *client.TemplateList
 	err   error
 }
 
@@ -223,6 +242,13 @@ func (m *Model) load(which tab) tea.Cmd {
 				return msg
 			}
 			msg.res, msg.err = c.ListResources(ctx)
+			if msg.err == nil {
+				// A server that has no templates may not know the method:
+				// it just has none.
+				if tl, err := c.ListResourceTemplates(ctx); err == nil {
+					msg.tmpl = tl
+				}
+			}
 		}
 		return msg
 	}
@@ -256,6 +282,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case argsMsg:
 		return m, m.argsDone(msg)
+	case valuesMsg:
+		return m, m.valuesDone(msg)
 	case callDoneMsg:
 		return m, m.callDone(msg)
 	case laidOutMsg:
@@ -313,6 +341,10 @@ func (m *Model) consume(b batchMsg) tea.Cmd {
 			m.step(ev)
 		case roundEvent:
 			m.round(ev)
+		case sampleEvent:
+			m.sample(ev)
+		case taskEvent:
+			m.task(ev)
 		case listEvent:
 			m.act.add(actRow{at: ev.at, kind: kindNote, text: fmt.Sprintf("the server says its %s list changed; reading it again", ev.list)})
 			switch ev.list {
@@ -406,8 +438,10 @@ func (m *Model) bar() string {
 	if l := m.c.LogLevel(); l != "" {
 		parts = append(parts, "log "+l)
 	}
-	left := " mcpcli ▸ " + m.st.title.Render(clip(name, max(m.width/2, 20)))
-	return clip(left+m.st.dim.Render(" · "+strings.Join(parts, " · ")), m.width)
+	facts := " · " + strings.Join(parts, " · ")
+	// The facts stay whole; the server's name gives way.
+	room := max(m.width-len(" mcpcli ▸ ")-ansi.StringWidth(facts), 12)
+	return clip(" mcpcli ▸ "+m.st.title.Render(clip(name, room))+m.st.dim.Render(facts), m.width)
 }
 
 func (m *Model) tabsLine() string {
@@ -416,9 +450,12 @@ func (m *Model) tabsLine() string {
 		label := tabNames[t]
 		switch t {
 		case tabTools, tabPrompts, tabResources:
-			if m.loaded[t] {
+			switch {
+			case t == tabResources && m.loaded[t] && m.tmpl != nil && len(m.tmpl.Templates) > 0:
+				label += fmt.Sprintf(" %d+%d", len(m.lists[t].items)-len(m.tmpl.Templates), len(m.tmpl.Templates))
+			case m.loaded[t]:
 				label += fmt.Sprintf(" %d", len(m.lists[t].items))
-			} else {
+			default:
 				label += " …"
 			}
 			if m.loadErr[t] != nil {

@@ -31,8 +31,8 @@ type LineOptions struct {
 	JSON    bool
 	Save    string
 	Replay  session.Replay
-	// Connect connects with answerer wrapped by wrap (the recorder).
-	Connect func(ctx context.Context, wrap func(client.Answerer) client.Answerer) (*client.Session, error)
+	// Connect connects with the answerer and sampler recorded by rec.
+	Connect func(ctx context.Context, rec *session.Recorder) (*client.Session, error)
 	// Prompter reads the commands, and answers the server's asks, from
 	// the same input.
 	Prompter *render.Prompter
@@ -68,11 +68,9 @@ func lineRun(ctx context.Context, o *LineOptions) error {
 		o.Now = time.Now
 	}
 	l := &line{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), con: o.Console}
+	l.rec = &session.Recorder{}
 	connect := func(ctx context.Context) (*client.Session, error) {
-		return o.Connect(ctx, func(a client.Answerer) client.Answerer {
-			l.rec = &session.Recorder{Inner: a}
-			return l.rec
-		})
+		return o.Connect(ctx, l.rec)
 	}
 	return withSession(ctx, o.Console, connect, func(s *client.Session) error {
 		l.s = s

@@ -29,10 +29,10 @@ type SessionOptions struct {
 	NoTerminal string
 	Terminal   *render.Terminal
 	Forms      *render.FormAnswerer
+	Values     *render.ValueForm
 	// Connect connects with the session's hooks going to feed.
-	Connect   func(ctx context.Context, feed *session.Feed) (*client.Session, error)
-	Transport string
-	Replay    session.Replay
+	Connect func(ctx context.Context, feed *session.Feed) (*client.Session, error)
+	Replay  session.Replay
 
 	// The line session.
 	Line *LineOptions
@@ -74,6 +74,9 @@ Results go to stdout, flushed after each; everything else to stderr.`,
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := f.sessionOptions(cmd, save)
+			if errors.Is(err, errNoServerChosen) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}
@@ -89,6 +92,9 @@ Results go to stdout, flushed after each; everything else to stderr.`,
 
 // sessionOptions resolves the server and how the session will show.
 func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptions, error) {
+	if err := f.pickServer(cmd); err != nil {
+		return nil, err
+	}
 	t, err := f.Transport(cmd)
 	if err != nil {
 		return nil, err
@@ -97,9 +103,13 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	if opts.Accessible {
 		opts.Line = &LineOptions{
 			Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Save: save, Replay: opts.Replay,
-			Connect: func(ctx context.Context, wrap func(client.Answerer) client.Answerer) (*client.Session, error) {
+			Connect: func(ctx context.Context, rec *session.Recorder) (*client.Session, error) {
 				return f.Connect(ctx, cmd, t, func(o *client.Options) {
-					o.Answerer = wrap(o.Answerer)
+					rec.Inner = o.Answerer
+					o.Answerer = rec
+					if o.Sampler != nil {
+						o.Sampler = rec.Sampler(o.Sampler)
+					}
 					// --save writes each request with its answers: the
 					// answers of a whole session are not one answers file.
 					f.recorder = nil
@@ -131,12 +141,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	}
 	inSession()
 	opts.Forms, opts.Terminal = fa, f.Console().Terminal(f.Deps.In)
-	switch t.(type) {
-	case *transport.Stdio:
-		opts.Transport = "stdio"
-	case *transport.HTTP:
-		opts.Transport = "HTTP"
-	}
+	opts.Values = &render.ValueForm{Term: fa.Term}
 	opts.Connect = func(ctx context.Context, feed *session.Feed) (*client.Session, error) {
 		if st, ok := t.(*transport.Stdio); ok {
 			st.Cmd.Stderr = feed.Stderr()
@@ -147,6 +152,11 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 			inSession() // f.Answerer, just run, set the one-shot console's consent
 			f.recorder = nil
 			o.Answerer = &session.Answerer{Inner: fa, Feed: feed}
+			if o.Sampler != nil {
+				o.Sampler = &session.Sampler{Inner: fa, Feed: feed}
+			}
+			o.OnTask = feed.Task
+			o.OnUndeclared = func(e *client.UndeclaredError) { feed.Warn(undeclared(e)) }
 			o.OnLog = feed.Log
 			o.OnProgress = feed.Progress
 			o.OnStep = feed.Step
@@ -157,6 +167,43 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	}
 	return opts, nil
 }
+
+// pickServer asks which configured server to open, when none was named and
+// there is a terminal to ask on; with none configured, Transport says how
+// to name one.
+func (f *Factory) pickServer(cmd *cobra.Command) error {
+	fl := f.Flags
+	if fl.Server != "" || fl.Stdio != "" || fl.URL != "" || len(fl.ServerArgv) > 0 || fl.Accessible || f.noTerminal() != "" {
+		return nil
+	}
+	cfg, err := f.loadConfig(cmd.Context())
+	if err != nil {
+		return nil // Transport says what to give instead
+	}
+	listed, _ := cfg.List()
+	var choices []session.Choice
+	for _, l := range listed {
+		if l.Shadowed || l.Err != nil {
+			continue
+		}
+		choices = append(choices, session.Choice{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: l.Source.String()})
+	}
+	if len(choices) == 0 {
+		return nil
+	}
+	name, err := session.Pick(cmd.Context(), f.Console().Terminal(f.Deps.In), choices)
+	if errors.Is(err, session.ErrNoChoice) {
+		return errNoServerChosen
+	}
+	if err != nil {
+		return err
+	}
+	f.Flags.Server = name
+	return nil
+}
+
+// errNoServerChosen is the picker left without a choice: nothing to do.
+var errNoServerChosen = errors.New("no server chosen")
 
 // noTerminal says why the full-screen session cannot run here, or "".
 func (f *Factory) noTerminal() string {
@@ -194,7 +241,27 @@ func (f *Factory) replay() session.Replay {
 	if fl.MaxRounds != client.DefaultMaxRounds && fl.MaxRounds > 0 {
 		r.Flags = append(r.Flags, "--max-rounds", strconv.Itoa(fl.MaxRounds))
 	}
+	if fl.Sampling {
+		r.Flags = append(r.Flags, "--sampling")
+	}
+	for _, root := range fl.Roots {
+		r.Flags = append(r.Flags, "--root", root)
+	}
+	if fl.Protocol != "" && fl.Protocol != "auto" {
+		r.Flags = append(r.Flags, "--protocol", fl.Protocol)
+	}
+	if fl.Transport != "" && fl.Transport != "auto" {
+		r.Flags = append(r.Flags, "--transport", fl.Transport)
+	}
 	switch {
+	case fl.Server != "":
+		if fl.Config != "" {
+			r.Server = append(r.Server, "--config", fl.Config)
+		}
+		r.Server = append(r.Server, "-s", fl.Server)
+		for _, h := range fl.Headers {
+			r.Server = append(r.Server, "--header", h)
+		}
 	case fl.URL != "":
 		r.Server = []string{"--url", fl.URL}
 		for _, h := range fl.Headers {
@@ -221,13 +288,10 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 		return err
 	}
 	defer s.Close()
-	negotiated := "initialize"
-	if s.Server().Modern() {
-		negotiated = "discover"
-	}
+	how, negotiated, via := sessionFacts(s)
 	m := session.New(session.Options{
-		Client: s, Feed: feed, Forms: opts.Forms,
-		Transport: opts.Transport, Negotiated: negotiated,
+		Client: s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
+		Transport: via, Negotiated: negotiated, How: how,
 		Replay: opts.Replay, SavePath: opts.Save,
 		ErrorText: explain,
 	})
@@ -243,6 +307,33 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 		opts.Console.Printf("mcpcli: %s", msg)
 	}
 	return nil
+}
+
+// sessionFacts say how the session was reached: the negotiation in full
+// (for Activity) and in a word (for the bar), and the transport.
+func sessionFacts(s *client.Session) (how, short, via string) {
+	n := s.Negotiation()
+	how = describeNegotiation(n).Reason
+	short = "discover"
+	if n.Handshake == "initialize" {
+		short = "initialize"
+		if n.Discover != client.DiscoverNotSent {
+			short = "initialize, fallback"
+		}
+	}
+	if n.Pinned {
+		short += ", pinned"
+	}
+	switch s.Transport().(type) {
+	case *transport.Stdio:
+		via = "stdio"
+	case *transport.HTTP:
+		via = "HTTP"
+	case *transport.SSE:
+		via, short = "HTTP+SSE", "initialize"
+		how = "HTTP+SSE (the " + transport.LegacySSEVersion + " transport): the initialize handshake"
+	}
+	return how, short, via
 }
 
 // noTerminalError is a full-screen session asked for without a terminal.
