@@ -678,3 +678,7 @@ func impossible(f *Field) string {
 	}
 	return ""
 }
+
+// LooksSecretName reports whether a name (of a field, a variable, a
+// header) says it holds a secret: "GITHUB_TOKEN", "apiKey", "password".
+func LooksSecretName(name string) bool { return hasSecret(words(name), false) }

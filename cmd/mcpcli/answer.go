@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/schema"
 	"github.com/mcpcli/mcpcli/urlmode"
 )
 
@@ -96,23 +97,68 @@ func (f *Factory) keepAnswers(err error) {
 		con.Printf("mcpcli: your answers are saved in %s (send them again with --answers %s)", path, path)
 		return
 	}
-	con.Printf("mcpcli: your answers are kept in %s; to send them again: %s", path, resendCommand(f.Args, path))
+	line, redacted := resendCommand(f.Args, path)
+	if redacted {
+		con.Printf("mcpcli: your answers are kept in %s; to send them again (put back what shows as %s): %s", path, redactedValue, line)
+		return
+	}
+	con.Printf("mcpcli: your answers are kept in %s; to send them again: %s", path, line)
 }
 
-// resendCommand is the run's own command line with --answers PATH.
-func resendCommand(args []string, path string) string {
+// redactedValue stands in the resend command for a credential.
+const redactedValue = "[redacted]"
+
+// resendCommand is the run's own command line with --answers PATH. The
+// values of --header, and of --env variables named like secrets
+// (GITHUB_TOKEN=…), are not repeated on screen: redacted says some were
+// left out.
+func resendCommand(args []string, path string) (line string, redacted bool) {
 	words := []string{"mcpcli"}
-	for _, a := range args {
+	hide := func(flag, v string) string {
+		switch flag {
+		case "--header":
+			if name, _, ok := strings.Cut(v, ":"); ok {
+				redacted = true
+				return name + ": " + redactedValue
+			}
+		case "--env":
+			if k, _, ok := strings.Cut(v, "="); ok && schema.LooksSecretName(k) {
+				redacted = true
+				return k + "=" + redactedValue
+			}
+		}
+		return v
+	}
+	prev := ""
+	for i, a := range args {
 		if a == "--" {
 			words = append(words, "--answers", shellQuote(path))
 			path = ""
+			words = append(words, quoteAll(args[i:])...)
+			break
+		}
+		switch {
+		case prev == "--header" || prev == "--env":
+			a = hide(prev, a)
+		case strings.HasPrefix(a, "--header=") || strings.HasPrefix(a, "--env="):
+			flag, v, _ := strings.Cut(a, "=")
+			a = flag + "=" + hide(flag, v)
 		}
 		words = append(words, shellQuote(a))
+		prev = a
 	}
 	if path != "" {
 		words = append(words, "--answers", shellQuote(path))
 	}
-	return strings.Join(words, " ")
+	return strings.Join(words, " "), redacted
+}
+
+func quoteAll(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = shellQuote(a)
+	}
+	return out
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
