@@ -146,6 +146,13 @@ type Replay struct {
 	Server []string
 	// Flags are the session's other flags a one-shot command takes too.
 	Flags []string
+	// Expand are the words of Server and Flags that read a credential
+	// from the environment ("Authorization: ${MCPCLI_HEADER_AUTHORIZATION}"):
+	// the script writes them in double quotes, so that the shell fills
+	// them in, and never holds the credential itself. Needs says what
+	// each variable must hold.
+	Expand map[string]bool
+	Needs  []string
 }
 
 // save writes the session's requests as a script (S, and on quitting with
@@ -238,6 +245,12 @@ func WriteScript(w io.Writer, r Replay, server client.Server, reqs []Request, no
 	fmt.Fprintln(w, "# Each request is a one-shot command; the answers given in the session follow")
 	fmt.Fprintln(w, "# it as its answers file (see 'mcpcli help answers'). Each command is a new")
 	fmt.Fprintln(w, "# connection: a resource a server made for the session alone may be gone.")
+	if len(r.Needs) > 0 {
+		fmt.Fprintln(w, "# It reads these from the environment (the session had them; the script does not):")
+		for _, n := range r.Needs {
+			fmt.Fprintf(w, "#   %s\n", oneLine(n))
+		}
+	}
 	for _, c := range reqs {
 		fmt.Fprintln(w)
 		head := fmt.Sprintf("# #%d %s %s", c.ID, c.Method, oneLine(c.Target))
@@ -277,6 +290,9 @@ func WriteScript(w io.Writer, r Replay, server client.Server, reqs []Request, no
 		quoted := make([]string, len(argv))
 		for i, a := range argv {
 			quoted[i] = shQuote(a)
+			if r.Expand[a] {
+				quoted[i] = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`").Replace(a) + `"`
+			}
 		}
 		line := strings.Join(quoted, " ")
 		if answers == nil {

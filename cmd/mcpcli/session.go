@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/schema"
 	"github.com/mcpcli/mcpcli/session"
 	"github.com/mcpcli/mcpcli/transport"
 	"github.com/mcpcli/mcpcli/urlmode"
@@ -225,8 +227,33 @@ func (f *Factory) noTerminal() string {
 // that named it, as given.
 func (f *Factory) replay() session.Replay {
 	fl := f.Flags
-	r := session.Replay{Program: "mcpcli"}
+	r := session.Replay{Program: "mcpcli", Expand: map[string]bool{}}
+	// A credential is read from the environment when the script runs: the
+	// script never holds one (a --header value, a --env variable named
+	// like a secret).
+	fromEnv := func(prefix, name, what string) string {
+		w := prefix + "${" + name + "}"
+		r.Expand[w] = true
+		r.Needs = append(r.Needs, name+": "+what)
+		return w
+	}
+	header := func(h string) string {
+		name, _, ok := strings.Cut(h, ":")
+		if !ok {
+			return h
+		}
+		v := "MCPCLI_HEADER_" + strings.ToUpper(strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return '_'
+		}, strings.TrimSpace(name)))
+		return fromEnv(strings.TrimSpace(name)+": ", v, "the value of the "+strings.TrimSpace(name)+" header")
+	}
 	for _, e := range fl.Env {
+		if k, _, ok := strings.Cut(e, "="); ok && schema.LooksSecretName(k) {
+			e = fromEnv(k+"=", k, "what the server gets as "+k)
+		}
 		r.Flags = append(r.Flags, "--env", e)
 	}
 	if fl.Cwd != "" {
@@ -260,12 +287,12 @@ func (f *Factory) replay() session.Replay {
 		}
 		r.Server = append(r.Server, "-s", fl.Server)
 		for _, h := range fl.Headers {
-			r.Server = append(r.Server, "--header", h)
+			r.Server = append(r.Server, "--header", header(h))
 		}
 	case fl.URL != "":
 		r.Server = []string{"--url", fl.URL}
 		for _, h := range fl.Headers {
-			r.Server = append(r.Server, "--header", h)
+			r.Server = append(r.Server, "--header", header(h))
 		}
 	case fl.Stdio != "":
 		r.Server = []string{"--stdio", fl.Stdio}
