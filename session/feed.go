@@ -36,6 +36,39 @@ type Feed struct {
 
 	stderrMu   sync.Mutex
 	stderrPart []byte
+
+	started atomic.Bool // the program is up: Share lends its terminal
+
+	holdMu  sync.Mutex
+	hold    func() (release func())
+	release func()
+}
+
+// HoldConsole keeps the console's writes back while the session is on
+// screen (hold is render.Console.Hold), and lets them out while it lends
+// the terminal: a line written then (a sign-in's URL, a warning) shows on
+// the terminal as it would in one-shot mode.
+func (f *Feed) HoldConsole(hold func() (release func())) {
+	f.holdMu.Lock()
+	defer f.holdMu.Unlock()
+	f.hold, f.release = hold, hold()
+}
+
+func (f *Feed) unhold() {
+	f.holdMu.Lock()
+	defer f.holdMu.Unlock()
+	if f.release != nil {
+		f.release()
+		f.release = nil
+	}
+}
+
+func (f *Feed) rehold() {
+	f.holdMu.Lock()
+	defer f.holdMu.Unlock()
+	if f.hold != nil && f.release == nil {
+		f.release = f.hold()
+	}
 }
 
 // maxQueued bounds what waits for the program (a server flooding logs while
@@ -88,8 +121,12 @@ func (f *Feed) next() tea.Cmd {
 	}
 }
 
-// Close says the program is gone: Share refuses from now on.
-func (f *Feed) Close() { f.once.Do(func() { close(f.closed) }) }
+// Close says the program is gone: Share refuses from now on, and the
+// console's writes go out.
+func (f *Feed) Close() {
+	f.once.Do(func() { close(f.closed) })
+	f.unhold()
+}
 
 // The events.
 
@@ -228,6 +265,7 @@ func (w *stderrWriter) Write(p []byte) (int, error) {
 // share is a request to run something that takes the terminal (a form)
 // while the session's program steps aside.
 type share struct {
+	f     *Feed
 	run   func()
 	state atomic.Int32 // 0 queued, 1 running, 2 skipped
 	done  chan struct{}
@@ -242,7 +280,12 @@ var errClosing = errors.New("the session is closing")
 // at a time. It returns when run has returned, or without running it when
 // ctx ends first or the session is gone.
 func (f *Feed) Share(ctx context.Context, run func()) error {
-	s := &share{run: run, done: make(chan struct{})}
+	if !f.started.Load() {
+		// No program yet (connecting: a sign-in): the terminal is free.
+		run()
+		return nil
+	}
+	s := &share{run: run, done: make(chan struct{}), f: f}
 	f.push(s)
 	select {
 	case <-s.done:
@@ -268,6 +311,8 @@ func (e execShare) Run() error {
 		return nil
 	}
 	defer close(e.s.done)
+	e.s.f.unhold()
+	defer e.s.f.rehold()
 	e.s.run()
 	return nil
 }

@@ -177,6 +177,7 @@ func (m *Model) Status() string { return m.status }
 
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
+	m.feed.started.Store(true)
 	s := m.server
 	how := m.o.How
 	if how == "" {

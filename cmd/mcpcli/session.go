@@ -131,20 +131,22 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 		return nil, usageErrorf(cmd, "--answers goes with one-shot commands and --accessible; the session asks you each time")
 	}
 	fa := f.forms()
-	// The forms run with the session's screen lent to them: what they
-	// would leave on the console (status lines) is in the timeline, and
-	// what URL consent prints (the URL to copy) goes on the terminal
-	// itself: the console is held while the session is up.
-	consent := &urlmode.Consent{Open: f.Deps.Open, Out: f.Deps.Err, Term: fa.Term, InSession: true}
+	// The forms run with the session's screen lent to them: the status
+	// line a form leaves is in the timeline instead; what URL consent
+	// prints (the URL to copy) goes on the terminal while it has it.
+	consent := &urlmode.Consent{Open: f.Deps.Open, Out: f.Console(), Term: fa.Term, InSession: true}
 	inSession := func() {
 		fa.Status = io.Discard
 		fa.InSession = true
 		fa.URL = consent.TUI
 	}
 	inSession()
-	opts.Forms, opts.Terminal = fa, f.Console().Terminal(f.Deps.In)
+	// The session holds the console itself (Feed.HoldConsole), to let its
+	// writes out while a form or a sign-in has the terminal.
+	opts.Forms, opts.Terminal = fa, &render.Terminal{In: f.Deps.In, Out: f.Deps.Err}
 	opts.Values = &render.ValueForm{Term: fa.Term}
 	opts.Connect = func(ctx context.Context, feed *session.Feed) (*client.Session, error) {
+		f.share = feed.Share
 		if st, ok := t.(*transport.Stdio); ok {
 			st.Cmd.Stderr = feed.Stderr()
 			st.Warn = feed.Warn
@@ -316,6 +318,7 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 	}
 	defer s.Close()
 	how, negotiated, via := sessionFacts(s)
+	feed.HoldConsole(opts.Console.Hold)
 	m := session.New(session.Options{
 		Client: s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
 		Transport: via, Negotiated: negotiated, How: how,
