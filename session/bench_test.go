@@ -49,7 +49,11 @@ func (l *listed) LogLevel() string                          { return "" }
 func (l *listed) SetLogLevel(context.Context, string) error { return nil }
 func (l *listed) Subscribe(context.Context, string) error   { return nil }
 func (l *listed) Unsubscribe(context.Context, string) error { return nil }
-func (l *listed) Explain(err error) error                   { return err }
+func (l *listed) Wait(ctx context.Context) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+func (l *listed) Explain(err error) error { return err }
 func (l *listed) list(which tab) loadedMsg {
 	return loadedMsg{which: which, tools: l.tools, pr: l.prompts, res: l.res}
 }

@@ -28,6 +28,7 @@ type harness struct {
 	m    *Model
 	feed *Feed
 	cs   *client.Session
+	ss   *mcp.ServerSession
 	msgs chan tea.Msg
 	now  *clock
 }
@@ -122,7 +123,7 @@ func newHarness(t *testing.T, srv *mcp.Server, o harnessOptions) *harness {
 	if o.values != nil {
 		opts.Values = o.values
 	}
-	h := &harness{t: t, m: New(opts), feed: feed, cs: cs, msgs: make(chan tea.Msg, 64), now: now}
+	h := &harness{t: t, m: New(opts), feed: feed, cs: cs, ss: ss, msgs: make(chan tea.Msg, 64), now: now}
 	h.m.exec = func(c tea.ExecCommand, fn tea.ExecCallback) tea.Cmd {
 		return func() tea.Msg { return fn(c.Run()) }
 	}

@@ -364,7 +364,7 @@ var helpText = []string{
 	"  a                 a tool's arguments as one JSON field",
 	"  u / r             subscribe to a resource / read the list again",
 	"  marks: ro read-only · ! destructive · = idempotent · ~ open world",
-	"         T task required · t task optional",
+	"         T task required · t task optional · {} a resource template",
 	"A call",
 	"  tab / enter       next item (link, image, structuredContent) / open it",
 	"  s  save the item  ·  y copy the JSON (OSC 52)  ·  esc back",

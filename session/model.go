@@ -42,6 +42,8 @@ type Client interface {
 	Subscribe(ctx context.Context, uri string) error
 	Unsubscribe(ctx context.Context, uri string) error
 	Explain(err error) error
+	// Wait returns when the connection ends, or ctx does.
+	Wait(ctx context.Context) error
 }
 
 // Forms asks for a request's arguments (render.FormAnswerer): it is run
@@ -136,6 +138,7 @@ type Model struct {
 	status       string
 	statusErr    bool
 	armed        bool // ctrl+c once at rest, or q with calls running
+	gone         bool // the connection ended
 	quitting     bool
 	seq          int // numbers expanded views, to match late answers
 
@@ -185,7 +188,7 @@ func (m *Model) Init() tea.Cmd {
 	}
 	m.act.add(actRow{at: m.o.Now(), kind: kindNote, text: fmt.Sprintf("connected to %s %s over %s, protocol %s: %s", s.Display(), s.Version, s.Via, s.Protocol, how)})
 	m.act.unseen = 0
-	return tea.Batch(tea.RequestBackgroundColor, m.feed.next(), m.load(tabTools), m.load(tabPrompts), m.load(tabResources))
+	return tea.Batch(tea.RequestBackgroundColor, m.feed.next(), m.load(tabTools), m.load(tabPrompts), m.load(tabResources), m.watchConnection())
 }
 
 // Close ends what the session started: running calls are cancelled, forms
@@ -204,6 +207,22 @@ type loadedMsg struct {
 	res   *client.ResourceList
 	tmpl  *client.TemplateList
 	err   error
+}
+
+// goneMsg is the connection ended under the session.
+type goneMsg struct{ err error }
+
+// watchConnection waits for the connection to end: a server that exits
+// or hangs up is said at once, not at the next request.
+func (m *Model) watchConnection() tea.Cmd {
+	c, ctx := m.c, m.ctx
+	return func() tea.Msg {
+		err := c.Wait(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		return goneMsg{err}
+	}
 }
 
 type statusMsg struct {
@@ -301,6 +320,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case statusMsg:
 		m.setStatus(msg.text, msg.err)
+		return m, nil
+	case goneMsg:
+		m.gone = true
+		text := m.o.ErrorText(m.c.Explain(msg.err))
+		m.act.add(actRow{at: m.o.Now(), kind: kindError, text: text})
+		m.setStatus(text+"; q quits", true)
 		return m, nil
 	case shareDoneMsg:
 		return m, nil
@@ -438,6 +463,9 @@ func (m *Model) bar() string {
 	}
 	if l := m.c.LogLevel(); l != "" {
 		parts = append(parts, "log "+l)
+	}
+	if m.gone {
+		parts = append(parts, "DISCONNECTED")
 	}
 	facts := " · " + strings.Join(parts, " · ")
 	// The facts stay whole; the server's name gives way.

@@ -336,3 +336,15 @@ func TestSavedScript(t *testing.T) {
 		}
 	}
 }
+
+// A server that hangs up is said at once: in the bar, in Activity.
+func TestServerGone(t *testing.T) {
+	h := newHarness(t, testServer(), harnessOptions{})
+	h.ss.Close()
+	s := h.waitShow("DISCONNECTED", "q quits")
+	if !strings.Contains(s, "Test Server") {
+		t.Errorf("the bar lost the server:\n%s", s)
+	}
+	h.keys("4")
+	h.waitShow("closed the connection")
+}
