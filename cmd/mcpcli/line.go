@@ -53,7 +53,10 @@ type line struct {
 	reqs     []session.Request
 	commands int
 	failed   int
-	tool     int // requests whose tool said isError
+	// The tools' argument specs, parsed once per tool list.
+	specsOf *client.ToolList
+	specs   map[string]*schema.Args
+	tool    int // requests whose tool said isError
 }
 
 // lineError is a line session in which commands failed.
@@ -100,7 +103,7 @@ func lineRun(ctx context.Context, o *LineOptions) error {
 
 func (l *line) loop(ctx context.Context) error {
 	for {
-		text, err := l.o.Prompter.ReadLine(ctx, "mcpcli> ")
+		text, err := l.read(ctx)
 		if errors.Is(err, io.EOF) || errors.Is(err, render.ErrNoInput) {
 			return nil
 		}
@@ -131,6 +134,25 @@ func (l *line) loop(ctx context.Context) error {
 			return nil
 		}
 	}
+}
+
+// read reads the next command line. On a terminal it prompts for it; on
+// piped input (a script, a thousand calls) it reads the line at once and
+// writes it back after the prompt in one write, for the transcript.
+func (l *line) read(ctx context.Context) (string, error) {
+	if l.o.TTY {
+		return l.o.Prompter.ReadLine(ctx, "mcpcli> ")
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	s, err := l.o.Prompter.In.ReadString('\n')
+	if err != nil && (s == "" || !errors.Is(err, io.EOF)) {
+		return "", err
+	}
+	s = strings.TrimRight(s, "\r\n")
+	l.con.Printf("mcpcli> %s", render.Line(s))
+	return s, nil
 }
 
 // splitCommand splits a command line into words, as a shell would; a
@@ -272,9 +294,16 @@ func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[s
 		return nil, unknownTool(l.s, list, name)
 	}
 	inputSchema := jsonpeek.Get(list.Raw[tool.Name], "inputSchema")
-	spec, err := schema.ParseArgs(inputSchema)
-	if err != nil {
-		spec = &schema.Args{Props: map[string]*schema.Arg{}}
+	if l.specsOf != list {
+		l.specsOf, l.specs = list, map[string]*schema.Args{}
+	}
+	spec := l.specs[tool.Name]
+	if spec == nil {
+		var err error
+		if spec, err = schema.ParseArgs(inputSchema); err != nil {
+			spec = &schema.Args{Props: map[string]*schema.Arg{}}
+		}
+		l.specs[tool.Name] = spec
 	}
 	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
