@@ -218,7 +218,9 @@ func (f *Feed) Notification(n client.Notification) {
 		}
 		_ = json.Unmarshal(n.Params, &p)
 		f.push(updatedEvent{f.now(), p.URI})
-	case "notifications/message", "notifications/progress":
+	case "notifications/message", "notifications/progress", "notifications/subscriptions/acknowledged":
+		// Logs and progress have hooks of their own; a subscription's
+		// acknowledgement is plumbing (the wire view shows it).
 	default:
 		f.push(noteEvent{f.now(), "info", "the server sent " + n.Method})
 	}
