@@ -100,6 +100,20 @@ type ConnectError struct {
 func (e *ConnectError) Error() string { return fmt.Sprintf("connecting to %s: %v", e.Via, e.Err) }
 func (e *ConnectError) Unwrap() error { return e.Err }
 
+// FallbackError is a stdio server that did not answer server/discover
+// within the probe's wait, and then failed the older initialize handshake
+// too: perhaps a 2026-07-28 server slower than the wait.
+type FallbackError struct {
+	Wait time.Duration
+	Err  error
+}
+
+func (e *FallbackError) Error() string {
+	return fmt.Sprintf("the server did not answer server/discover within %s, so mcpcli tried the older initialize handshake, which failed: %v; if it is a slow 2026-07-28 server, give it longer with --timeout (half of it goes to that wait) or pin --protocol 2026-07-28", e.Wait, e.Err)
+}
+
+func (e *FallbackError) Unwrap() error { return e.Err }
+
 // VersionError is a server that speaks none of mcpcli's protocol versions.
 type VersionError struct {
 	Via     string

@@ -15,8 +15,13 @@ import (
 	"github.com/mcpcli/mcpcli/schema"
 )
 
-// MaxListPages bounds how many pages of one list mcpcli reads.
-const MaxListPages = 1000
+// MaxListPages bounds how many pages of one list mcpcli reads, and
+// MaxListItems how many items: a server that always sends a new nextCursor
+// would otherwise be listed until memory ran out.
+const (
+	MaxListPages = 1000
+	MaxListItems = 100_000
+)
 
 // ToolList is every tool a server lists.
 type ToolList struct {
@@ -99,10 +104,12 @@ type PageLimitError struct {
 	Server string
 	Method string
 	Pages  int
+	Items  int
 }
 
 func (e *PageLimitError) Error() string {
-	return fmt.Sprintf("server %q still had more of %s after %d pages; mcpcli stops there", e.Server, e.Method, e.Pages)
+	return fmt.Sprintf("server %q still had more of %s after %d pages and %d items; mcpcli reads at most %d pages or %d items of a list (a server that always sends a new nextCursor never ends)",
+		e.Server, e.Method, e.Pages, e.Items, MaxListPages, MaxListItems)
 }
 
 // pages reads every page of a list. page returns its items, the next
@@ -139,8 +146,8 @@ func pages[T any](ctx context.Context, s *Session, method string, page func(ctx 
 		if seen[next] {
 			return nil, &PageCycleError{Server: s.server.Display(), Method: method, Cursor: next, Page: n}
 		}
-		if n >= MaxListPages {
-			return nil, &PageLimitError{Server: s.server.Display(), Method: method, Pages: n}
+		if n >= MaxListPages || len(all) >= MaxListItems {
+			return nil, &PageLimitError{Server: s.server.Display(), Method: method, Pages: n, Items: len(all)}
 		}
 		seen[next] = true
 		cursor = next

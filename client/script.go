@@ -9,8 +9,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/schema"
 )
 
 // Script answers from an answers file:
@@ -56,6 +59,18 @@ func ParseScript(r io.Reader, name string) (*Script, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading answers %s: %v", name, err)
 	}
+	data = bytes.TrimPrefix(data, []byte("\uFEFF")) // editors on Windows write one
+	if !utf8.Valid(data) {
+		at := 0
+		for at < len(data) {
+			r, n := utf8.DecodeRune(data[at:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			at += n
+		}
+		return nil, fmt.Errorf("answers %s is not valid UTF-8 (byte %d, line %d); save it as UTF-8", name, at, bytes.Count(data[:at], []byte("\n"))+1)
+	}
 	var top map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&top); err != nil {
@@ -63,6 +78,12 @@ func ParseScript(r io.Reader, name string) (*Script, error) {
 	}
 	if top == nil {
 		return nil, fmt.Errorf("answers %s is null; write an object such as {\"*\": {\"action\": \"decline\"}}", name)
+	}
+	// What a JSON decoder lets pass silently (the last of two equal keys
+	// wins, text after the object is ignored) would answer something other
+	// than the file says.
+	if _, err := schema.DecodeJSON(data); err != nil {
+		return nil, fmt.Errorf("answers %s: %v", name, err)
 	}
 	s := &Script{entries: map[string]*scriptEntry{}}
 	for key, raw := range top {

@@ -31,12 +31,23 @@ func TestParseScriptErrors(t *testing.T) {
 		{`{"k": [{"action": "accept"}, {"action": "nope"}]}`, `key "k", entry 2: action "nope"`},
 		{`{"k": {"action": "accept", "content": [1]}}`, `"content" must be an object`},
 		{`{"k": {"action": "accept", "contents": {"a": 1}}}`, `key "k": unknown field "contents"; an answer has only "action" and "content"`},
+		{`{"k": {"action": "decline"}, "k": {"action": "accept"}}`, `f.json: key "k" appears twice`},
+		{`{"k": {"action": "accept", "content": {"a": 1, "a": 2}}}`, `f.json: key "a" appears twice`},
+		{`{"k": {"action": "decline"}} {"k": {"action": "accept"}}`, `f.json: there is more after the value`},
+		{"{\"k\": {\"action\": \"accept\",\n \"content\": {\"a\": \"x\xffy\"}}}", `f.json is not valid UTF-8 (byte 47, line 2); save it as UTF-8`},
 	}
 	for _, tt := range tests {
 		_, err := client.ParseScript(strings.NewReader(tt.in), "f.json")
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ParseScript(%s) error = %v, want it to contain %q", tt.in, err, tt.want)
 		}
+	}
+}
+
+// A UTF-8 byte order mark, which some editors write, is not an error.
+func TestParseScriptAcceptsAByteOrderMark(t *testing.T) {
+	if _, err := client.ParseScript(strings.NewReader("\uFEFF{\"*\": {\"action\": \"decline\"}}"), "f.json"); err != nil {
+		t.Errorf("ParseScript(BOM + object) error = %v; want none", err)
 	}
 }
 

@@ -200,7 +200,9 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 			s.wire.shown()
 		},
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
-			if s.opts.OnLog != nil {
+			// Shown only when asked for, at or above the level asked: a
+			// server that sends them anyway is not heard.
+			if s.opts.OnLog != nil && LogShown(s.opts.LogLevel, string(req.Params.Level)) {
 				s.opts.OnLog(req.Params)
 			}
 			s.wire.shown()
@@ -283,6 +285,11 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		t.Close()
 		if timer.expired() && ctx.Err() == nil {
 			return nil, &TimeoutError{Server: t.Via(), After: opts.ConnectTimeout, Connecting: true}
+		}
+		if p, ok := t.(interface{ ProbeGaveUp() (time.Duration, bool) }); ok && ctx.Err() == nil {
+			if wait, gaveUp := p.ProbeGaveUp(); gaveUp {
+				err = &FallbackError{Wait: wait, Err: err}
+			}
 		}
 		return nil, &ConnectError{Via: t.Via(), Err: err}
 	}

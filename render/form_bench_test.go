@@ -225,3 +225,33 @@ func BenchmarkKeystrokeArguments50(b *testing.B) {
 		i++
 	}
 }
+
+// benchPasted is a form whose one field (a line, or long text) holds a
+// 1 MB paste, focused.
+func benchPasted(b *testing.B, prop string) *askModel {
+	m := newBenchModel(benchRound(`{"type":"object","properties":{"f":` + prop + `}}`))
+	m.slot().focus()
+	m.Update(tea.PasteMsg{Content: strings.Repeat("pasted text ", 1<<20/12)})
+	return m
+}
+
+// BenchmarkKeystrokeAfter1MBPaste: one key typed into a line input after a
+// 1 MB paste, and the frame it makes.
+func BenchmarkKeystrokeAfter1MBPaste(b *testing.B) {
+	for _, tc := range []struct{ name, prop string }{
+		{"line", `{"type":"string"}`},
+		{"text", `{"type":"string","title":"Notes"}`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			m := benchPasted(b, tc.prop)
+			keys := []tea.KeyPressMsg{{Code: 'a', Text: "a"}, {Code: tea.KeyBackspace}}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				m.Update(keys[i%2])
+				m.View()
+				i++
+			}
+		})
+	}
+}

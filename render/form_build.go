@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -49,6 +50,27 @@ type Slot struct {
 	width       int
 	shownDesc   string
 	placeholder string
+
+	// limit is the most characters a text field takes; cut is set when a
+	// paste went past it, to say so.
+	limit int
+	cut   bool
+}
+
+// The most characters a text field takes: far more than anyone types, and
+// few enough that a stray 1 MB paste leaves the form quick (every
+// keystroke and cursor blink measures the value again). A maxLength below
+// them is the validator's to enforce, with a message; a value longer than
+// them goes in an answers file.
+const (
+	maxLineChars = 10_000
+	maxTextChars = 20_000
+)
+
+// paste is what the slot does with pasted text: notes when it will not
+// all fit.
+func (s *Slot) paste(text string) {
+	s.cut = s.limit > 0 && utf8.RuneCountInString(s.text)+utf8.RuneCountInString(text) > s.limit
 }
 
 func (s *Slot) focus() tea.Cmd {
@@ -57,7 +79,7 @@ func (s *Slot) focus() tea.Cmd {
 }
 
 func (s *Slot) blur() tea.Cmd {
-	s.focused = false
+	s.focused, s.cut = false, false
 	return s.Input.Blur()
 }
 
@@ -160,10 +182,12 @@ func newSlot(f *schema.Field) *Slot {
 		}
 		if (f.Long() || f.Kind == schema.JSON) && !f.Secret {
 			s.placeholder = placeholder(f)
+			s.limit = maxTextChars
 			s.Input = newLazyText(s)
 		} else {
 			s.placeholder = placeholder(f)
-			in := huh.NewInput().Title(s.title).Value(&s.text).Validate(s.checkText).Placeholder(s.placeholder)
+			s.limit = maxLineChars
+			in := huh.NewInput().Title(s.title).Value(&s.text).Validate(s.checkText).Placeholder(s.placeholder).CharLimit(s.limit)
 			if f.Secret {
 				in.EchoMode(huh.EchoModePassword)
 			}
@@ -379,7 +403,7 @@ func (s *Slot) View(l *look) string {
 	case s.Field.Secret:
 		b.WriteString(st.TextInput.Text.Render(mask(s.text)))
 	default:
-		b.WriteString(st.TextInput.Text.Render(truncate(Line(s.text), width-2)))
+		b.WriteString(st.TextInput.Text.Render(truncate(Line(head(s.text, width-2)), width-2)))
 	}
 	return st.Base.Width(s.width).Render(b.String())
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
@@ -174,6 +175,21 @@ func truncate(s string, width int) string {
 		}
 	}
 	return ""
+}
+
+// head is a plain (unstyled) s cut, at a character boundary, to a prefix
+// long enough to fill cells cells and more: what truncate needs to see of
+// a value that may be a megabyte long, so that drawing it costs what the
+// screen shows, not what the value holds.
+func head(s string, cells int) string {
+	n := max(cells, 0)*16 + 256
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // Width is how many cells a (possibly styled) string takes on a terminal.

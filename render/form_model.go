@@ -292,6 +292,9 @@ func (m *askModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.focusOn(m.focus - 1)
 		}
 		// Anything else (a cursor blink, a paste) is the focused field's.
+		if p, ok := msg.(tea.PasteMsg); ok {
+			m.slot().paste(p.Content)
+		}
 		_, cmd := m.slot().Input.Update(msg)
 		return m, cmd
 	}
@@ -785,6 +788,9 @@ func (m *askModel) hint(i int) string {
 	w := m.innerWidth() - 2
 	if err := s.Input.Error(); err != nil {
 		return m.look.chrome().Error.Render(truncate("✗ "+Line(err.Error()), w))
+	}
+	if s.cut && i == m.focus {
+		return m.look.chrome().Error.Render(truncate(fmt.Sprintf("✗ the paste was cut at %d characters, the most this field takes", s.limit), w))
 	}
 	if i == m.focus {
 		if err := s.Problem(); err != nil && !strings.HasPrefix(err.Error(), errRequired.Error()) {

@@ -1,18 +1,19 @@
 package render
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/demoserver"
@@ -671,4 +672,37 @@ func FuzzTruncate(f *testing.F) {
 			t.Errorf("pad(%q, %d) = %q, %d cells", got, w, p, Width(p))
 		}
 	})
+}
+
+// A 1 MB paste is cut at the field's limit, and the field says so; the
+// form stays quick (see BenchmarkKeystrokeAfter1MBPaste).
+func TestFormPasteIsCutAtTheFieldsLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name, prop string
+		limit      int
+	}{
+		{"line", `{"type":"string"}`, maxLineChars},
+		{"text", `{"type":"string","title":"Notes"}`, maxTextChars},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newAskModel(client.Round{Server: client.Server{Name: "s"}, Asks: []client.Ask{
+				client.NewAsk("k", &mcp.ElicitParams{Message: "m"}, json.RawMessage(`{"type":"object","properties":{"f":`+tc.prop+`}}`))}}, 0)
+			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+			m.slot().focus()
+			m.Update(tea.PasteMsg{Content: "small"})
+			if got := m.hint(0); strings.Contains(got, "cut") {
+				t.Errorf("after a small paste the hint is %q; want no cut", got)
+			}
+			m.Update(tea.PasteMsg{Content: strings.Repeat("x", 1<<20)})
+			if n := utf8.RuneCountInString(m.slot().text); n != tc.limit {
+				t.Errorf("after a 1 MB paste the field holds %d characters; want %d", n, tc.limit)
+			}
+			if got := ansi.Strip(m.hint(0)); !strings.Contains(got, fmt.Sprintf("the paste was cut at %d characters", tc.limit)) {
+				t.Errorf("hint after a 1 MB paste = %q; want it to say the paste was cut", got)
+			}
+			if v := ansi.Strip(m.View().Content); strings.Count(v, "x") > 80*24 {
+				t.Errorf("the screen shows %d x's; want no more than fit", strings.Count(v, "x"))
+			}
+		})
+	}
 }

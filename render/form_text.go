@@ -39,7 +39,7 @@ func (z *lazyText) text() *huh.Text {
 		return z.t
 	}
 	s := z.slot
-	t := huh.NewText().Title(s.title).Lines(textLines).ExternalEditor(false).Value(&s.text)
+	t := huh.NewText().Title(s.title).Lines(textLines).ExternalEditor(false).Value(&s.text).CharLimit(s.limit)
 	t.Validate(s.checkText)
 	t.Placeholder(s.placeholder)
 	if z.theme != nil {
@@ -108,7 +108,8 @@ func (z *lazyText) View() string {
 		text, style = s.placeholder, st.TextInput.Placeholder
 	}
 	var rows []string
-	for _, l := range strings.Split(text, "\n") {
+	// Only what shows is drawn: a long value costs its first rows.
+	for _, l := range strings.SplitN(head(text, width*textLines), "\n", textLines+1) {
 		rows = append(rows, strings.Split(lipgloss.Wrap(Line(l), max(width, 1), ""), "\n")...)
 	}
 	for i := 0; i < textLines; i++ {

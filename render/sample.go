@@ -281,7 +281,7 @@ func newSampleModel(r client.SamplingRound) *sampleModel {
 	m.area = textarea.New()
 	m.area.Placeholder = "Write the model's reply here"
 	m.area.ShowLineNumbers = false
-	m.area.CharLimit = 0
+	m.area.CharLimit = maxTextChars // a stray 1 MB paste must not slow the screen
 	m.layout()
 	return m
 }

@@ -134,6 +134,7 @@ func newValueModel(q Question) *valueModel {
 	m := &valueModel{q: q, width: 80, height: 24, look: newLook()}
 	m.input = textinput.New()
 	m.input.Prompt = "> "
+	m.input.CharLimit = maxLineChars
 	clean := make([]string, len(q.Suggestions))
 	for i, s := range q.Suggestions {
 		clean[i] = Line(s)

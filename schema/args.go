@@ -240,13 +240,12 @@ func coerceAs(typ, value string) (any, error) {
 		}
 		return json.Number(n.String()), nil
 	case "number":
-		if isJSONNumber(v) {
-			return json.Number(v), nil
+		f, err := ParseNumber(v)
+		if err != nil {
+			return nil, err
 		}
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			// JSON has no NaN or infinity.
-			return nil, errors.New("the tool wants a number")
+		if isJSONNumber(v) {
+			return json.Number(v), nil // the digits as typed
 		}
 		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
 	case "boolean":
@@ -276,6 +275,36 @@ func coerceAs(typ, value string) (any, error) {
 		return nil, errors.New("the tool wants null")
 	}
 	return value, nil // strings, and types mcpcli does not know, as typed
+}
+
+// ParseNumber reads a number the person typed. A number no JSON parser can
+// keep is refused (*RangeError) rather than sent to become something else:
+// 1e400 would arrive as infinity, 1e-400 as 0.
+func ParseNumber(s string) (float64, error) {
+	f, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil && errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0):
+		return 0, &RangeError{Input: s, Large: true}
+	case err != nil || math.IsNaN(f) || math.IsInf(f, 0):
+		// JSON has no NaN or infinity.
+		return 0, errors.New("the tool wants a number")
+	case f == 0 && strings.ContainsAny(strings.SplitN(strings.ToLower(s), "e", 2)[0], "123456789"):
+		return 0, &RangeError{Input: s}
+	}
+	return f, nil
+}
+
+// RangeError is a number beyond what a JSON parser keeps.
+type RangeError struct {
+	Input string
+	Large bool // too large; otherwise too small
+}
+
+func (e *RangeError) Error() string {
+	if e.Large {
+		return fmt.Sprintf("%s is too large for a number a JSON parser can keep (it would become infinity)", e.Input)
+	}
+	return fmt.Sprintf("%s is too small for a number a JSON parser can keep (it would become 0)", e.Input)
 }
 
 // isJSONNumber reports whether s is a number as JSON writes it.

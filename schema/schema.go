@@ -166,6 +166,14 @@ var formats = map[string]bool{"email": true, "uri": true, "date": true, "date-ti
 // Parse fails only on bytes that are not a JSON object.
 func Parse(raw json.RawMessage) (*Form, error) { return parse(raw, false) }
 
+// MaxFields bounds the fields of one form, and MaxOptions the options of
+// one field: beyond them a schema is refused before anything is built
+// (50,000 fields took 1.16 GB to lay out).
+const (
+	MaxFields  = 1000
+	MaxOptions = 10_000
+)
+
 // ParseArguments reads a tool's inputSchema as a form: like Parse, but a
 // property a flat form cannot show (a nested object, an array of objects,
 // a union of types, no type at all) becomes a JSON field, and a format
@@ -204,6 +212,9 @@ func parse(raw json.RawMessage, args bool) (*Form, error) {
 		names, values, err := orderedObject(props)
 		if err != nil {
 			return nil, fmt.Errorf("requestedSchema.properties is not an object: %v", err)
+		}
+		if len(names) > MaxFields {
+			return nil, fmt.Errorf("the form has %d fields; mcpcli shows at most %d (no person fills in more: the server is broken or hostile)", len(names), MaxFields)
 		}
 		for i, name := range names {
 			fl, probs := parseField(name, values[i], isRequired[name], args)
@@ -296,6 +307,13 @@ func parseFormField(name string, raw json.RawMessage, required, args bool) (*Fie
 			return nil, []Problem{{name, fmt.Sprintf("has %s of the wrong type (%s where the schema wants %s)", te.Field, te.Value, jsonType(te.Type))}}
 		}
 		return nil, []Problem{{name, "is not a schema object"}}
+	}
+	options := max(len(p.Enum), len(p.OneOf), len(p.AnyOf))
+	if p.Items != nil {
+		options = max(options, len(p.Items.Enum), len(p.Items.OneOf), len(p.Items.AnyOf))
+	}
+	if options > MaxOptions {
+		return nil, []Problem{{name, fmt.Sprintf("has %d options; mcpcli shows at most %d", options, MaxOptions)}}
 	}
 	f := &Field{Name: name, Required: required, Format: p.Format,
 		MinLength: p.MinLength, MaxLength: p.MaxLength, Minimum: p.Minimum, Maximum: p.Maximum,

@@ -636,3 +636,51 @@ func TestValidatorCannotUseTheSchema(t *testing.T) {
 		t.Errorf("Content = %v, want the validator's refusal", err)
 	}
 }
+
+// A schema beyond what a person fills in is refused before anything is
+// built: fields past MaxFields, options past MaxOptions.
+func TestParseBoundsTheFormsSize(t *testing.T) {
+	fields := func(n int) json.RawMessage {
+		var b strings.Builder
+		b.WriteString(`{"type":"object","properties":{`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"f%d":{"type":"string"}`, i)
+		}
+		b.WriteString(`}}`)
+		return json.RawMessage(b.String())
+	}
+	if f, err := Parse(fields(MaxFields)); err != nil || len(f.Fields) != MaxFields {
+		t.Errorf("Parse(%d fields) = %v; want every field", MaxFields, err)
+	}
+	for _, n := range []int{MaxFields + 1, 50_000} {
+		_, err := Parse(fields(n))
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("the form has %d fields; mcpcli shows at most %d", n, MaxFields)) {
+			t.Errorf("Parse(%d fields) error = %v; want it refused, naming the count and the bound", n, err)
+		}
+	}
+	options := func(n int, multi bool) json.RawMessage {
+		enum, _ := json.Marshal(func() []string {
+			out := make([]string, n)
+			for i := range out {
+				out[i] = fmt.Sprint("o", i)
+			}
+			return out
+		}())
+		if multi {
+			return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"pick":{"type":"array","items":{"type":"string","enum":%s}}}}`, enum))
+		}
+		return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"pick":{"type":"string","enum":%s}}}`, enum))
+	}
+	for _, multi := range []bool{false, true} {
+		if f, err := Parse(options(MaxOptions, multi)); err != nil || !f.Renderable() {
+			t.Errorf("Parse(%d options, multi %v) = %v, %+v; want a form", MaxOptions, multi, err, f)
+		}
+		f, err := Parse(options(MaxOptions+1, multi))
+		if err != nil || f.Renderable() || len(f.Problems) != 1 || !strings.Contains(f.Problems[0].String(), "has 10001 options; mcpcli shows at most 10000") {
+			t.Errorf("Parse(%d options, multi %v) = %v, %+v; want a problem naming the count", MaxOptions+1, multi, err, f)
+		}
+	}
+}

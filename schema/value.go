@@ -256,8 +256,12 @@ func (f *Field) ParseInput(in string) (any, error) {
 	case String:
 		v = in
 	case Number:
-		n, err := strconv.ParseFloat(in, 64)
-		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
+		n, err := ParseNumber(in)
+		var re *RangeError
+		if errors.As(err, &re) {
+			return nil, fmt.Errorf("must be a number a JSON parser can keep: %v", re)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("must be a number like 42 or 3.5, not %q", in)
 		}
 		v = n

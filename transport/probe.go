@@ -14,6 +14,9 @@ import (
 // server/discover probe before it is taken for a legacy server.
 const DefaultDiscoverWait = 5 * time.Second
 
+// NoDiscoverProbe, as a wait, turns the probe off.
+const NoDiscoverProbe time.Duration = -1
+
 // probeConn answers, on the server's behalf, a server/discover request the
 // server has read and then left unanswered for wait. The stdio spec (Backward Compatibility)
 // says a server that "does not respond within a reasonable timeout" is legacy:
@@ -38,22 +41,23 @@ type probeConn struct {
 
 	mu      sync.Mutex
 	pending map[jsonrpc.ID]*time.Timer
-	readErr error // the underlying connection's last error, once reached
+	expired map[jsonrpc.ID]bool // probes answered for the server
+	readErr error               // the underlying connection's last error, once reached
 }
 
 func withDiscoverProbe(c mcp.Connection, wait time.Duration, warn func(string)) *probeConn {
-	if wait <= 0 {
+	if wait == 0 {
 		wait = DefaultDiscoverWait
 	}
 	return &probeConn{
 		Connection: c, wait: wait, warn: warn,
 		in: make(chan readResult), fake: make(chan jsonrpc.Message, 1), done: make(chan struct{}),
-		pending: map[jsonrpc.ID]*time.Timer{},
+		pending: map[jsonrpc.ID]*time.Timer{}, expired: map[jsonrpc.ID]bool{},
 	}
 }
 
 func (c *probeConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "server/discover" && req.IsCall() {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "server/discover" && req.IsCall() && c.wait > 0 {
 		id := req.ID
 		c.mu.Lock()
 		c.pending[id] = time.AfterFunc(c.wait, func() { c.expire(id) })
@@ -74,6 +78,9 @@ func (c *probeConn) expire(id jsonrpc.ID) {
 		}
 	}
 	delete(c.pending, id)
+	if ok {
+		c.expired[id] = true
+	}
 	c.mu.Unlock()
 	if !ok {
 		return
@@ -119,7 +126,12 @@ func (c *probeConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				t.Stop()
 				delete(c.pending, resp.ID)
 			}
+			late := c.expired[resp.ID]
+			delete(c.expired, resp.ID)
 			c.mu.Unlock()
+			if late && resp.Error == nil && c.warn != nil {
+				c.warn(fmt.Sprintf("the server answered server/discover after all, later than %s: it speaks the 2026-07-28 handshake but was taken for an older server; for a server this slow, give a longer --timeout (half of it goes to the probe) or --protocol 2026-07-28", c.wait))
+			}
 		}
 		return r.msg, nil
 	}

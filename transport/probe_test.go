@@ -179,3 +179,105 @@ func (t unreadTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c.(*probeConn).unread = t.unread
 	return c, nil
 }
+
+// slowTransport is a server side whose server/discover answer comes only
+// after delay, as from a modern server busy starting up. (The answer is
+// written here, for the go-sdk's server, never seeing the request, then
+// takes an initialize that comes meanwhile as an older server would.)
+type slowTransport struct {
+	mcp.Transport
+	delay time.Duration
+}
+
+func (t slowTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &slowConn{Connection: c, delay: t.delay}, nil
+}
+
+type slowConn struct {
+	mcp.Connection
+	delay time.Duration
+}
+
+func (c *slowConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		m, err := c.Connection.Read(ctx)
+		if req, ok := m.(*jsonrpc.Request); ok && err == nil && req.Method == "server/discover" {
+			time.AfterFunc(c.delay, func() {
+				c.Connection.Write(context.Background(), &jsonrpc.Response{ID: req.ID, Result: json.RawMessage(
+					`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"slow","version":"1"}}}`)})
+			})
+			continue
+		}
+		return m, err
+	}
+}
+
+// A modern server slower than the probe: taken for an older one, and when
+// its answer comes after all, the person is told why and what to do. With
+// the probe off (--protocol 2026-07-28), it is waited for.
+func TestSlowModernServerAndTheProbe(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		wait     time.Duration
+		version  string
+		warnings []string
+	}{
+		{"probe shorter than the server", 20 * time.Millisecond, "2025-11-25", []string{"did not answer server/discover within 20ms", "answered server/discover after all"}},
+		{"probe off", NoDiscoverProbe, "2026-07-28", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ct, st := mcp.NewInMemoryTransports()
+			srv := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
+			ctx := context.Background()
+			ss, err := srv.Connect(ctx, slowTransport{st, 300 * time.Millisecond}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			var mu sync.Mutex
+			var warned []string
+			c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+			cs, err := c.Connect(ctx, probedTransport{ct, tc.wait, func(s string) {
+				mu.Lock()
+				warned = append(warned, s)
+				mu.Unlock()
+			}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if got := cs.InitializeResult().ProtocolVersion; got != tc.version {
+				t.Errorf("negotiated %q, want %s", got, tc.version)
+			}
+			// The late answer reaches the connection while it is read.
+			deadline := time.Now().Add(5 * time.Second)
+			for len(tc.warnings) > 0 && time.Now().Before(deadline) {
+				mu.Lock()
+				n := len(warned)
+				mu.Unlock()
+				if n >= len(tc.warnings) {
+					break
+				}
+				cs.Ping(ctx, nil)
+				time.Sleep(20 * time.Millisecond)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(warned) != len(tc.warnings) {
+				t.Fatalf("warnings = %q; want %q", warned, tc.warnings)
+			}
+			for i, w := range tc.warnings {
+				if !strings.Contains(warned[i], w) {
+					t.Errorf("warning %d = %q; want %q", i, warned[i], w)
+				}
+			}
+			if len(warned) == 2 && !strings.Contains(warned[1], "--timeout") {
+				t.Errorf("the late answer's warning %q does not say what to do", warned[1])
+			}
+		})
+	}
+}

@@ -19,7 +19,8 @@ type Stdio struct {
 	Cmd Command
 	// DiscoverWait is how long the server has to answer the server/discover
 	// probe before mcpcli takes it for a legacy server and falls back to
-	// the initialize handshake. Zero means DefaultDiscoverWait.
+	// the initialize handshake. Zero means DefaultDiscoverWait;
+	// NoDiscoverProbe waits for its answer however long it takes.
 	DiscoverWait time.Duration
 	// Warn, when set, is told of what the person should know: that
 	// fallback, a line on stdout that is not a message.
@@ -30,9 +31,10 @@ type Stdio struct {
 
 	obs []Observer
 
-	mu   sync.Mutex
-	proc *Process
-	conn *conn
+	mu    sync.Mutex
+	proc  *Process
+	conn  *conn
+	probe *probeConn
 }
 
 // Observe implements Transport.
@@ -60,7 +62,24 @@ func (s *Stdio) Connect(ctx context.Context) (mcp.Connection, error) {
 	s.mu.Unlock()
 	pc := withDiscoverProbe(c, s.DiscoverWait, s.Warn)
 	pc.unread = p.Unread
+	s.mu.Lock()
+	s.probe = pc
+	s.mu.Unlock()
 	return pc, nil
+}
+
+// ProbeGaveUp reports how long mcpcli waited for server/discover before it
+// took the server for an older one, if it did.
+func (s *Stdio) ProbeGaveUp() (time.Duration, bool) {
+	s.mu.Lock()
+	pc := s.probe
+	s.mu.Unlock()
+	if pc == nil {
+		return 0, false
+	}
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	return pc.wait, len(pc.expired) > 0
 }
 
 // Close implements Transport: the server is shut down, if it was started.
@@ -100,7 +119,11 @@ func (s *Stdio) Explain(err error) error {
 	select {
 	case <-p.done:
 	case <-time.After(300 * time.Millisecond):
-		// Still running: the error is not about the process.
+		// Still running: the error is not about the process, unless it
+		// closed its stdout and so can answer nothing more.
+		if c.atEOF() {
+			return &StdoutClosedError{Cmd: s.Cmd.String(), Stderr: p.StderrTail(), Cause: err}
+		}
 		return err
 	}
 	if p.signaled.Load() {
@@ -129,6 +152,10 @@ func (e *StdoutError) Error() string {
 	if errors.As(e.ReadErr, &tl) {
 		return fmt.Sprintf("server (stdio: %s) sent %s", e.Cmd, tl.Error())
 	}
+	var ne *NestingError
+	if errors.As(e.ReadErr, &ne) {
+		return fmt.Sprintf("server (stdio: %s) sent a message of %s; it is valid JSON, but no MCP message needs that, so this is a bug in the server", e.Cmd, ne.Error())
+	}
 	what := e.ReadErr.Error()
 	if e.Line != "" {
 		what = fmt.Sprintf("%q", e.Line)
@@ -137,6 +164,20 @@ func (e *StdoutError) Error() string {
 }
 
 func (e *StdoutError) Unwrap() error { return e.Cause }
+
+// StdoutClosedError says a server closed its stdout while it went on
+// running: nothing it sends can reach mcpcli any more.
+type StdoutClosedError struct {
+	Cmd    string
+	Stderr []string
+	Cause  error
+}
+
+func (e *StdoutClosedError) Error() string {
+	return fmt.Sprintf("server (stdio: %s) closed its stdout while still running, so it can answer nothing more", e.Cmd)
+}
+
+func (e *StdoutClosedError) Unwrap() error { return e.Cause }
 
 // ExitError says a server process ended while mcpcli still needed it.
 type ExitError struct {

@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,6 +21,10 @@ import (
 // go-sdk's own default (16 MiB) is less than a resource a server may well
 // return.
 const MaxMessageSize = 256 << 20
+
+// bigLine is the size from which a line read is followed by a garbage
+// collection: see pump.
+const bigLine = 16 << 20
 
 // MaxBannerLines is how many lines that are not JSON-RPC messages a stdio
 // server may write on stdout (a start-up banner, a stray log line) before
@@ -49,8 +53,17 @@ type conn struct {
 	readErr error  // why reading stopped, once it has
 	badLine string // the first line that could not be a message
 	skipped int    // lines skipped as not messages
+	// stdoutClosed: reading ended at the end of the server's stdout, not
+	// because mcpcli closed it (its own Close, or the server's exit).
+	stdoutClosed bool
 
 	reading atomic.Bool // the reader is waiting on the pipe
+
+	// pending are the ids of requests written and not yet answered: an
+	// error response with a null id goes to the one request waiting, when
+	// there is exactly one.
+	pendingMu sync.Mutex
+	pending   map[jsonrpc.ID]bool
 }
 
 type readResult struct {
@@ -103,9 +116,21 @@ func (c *conn) pump() {
 			err = c.notMessage(line)
 			continue
 		}
+		if len(line) >= bigLine {
+			// Reading it left as much again in pieces: collect them now,
+			// before the go-sdk decodes the message into as much more.
+			runtime.GC()
+		}
 		var msgs []jsonrpc.Message
 		msgs, err = decodeLine(line)
+		var ne *NullIDError
+		if errors.As(err, &ne) {
+			msgs, err = c.nullID(ne)
+		}
 		for _, m := range msgs {
+			if r, ok := m.(*jsonrpc.Response); ok {
+				c.answered(r.ID)
+			}
 			select {
 			case c.in <- readResult{msg: m}:
 			case <-c.done:
@@ -113,9 +138,16 @@ func (c *conn) pump() {
 			}
 		}
 	}
+	closing := false
+	select {
+	case <-c.done:
+		closing = true
+	default:
+	}
 	c.mu.Lock()
 	if c.readErr == nil {
 		c.readErr = err
+		c.stdoutClosed = errors.Is(err, io.EOF) && !closing
 	}
 	c.mu.Unlock()
 	close(c.in)
@@ -166,30 +198,6 @@ func (e *TooLongError) Error() string {
 	return fmt.Sprintf("a message larger than %s, more than mcpcli reads", FormatSize(int64(e.Max)))
 }
 
-// decodeLine decodes one line: a message, or a batch of them.
-func decodeLine(line []byte) ([]jsonrpc.Message, error) {
-	if line[0] != '[' {
-		m, err := jsonrpc.DecodeMessage(line)
-		if err != nil {
-			return nil, &DecodeError{Line: shortLine(line), Err: err}
-		}
-		return []jsonrpc.Message{m}, nil
-	}
-	var raws []json.RawMessage
-	if err := json.Unmarshal(line, &raws); err != nil || len(raws) == 0 {
-		return nil, &DecodeError{Line: shortLine(line), Err: errOr(err, "an empty batch")}
-	}
-	msgs := make([]jsonrpc.Message, 0, len(raws))
-	for _, r := range raws {
-		m, err := jsonrpc.DecodeMessage(r)
-		if err != nil {
-			return nil, &DecodeError{Line: shortLine(line), Err: err}
-		}
-		msgs = append(msgs, m)
-	}
-	return msgs, nil
-}
-
 // DecodeError is a line that looks like JSON but is not a JSON-RPC message.
 type DecodeError struct {
 	Line string
@@ -221,11 +229,48 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if c.obs != nil {
 		c.obs(Event{Time: time.Now(), Dir: Send, Msg: data[:len(data)-1], Ctx: ctx})
 	}
+	if r, ok := msg.(*jsonrpc.Request); ok && r.ID.IsValid() {
+		c.pendingMu.Lock()
+		if c.pending == nil {
+			c.pending = map[jsonrpc.ID]bool{}
+		}
+		c.pending[r.ID] = true
+		c.pendingMu.Unlock()
+	}
 	err = c.p.write(ctx, data)
 	if errors.Is(err, errCutShort) {
 		c.broken = err
 	}
 	return err
+}
+
+func (c *conn) answered(id jsonrpc.ID) {
+	c.pendingMu.Lock()
+	delete(c.pending, id)
+	c.pendingMu.Unlock()
+}
+
+// nullID handles an error response with a null id. A server sends one when
+// it could not read a request well enough to tell its id. With exactly one
+// request waiting it can only be about that one, which gets the error,
+// marked as sent without an id; otherwise it is skipped with a warning
+// (the requests it concerns wait on, for --timeout).
+func (c *conn) nullID(ne *NullIDError) ([]jsonrpc.Message, error) {
+	c.pendingMu.Lock()
+	var only jsonrpc.ID
+	n := len(c.pending)
+	for id := range c.pending {
+		only = id
+	}
+	c.pendingMu.Unlock()
+	if n == 1 {
+		return []jsonrpc.Message{&jsonrpc.Response{ID: only, Error: &jsonrpc.Error{
+			Code: ne.Code, Message: ne.Message + " (the server sent this error with id null, tied to no request)"}}}, nil
+	}
+	if c.warn != nil {
+		c.warn(fmt.Sprintf("the server sent %s; skipping it", ne.Error()))
+	}
+	return nil, nil
 }
 
 // Close implements mcp.Connection: it shuts the server down.
@@ -246,6 +291,14 @@ func (c *conn) failure() (err error, badLine string) {
 		return nil, ""
 	}
 	return err, c.badLine
+}
+
+// atEOF reports whether reading ended because the server closed its
+// stdout (not because mcpcli closed the connection).
+func (c *conn) atEOF() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stdoutClosed
 }
 
 // watchExit ends reading once the server has exited and everything it
@@ -296,31 +349,48 @@ type lineReader struct {
 
 func (l *lineReader) next() ([]byte, error) {
 	for {
-		var line []byte
-		for {
-			frag, err := l.r.ReadSlice('\n')
-			if len(line)+len(frag) > l.max+2 {
-				return nil, &TooLongError{Max: l.max}
-			}
-			if line == nil && err == nil {
-				line = append(make([]byte, 0, len(frag)), frag...)
-			} else {
-				line = append(line, frag...)
-			}
-			if err == nil {
-				break
-			}
-			if errors.Is(err, bufio.ErrBufferFull) {
-				continue
-			}
-			if len(bytes.TrimSpace(line)) > 0 && errors.Is(err, io.EOF) {
-				break // a last line without its newline
-			}
+		line, err := l.line()
+		if err != nil {
 			return nil, err
 		}
 		line = bytes.TrimSpace(line)
 		if len(line) > 0 {
 			return line, nil
 		}
+	}
+}
+
+// line reads one line, in memory of its own. A line longer than the
+// buffer is gathered in pieces and joined once: growing one slice as it
+// came took some five times the line's size.
+func (l *lineReader) line() ([]byte, error) {
+	var pieces [][]byte
+	size := 0
+	for {
+		frag, err := l.r.ReadSlice('\n')
+		if size+len(frag) > l.max+2 {
+			return nil, &TooLongError{Max: l.max}
+		}
+		if err == nil && pieces == nil {
+			return append(make([]byte, 0, len(frag)), frag...), nil // the usual case
+		}
+		if len(frag) > 0 {
+			pieces = append(pieces, append(make([]byte, 0, len(frag)), frag...))
+			size += len(frag)
+		}
+		switch {
+		case err == nil:
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && len(bytes.TrimSpace(bytes.Join(pieces, nil))) > 0:
+			// a last line without its newline
+		default:
+			return nil, err
+		}
+		line := make([]byte, 0, size)
+		for _, p := range pieces {
+			line = append(line, p...)
+		}
+		return line, nil
 	}
 }

@@ -61,6 +61,14 @@ func Supervise(argv []string) {
 		fmt.Fprintf(os.Stderr, "%v\n", err)
 		os.Exit(127)
 	}
+	// The server's stdin, stdout and stderr are its alone: were they held
+	// here too, a server that closes its stdout would not be seen to.
+	if null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0); err == nil {
+		for fd := 0; fd <= 2; fd++ {
+			syscall.Dup2(int(null.Fd()), fd)
+		}
+		null.Close()
+	}
 	done := make(chan struct{})
 	go func() {
 		cmd.Wait()

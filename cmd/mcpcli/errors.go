@@ -143,11 +143,14 @@ func report(ctx context.Context, w *render.Console, err error) int {
 func stderrTail(err error) []string {
 	var ee *transport.ExitError
 	var se *transport.StdoutError
+	var sc *transport.StdoutClosedError
 	switch {
 	case errors.As(err, &ee):
 		return ee.Stderr
 	case errors.As(err, &se):
 		return se.Stderr
+	case errors.As(err, &sc):
+		return sc.Stderr
 	}
 	return nil
 }
@@ -185,6 +188,7 @@ func explain(err error) string {
 		tl  *transport.TooLargeError
 		rd  *transport.RedirectError
 		tll *transport.TooLongError
+		sc  *transport.StdoutClosedError
 	)
 	if msg, ok := explainSignIn(err); ok {
 		return msg
@@ -192,7 +196,15 @@ func explain(err error) string {
 	if msg, ok := explainConfig(err); ok {
 		return msg
 	}
+	var fe *client.FallbackError
 	switch {
+	case errors.As(err, &fe):
+		// Said whole: the older handshake's failure is part of it.
+		var ce *client.ConnectError
+		if errors.As(err, &ce) {
+			return fmt.Sprintf("server (%s) %s", ce.Via, strings.TrimPrefix(fe.Error(), "the server "))
+		}
+		return fe.Error()
 	case errors.As(err, &ns):
 		return ns.Error() + "; drop --resource, or watch list changes only"
 	case errors.As(err, &ud):
@@ -225,6 +237,8 @@ func explain(err error) string {
 		return res.Error()
 	case errors.As(err, &ee):
 		return ee.Error()
+	case errors.As(err, &sc):
+		return sc.Error()
 	case errors.As(err, &se):
 		return se.Error()
 	case errors.As(err, &st):

@@ -317,9 +317,16 @@ func (f *Factory) stdio(c transport.Command) *transport.Stdio {
 		f.closers = append(f.closers, func() { w.Close() })
 	}
 	s := &transport.Stdio{Cmd: c, Warn: f.Console().Warn, MaxMessage: int(f.Flags.MaxMessageSize)}
-	if t := f.Flags.Timeout; t > 0 && t/2 < transport.DefaultDiscoverWait {
-		// Leave the initialize handshake half of --timeout.
-		s.DiscoverWait = t / 2
+	switch {
+	case f.Flags.Protocol == client.ModernVersion:
+		// Pinned: no fallback, so nothing to probe for; the server has
+		// all of the handshake's time to answer.
+		s.DiscoverWait = transport.NoDiscoverProbe
+	case f.Flags.Timeout/2 > transport.DefaultDiscoverWait:
+		// A longer --timeout gives a slow server longer before it is
+		// taken for an older one (leaving half for that handshake); a
+		// shorter one never cuts the probe short.
+		s.DiscoverWait = f.Flags.Timeout / 2
 	}
 	return s
 }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,8 +29,12 @@ func testServerMain() {
 		fmt.Fprintln(os.Stderr, "fatal: database is locked")
 		os.Exit(3)
 	}
-	if mode == "cursor-loop" {
-		cursorLoop()
+	if mode == "hostile" {
+		hostileServer(os.Args[2])
+		return
+	}
+	if mode == "cursor-loop" || mode == "cursor-new" {
+		cursorLoop(mode == "cursor-new")
 		return
 	}
 	if mode == "noisy" {
@@ -107,7 +113,7 @@ func testServerMain() {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("Hello, %v!", res.Content["name"])}}}, nil
 		})
 	case "content":
-		srv.AddTool(&mcp.Tool{Name: "mixed", InputSchema: json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer"},"ratio":{"type":"number"},"on":{"type":"boolean"},"tags":{"type":"array"},"opts":{"type":"object"},"name":{"type":"string"},"until":{"type":["integer","null"]}},"additionalProperties":false}`)},
+		srv.AddTool(&mcp.Tool{Name: "mixed", InputSchema: json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer"},"ratio":{"type":"number"},"on":{"type":"boolean"},"tags":{"type":"array"},"opts":{"type":"object"},"name":{"type":"string"},"until":{"type":["integer","null"]},"either":{"type":["integer","string"]}},"additionalProperties":false}`)},
 			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return &mcp.CallToolResult{
 					Content: []mcp.Content{
@@ -168,8 +174,15 @@ func testServerMain() {
 }
 
 // cursorLoop is a hand-written server whose every list page points to the
-// same next page: the go-sdk's server cannot be made to do that.
-func cursorLoop() {
+// same next page: the go-sdk's server cannot be made to do that. With
+// fresh, the tools pages never end instead: each has a new cursor, and as
+// many tools as the argument after the mode says (one by default).
+func cursorLoop(fresh bool) {
+	perPage := 1
+	if len(os.Args) > 2 {
+		perPage, _ = strconv.Atoi(os.Args[2])
+	}
+	page := 0
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
 		var m struct {
@@ -180,19 +193,76 @@ func cursorLoop() {
 			continue
 		}
 		var res string
-		switch m.Method {
-		case "server/discover":
+		switch {
+		case m.Method == "server/discover":
 			res = `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"prompts":{},"resources":{}}}`
-		case "tools/list":
+		case m.Method == "tools/list" && fresh:
+			// A new cursor every time, and perPage tools on each page.
+			page++
+			tools := make([]string, perPage)
+			for i := range tools {
+				tools[i] = fmt.Sprintf(`{"name":"t%d_%d","inputSchema":{"type":"object"}}`, page, i)
+			}
+			res = fmt.Sprintf(`{"tools":[%s],"nextCursor":"page-%d"}`, strings.Join(tools, ","), page)
+		case m.Method == "tools/list":
 			res = `{"tools":[{"name":"t","inputSchema":{"type":"object"}}],"nextCursor":"again"}`
-		case "prompts/list":
+		case m.Method == "prompts/list":
 			res = `{"prompts":[{"name":"p"}],"nextCursor":"again"}`
-		case "resources/list":
+		case m.Method == "resources/list":
 			res = `{"resources":[{"uri":"x://r","name":"r"}],"nextCursor":"again"}`
 		default:
 			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no"}}`+"\n", m.ID)
 			continue
 		}
 		fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", m.ID, res)
+	}
+}
+
+// hostileServer is a hand-written server that answers server/discover,
+// then answers tools/list the way how says: "logs", with a tool that
+// logs at every level whatever it is asked; "nullid", an error with id
+// null; "deep", a result nested 10,000 deep; "close", by closing its
+// stdout and staying; "nolegacy" never answers server/discover and
+// refuses initialize.
+func hostileServer(how string) {
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(sc.Bytes(), &m) != nil || m.ID == nil {
+			continue
+		}
+		if m.Method == "server/discover" && how == "nolegacy" {
+			continue // too slow to answer it, as far as mcpcli can tell
+		}
+		if m.Method == "initialize" {
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":"initialize is not supported"}}`+"\n", m.ID)
+			continue
+		}
+		if m.Method == "server/discover" {
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"hostile","version":"1"}}}}`+"\n", m.ID)
+			continue
+		}
+		switch how {
+		case "logs":
+			// Log messages at every level, whatever the client asked for.
+			if m.Method == "tools/list" {
+				fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"talk","inputSchema":{"type":"object"}}]}}`+"\n", m.ID)
+				continue
+			}
+			for _, l := range []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", "chatter"} {
+				fmt.Printf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":%q,"data":"at %s"}}`+"\n", l, l)
+			}
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"said"}]}}`+"\n", m.ID)
+		case "nullid":
+			fmt.Println(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`)
+		case "deep":
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"tools":[],"x":%s%s}}`+"\n", m.ID, strings.Repeat("[", 10000), strings.Repeat("]", 10000))
+		case "close":
+			os.Stdout.Close()
+			time.Sleep(time.Minute)
+		}
 	}
 }

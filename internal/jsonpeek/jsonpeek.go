@@ -11,6 +11,7 @@
 package jsonpeek
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -285,4 +286,35 @@ func Array(b []byte, fn func(value []byte) bool) error {
 			return syntaxErr(b, i, "want ',' or ']'")
 		}
 	}
+}
+
+// Deeper reports whether the JSON text b nests arrays and objects more
+// than limit levels deep. It looks at brackets outside strings only: it
+// says nothing of whether b is valid.
+func Deeper(b []byte, limit int) bool {
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b); i++ {
+				j := bytes.IndexAny(b[i:], `"\`)
+				if j < 0 {
+					return false
+				}
+				i += j
+				if b[i] == '"' {
+					break
+				}
+				i++ // the escaped character
+			}
+		case '[', '{':
+			depth++
+			if depth > limit {
+				return true
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package jsonpeek
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -100,5 +101,26 @@ func TestArray(t *testing.T) {
 	}
 	if err := Array([]byte(`[1,]`), func([]byte) bool { return true }); err == nil {
 		t.Errorf("Array([1,]) = nil, want an error")
+	}
+}
+
+func TestDeeper(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		limit int
+		want  bool
+	}{
+		{`{"a":[1,2]}`, 2, false},
+		{`{"a":[1,[2]]}`, 2, true},
+		{`{"a":"[[[[[[[["}`, 2, false},
+		{`{"a":"\"[[[[","b":{}}`, 2, false},
+		{`{"a":"\\","b":[[1]]}`, 2, true},
+		{`"unterminated [[[[`, 1, false},
+		{strings.Repeat("[", 1001) + strings.Repeat("]", 1001), 1000, true},
+		{strings.Repeat("[", 1000) + strings.Repeat("]", 1000), 1000, false},
+	} {
+		if got := Deeper([]byte(tc.in), tc.limit); got != tc.want {
+			t.Errorf("Deeper(%.40q, %d) = %v, want %v", tc.in, tc.limit, got, tc.want)
+		}
 	}
 }

@@ -1,0 +1,97 @@
+package transport
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// decodeLine reads the envelope itself; it must agree with the go-sdk's
+// DecodeMessage on every message the go-sdk reads, and say more where the
+// go-sdk says little.
+func TestDecodeLineAgreesWithTheGoSDK(t *testing.T) {
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`,
+		`{"jsonrpc":"2.0","id":"a","method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`,
+		`{"jsonrpc":"2.0","id":2.0,"result":null}`,
+		`{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no","data":{"x":1}}}`,
+		`{"jsonrpc":"2.0","id":4,"result":{},"error":null}`,
+		` {"result":{"a":"\u00e9"}, "id":"s", "jsonrpc":"2.0"} `,
+	} {
+		want, werr := jsonrpc.DecodeMessage([]byte(line))
+		got, gerr := decodeLine([]byte(strings.TrimSpace(line)))
+		if werr != nil || gerr != nil || len(got) != 1 {
+			t.Errorf("decodeLine(%s) = %v, %v; the go-sdk: %v, %v", line, got, gerr, want, werr)
+			continue
+		}
+		wb, _ := jsonrpc.EncodeMessage(want)
+		gb, _ := jsonrpc.EncodeMessage(got[0])
+		if string(wb) != string(gb) {
+			t.Errorf("decodeLine(%s) re-encodes as %s; the go-sdk's as %s", line, gb, wb)
+		}
+	}
+}
+
+func TestDecodeLineRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		line, want string
+	}{
+		{`{"id":1,"method":"x"}`, `its jsonrpc member is missing, not "2.0"`},
+		{`{"jsonrpc":"1.0","id":1,"method":"x"}`, `its jsonrpc member is "1.0", not "2.0"`},
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"x"}`, `its id {"a":1} is neither a number nor a string`},
+		{`{"jsonrpc":"2.0","id":1,"method":7}`, `its method 7 is not a string`},
+		{`{"jsonrpc":"2.0","result":{}}`, `a response without an id`},
+		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, `an error response tied to no request (id null): -32700 Parse error`},
+		{`{"jsonrpc":"2.0","id":1,"error":"boom"}`, `its error member is not a JSON-RPC error object`},
+		{`[]`, `an empty batch`},
+		{`{"jsonrpc":"2.0","id":1,"result":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`, `JSON nested deeper than 1000 levels`},
+		{`{"jsonrpc":"2.0","id":1,"result":{}`, `not a JSON object`},
+	} {
+		_, err := decodeLine([]byte(tc.line))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("decodeLine(%.60s) error = %v; want %q", tc.line, err, tc.want)
+		}
+	}
+}
+
+// A batch decodes to its messages, each a slice of the line, not a copy.
+func TestDecodeLineBatchAndNoCopy(t *testing.T) {
+	line := []byte(`[{"jsonrpc":"2.0","id":1,"result":{"big":"xxxxxxxx"}},{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info"}}]`)
+	msgs, err := decodeLine(line)
+	if err != nil || len(msgs) != 2 {
+		t.Fatalf("decodeLine(batch) = %v, %v", msgs, err)
+	}
+	r := msgs[0].(*jsonrpc.Response)
+	if &r.Result[0] != &line[strings.Index(string(line), `{"big"`)] {
+		t.Errorf("the result was copied out of the line")
+	}
+}
+
+// An error with id null goes to the one request waiting; with two waiting
+// it is skipped, with a warning.
+func TestNullIDErrorGoesToTheOneRequestWaiting(t *testing.T) {
+	var warned []string
+	c := &conn{warn: func(s string) { warned = append(warned, s) }}
+	ne := &NullIDError{Code: -32700, Message: "Parse error"}
+	one, _ := jsonrpc.MakeID(float64(7))
+	c.pending = map[jsonrpc.ID]bool{one: true}
+	msgs, err := c.nullID(ne)
+	if err != nil || len(msgs) != 1 {
+		t.Fatalf("nullID with one waiting = %v, %v", msgs, err)
+	}
+	r := msgs[0].(*jsonrpc.Response)
+	var je *jsonrpc.Error
+	if r.ID != one || !errors.As(r.Error, &je) || je.Code != -32700 || !strings.Contains(je.Message, "id null") {
+		t.Errorf("nullID with one waiting = %+v; want request 7 to get the error", r)
+	}
+	two, _ := jsonrpc.MakeID(float64(8))
+	c.pending[two] = true
+	msgs, err = c.nullID(ne)
+	if err != nil || len(msgs) != 0 || len(warned) != 1 || !strings.Contains(warned[0], "skipping it") {
+		t.Errorf("nullID with two waiting = %v, %v, warnings %q; want it skipped with a warning", msgs, err, warned)
+	}
+}
