@@ -200,9 +200,10 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 			s.wire.shown()
 		},
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
-			// Shown only when asked for, at or above the level asked: a
-			// server that sends them anyway is not heard.
-			if s.opts.OnLog != nil && LogShown(s.opts.LogLevel, string(req.Params.Level)) {
+			// Shown only when asked for, at or above the level asked (as
+			// it is now: SetLogLevel changes it): a server that sends them
+			// anyway is not heard.
+			if s.opts.OnLog != nil && LogShown(s.LogLevel(), string(req.Params.Level)) {
 				s.opts.OnLog(req.Params)
 			}
 			s.wire.shown()

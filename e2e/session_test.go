@@ -256,6 +256,10 @@ func TestSessionEverything(t *testing.T) {
 	tm := start(t, nil, "", argv...)
 	tm.waitFor("2025-11-25 (initialize, fallback) · stdio", "Tools 15", "Resources 7+2")
 
+	tm.keys("L")
+	tm.waitFor("Server log level", "(sent now as logging/setLevel)")
+	tm.keys("Enter") // debug: everything
+	tm.waitFor("log level set to debug")
 	tm.pick("toggle-simulated-logging")
 	tm.waitFor("Started simulated")
 	tm.keys("4", "l")

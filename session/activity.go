@@ -238,11 +238,11 @@ func (m *Model) activityView() []string {
 	st := m.st
 	w, h := m.width, m.bodyHeight()
 	var out []string
-	level := m.c.LogLevel()
-	if level == "" {
-		level = "not set"
+	level := "log level: " + m.c.LogLevel() + " (L changes it) "
+	if m.c.LogLevel() == "" {
+		level = "no server logs asked for: L asks "
 	}
-	out = append(out, spread(st.title.Render(" Showing "+showNames[a.show]), st.dim.Render("log level: "+level+" (L changes it) "), w))
+	out = append(out, spread(st.title.Render(" Showing "+showNames[a.show]), st.dim.Render(level), w))
 	for _, c := range m.calls {
 		if !c.running() || len(out) > 3 {
 			continue
