@@ -493,16 +493,20 @@ func (s *Slot) setDescription(width, lines int) {
 // wrapCut wraps s to width (as huh does) and keeps at most n lines; a cut
 // ends in a pointer to the full text.
 func wrapCut(s string, width, n int) string {
-	if s == "" {
+	if s == "" || n <= 0 {
 		return ""
 	}
 	lines := strings.Split(lipgloss.Wrap(s, max(width, 10), ",.-; "), "\n")
 	if len(lines) <= n {
 		return strings.Join(lines, "\n")
 	}
-	lines = lines[:max(n, 1)]
+	lines = lines[:n]
 	last := lines[len(lines)-1]
-	lines[len(lines)-1] = truncate(last, max(width-22, 1)) + " … (ctrl+o: all of it)"
+	more := " … (ctrl+o: all of it)"
+	if width < 2*Width(more) {
+		more = " …" // a narrow screen keeps the pointer on its line
+	}
+	lines[len(lines)-1] = truncate(last, max(width-Width(more), 1)) + more
 	return strings.Join(lines, "\n")
 }
 

@@ -171,6 +171,24 @@ func (m *askModel) messageLines() []string {
 func (m *askModel) maxMessageLines() int { return min(max((m.height-8)/4, 1), 6) }
 
 func (m *askModel) header() []string {
+	full := m.fullHeader()
+	if m.height < len(full)+footerLines+minBody {
+		// A tiny terminal: the screen goes to the field being answered,
+		// under the ask's title alone.
+		return full[:1]
+	}
+	return full
+}
+
+// minBody is the fewest lines a field needs: its title, its input, and
+// the line under it.
+const minBody = 3
+
+// compact reports whether the screen is too short for the header and
+// footer in full (see header).
+func (m *askModel) compact() bool { return len(m.header()) == 1 && len(m.fullHeader()) > 1 }
+
+func (m *askModel) fullHeader() []string {
 	w := m.innerWidth()
 	title, sub := AskTitle(m.r, m.i), "your answers go to "+Who(m.r.Server)
 	if m.args != nil {
@@ -196,7 +214,10 @@ func (m *askModel) header() []string {
 const footerLines = 3
 
 func (m *askModel) bodyHeight() int {
-	return max(m.height-len(m.header())-footerLines, 3)
+	if m.compact() {
+		return max(m.height-2, 1) // the title above, the keys below
+	}
+	return max(m.height-len(m.header())-footerLines, minBody)
 }
 
 // layout sizes the fields for the screen and cuts them into pages.
@@ -207,6 +228,9 @@ func (m *askModel) layout() {
 	w := m.innerWidth()
 	body := m.bodyHeight()
 	descLines := min(max(body/4, 1), 8)
+	if m.compact() {
+		descLines = 0 // ctrl+o still shows it
+	}
 	m.pages = m.pages[:0]
 	m.pageOf = make([]int, len(m.fields.Slots))
 	var page []int
@@ -727,7 +751,11 @@ func (m *askModel) screenOf(body []string, footer ...string) string {
 	for i := len(body); i < h; i++ {
 		lines = append(lines, "")
 	}
-	lines = append(lines, m.look.chrome().Rule.Render(strings.Repeat("─", m.innerWidth())))
+	if m.compact() {
+		footer = footer[len(footer)-1:] // the keys, without the rule
+	} else {
+		lines = append(lines, m.look.chrome().Rule.Render(strings.Repeat("─", m.innerWidth())))
+	}
 	if m.quitAsked {
 		quit := "Quit? ctrl+c again leaves mcpcli and abandons the request (nothing more is sent)"
 		if m.inSession {

@@ -706,3 +706,30 @@ func TestFormPasteIsCutAtTheFieldsLimit(t *testing.T) {
 		})
 	}
 }
+
+// On a tiny terminal (20x5) the field being answered keeps its input line:
+// the header shrinks to the title, descriptions and the rule go.
+func TestFormTinyTerminalKeepsTheInputLine(t *testing.T) {
+	m := newAskModel(roundOf([3]string{"profile", "Tell me about yourself.", demoserver.ProfileSchema}), 0)
+	m.Update(tea.WindowSizeMsg{Width: 20, Height: 5})
+	m.slot().focus()
+	m.Update(tea.KeyPressMsg{Code: 'A', Text: "A"})
+	screen := ansi.Strip(m.View().Content)
+	lines := strings.Split(screen, "\n")
+	if len(lines) > 5 {
+		t.Errorf("the screen has %d lines on a 5-line terminal:\n%s", len(lines), screen)
+	}
+	if !strings.Contains(screen, "Full name *") || !strings.Contains(screen, "> A") {
+		t.Errorf("the field's title and input line are not both on the 20x5 screen:\n%s", screen)
+	}
+	for _, l := range lines {
+		if w := Width(l); w > 20 {
+			t.Errorf("line %q is %d cells wide on a 20-cell terminal", l, w)
+		}
+	}
+	// Back to a roomy terminal, the header and the description return.
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if screen := ansi.Strip(m.View().Content); !strings.Contains(screen, "Tell me about yourself.") || !strings.Contains(screen, "As it should appear") {
+		t.Errorf("at 80x24 the message or description is missing:\n%s", screen)
+	}
+}

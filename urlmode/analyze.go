@@ -260,6 +260,14 @@ func (a *Analysis) host(raw string) error {
 	if ascii == "" {
 		return fmt.Errorf("its host is empty")
 	}
+	for _, label := range strings.Split(ascii, ".") {
+		switch {
+		case label == "":
+			return fmt.Errorf("its host %q has an empty part between dots; a host name has none", render.Line(raw))
+		case strings.HasPrefix(label, "-") || strings.HasSuffix(label, "-"):
+			return fmt.Errorf("its host %q has a part that begins or ends with a hyphen (%q); a host name has none", render.Line(raw), label)
+		}
+	}
 	a.Host = ascii
 	if uni, err := idna.Display.ToUnicode(ascii); err == nil && uni != ascii {
 		a.UnicodeHost = render.Line(uni)

@@ -33,6 +33,12 @@ func TestAnalyze(t *testing.T) {
 		{raw: "https://example.com:99999/", refused: "port"},
 		{raw: "https://example.com/%zz", refused: "not a valid URL"},
 		{raw: "https://[fe80::1%25eth0]/", refused: "IPv6"},
+		// Hosts no name can be: ".." is not "." (issue 10).
+		{raw: "httPs://..", refused: "empty part between dots"},
+		{raw: "https://a..b/", refused: "empty part between dots"},
+		{raw: "https://.example.com/", refused: "empty part between dots"},
+		{raw: "https://-x-.example/", refused: "begins or ends with a hyphen"},
+		{raw: "HTTPS://Example.COM./", target: "https://example.com/", host: "example.com", domain: "example.com"},
 		// Escape sequences: an OSC 8 hyperlink would make other text
 		// clickable, CSI would recolour the screen.
 		{raw: "https://example.com/\x1b]8;;https://evil.example\x07click\x1b]8;;\x07", refused: "control characters"},

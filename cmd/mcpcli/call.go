@@ -17,6 +17,7 @@ import (
 	"github.com/mcpcli/mcpcli/internal/suggest"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/schema"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // pair is one KEY=VALUE argument.
@@ -109,6 +110,16 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 
 func callRun(ctx context.Context, cmd *cobra.Command, opts *CallOptions) error {
 	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+		if !needsToolList(s, opts) {
+			// Nothing to type, ask or mirror: call at once (listing first
+			// was most of a plain call's time), and read the list only to
+			// explain a refusal.
+			res, err := s.CallTool(ctx, opts.Tool, opts.Base)
+			if err != nil {
+				return explainRefusedCall(ctx, cmd, s, opts, err)
+			}
+			return printAndSave(opts.Out, opts.Console, res, opts.JSON, opts.Save)
+		}
 		tool, list, err := s.Tool(ctx, opts.Tool)
 		if err != nil {
 			return err
@@ -144,6 +155,44 @@ func callRun(ctx context.Context, cmd *cobra.Command, opts *CallOptions) error {
 		}
 		return printAndSave(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 	})
+}
+
+// needsToolList reports whether the call needs the tool's definition
+// first: KEY=VALUE pairs are typed by its inputSchema; on a terminal,
+// missing required arguments are asked on a form; over Streamable HTTP,
+// arguments annotated x-mcp-header are mirrored in headers and a tool
+// whose annotations are invalid is left out (the spec's MUSTs); and a
+// 2025-11-25 tool may require a task.
+func needsToolList(s *client.Session, opts *CallOptions) bool {
+	_, http := s.Transport().(*transport.HTTP)
+	return len(opts.Pairs) > 0 || opts.Ask != nil || !s.Server().Modern() || http
+}
+
+// explainRefusedCall is a call made without the tool list that the server
+// refused with a JSON-RPC error: the list says whether the tool exists (and
+// what it may have been meant to be) and which required arguments were
+// missing. Anything else stays as it was.
+func explainRefusedCall(ctx context.Context, cmd *cobra.Command, s *client.Session, opts *CallOptions, err error) error {
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || ctx.Err() != nil {
+		return err
+	}
+	tool, list, lerr := s.Tool(ctx, opts.Tool)
+	switch {
+	case lerr != nil:
+		return err
+	case tool == nil:
+		return unknownTool(s, list, opts.Tool)
+	}
+	spec, perr := schema.ParseArgs(jsonpeek.Get(list.Raw[tool.Name], "inputSchema"))
+	if perr != nil {
+		return err
+	}
+	if missing := spec.Missing(opts.Base); len(missing) > 0 {
+		return usageErrorf(cmd, "tool %q needs %s (the server refused the call: %s): give %s as KEY=VALUE; 'mcpcli tools %s' shows what each takes",
+			opts.Tool, quoted(missing), render.Line(je.Message), plural2(len(missing), "it", "them"), opts.Tool)
+	}
+	return err
 }
 
 // askArguments asks for the arguments on the form, keeping what was given
