@@ -44,7 +44,8 @@ type wire struct {
 	// Log and progress notifications received, and handled (shown).
 	notesSeen, notesShown atomic.Int64
 
-	onNote func(Notification) // every notification received
+	onNote       func(Notification) // every notification received
+	toolsChanged func()             // the server said its tool list changed
 }
 
 // Notification is one notification from the server, as it sent it.
@@ -160,6 +161,8 @@ func (w *wire) observe(ev transport.Event) {
 		}
 	case method == "notifications/message" || method == "notifications/progress":
 		w.notesSeen.Add(1)
+	case method == "notifications/tools/list_changed" && w.toolsChanged != nil:
+		w.toolsChanged()
 	}
 	if method != "" && e.id == nil && w.onNote != nil {
 		w.onNote(Notification{Method: method, Params: e.params, Raw: ev.Msg})
@@ -171,7 +174,9 @@ func (w *wire) sent(ctx context.Context, e envelope, method string) {
 		w.cancelOnce.Do(func() { close(w.cancelSent) })
 		return
 	}
-	if method == "" || e.id == nil {
+	if method == "" || e.id == nil || method == "subscriptions/listen" {
+		// A subscriptions/listen stream is open for the whole session: it
+		// is never a request left unanswered.
 		return
 	}
 	s := &sent{method: method}

@@ -90,6 +90,10 @@ func ToolResult(w io.Writer, res *mcp.CallToolResult) {
 	}
 }
 
+// Restates reports whether a tool result's structuredContent only says
+// again what its content blocks show (the text output leaves it out then).
+func Restates(res *mcp.CallToolResult) bool { return structuredRestates(res) }
+
 // structuredRestates reports whether structuredContent only says again what
 // the content blocks already show, so that printing it would say it twice:
 // the text is its JSON; or it is one field ({"content": …}, {"entities":

@@ -75,6 +75,10 @@ type Factory struct {
 	cfg    *config.Config // the config files, loaded once
 	server *config.Server // the server -s named, once resolved
 	secret []string       // the headers the person gave: redacted in the trace
+
+	// share, in the interactive session, lends the terminal to what asks
+	// on it outside a form (a sign-in that comes mid-session).
+	share func(ctx context.Context, run func()) error
 }
 
 // cleanup runs what the run left to do at its end.
