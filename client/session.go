@@ -546,7 +546,9 @@ const cancelNoticeWait = time.Second
 // response stream already says so.
 func (s *Session) Close() error {
 	if s.wire.unanswered() {
-		if _, http := s.t.(*transport.HTTP); s.gaveUp.Load() && (!http || !s.server.Modern()) {
+		b, canBreak := s.t.(interface{ Broken() bool })
+		broken := canBreak && b.Broken() // nothing more can be sent: no notice to wait for
+		if _, http := s.t.(*transport.HTTP); s.gaveUp.Load() && !broken && (!http || !s.server.Modern()) {
 			select {
 			case <-s.wire.cancelSent:
 			case <-time.After(cancelNoticeWait):

@@ -73,6 +73,20 @@ func (s *Stdio) Connect(ctx context.Context) (mcp.Connection, error) {
 	return pc, nil
 }
 
+// Broken reports whether a write to the server was cut short: the stream
+// is no longer whole, and nothing more can be sent on it.
+func (s *Stdio) Broken() bool {
+	s.mu.Lock()
+	c := s.conn
+	s.mu.Unlock()
+	if c == nil {
+		return false
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	return c.broken != nil
+}
+
 // ProbeGaveUp reports how long mcpcli waited for server/discover before it
 // took the server for an older one, if it did.
 func (s *Stdio) ProbeGaveUp() (time.Duration, bool) {

@@ -81,7 +81,10 @@ func TestARunWritingToADeafServerCanBeStopped(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if code := waitExit(t, cmd, errb); code != tc.code || !strings.Contains(errb.String(), tc.stderr) || out.Len() > 0 {
+			signalled := time.Now()
+			code := waitExit(t, cmd, errb)
+			t.Logf("exited %s after the signal (or --timeout)", time.Since(signalled).Round(time.Millisecond))
+			if code != tc.code || !strings.Contains(errb.String(), tc.stderr) || out.Len() > 0 {
 				t.Errorf("exit %d, want %d with %q on stderr; stdout %q, stderr:\n%s", code, tc.code, tc.stderr, out, errb)
 			}
 			poll(t, "the server and its child to be gone", func() bool { return gone(server) && gone(child) })
