@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 )
 
 // ErrCancelled means the person dismissed what was on screen. Every
@@ -33,6 +35,35 @@ type Terminal struct {
 	Options []tea.ProgramOption
 
 	keys *keySource
+
+	profileOnce sync.Once
+	profile     colorprofile.Profile
+}
+
+// colorProfile is the terminal's colour profile, found once per run. When
+// stdout is the same terminal as Out, lipgloss found it already when it
+// started (asking tmux, inside tmux, costs a process: bubbletea would ask
+// again for each program).
+func (t *Terminal) colorProfile() colorprofile.Profile {
+	t.profileOnce.Do(func() {
+		if sameTerminal(os.Stdout, t.Out) && lipgloss.Writer != nil {
+			t.profile = lipgloss.Writer.Profile
+			return
+		}
+		t.profile = colorprofile.Detect(t.Out, os.Environ())
+	})
+	return t.profile
+}
+
+// sameTerminal reports whether a and b are the same terminal device.
+func sameTerminal(a *os.File, b io.Writer) bool {
+	f, ok := b.(*os.File)
+	if !ok || a == nil {
+		return false
+	}
+	as, err1 := a.Stat()
+	bs, err2 := f.Stat()
+	return err1 == nil && err2 == nil && as.Mode()&os.ModeCharDevice != 0 && os.SameFile(as, bs)
 }
 
 // Run shows m until it quits and returns its final model. Ctrl+C is a key
@@ -64,6 +95,13 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 		tea.WithInput(in),
 		tea.WithOutput(t.Out),
 		tea.WithoutSignalHandler(),
+		// bubbletea draws only on its ticks, the first one a frame after
+		// it starts: at its highest rate the first form lands in 8 ms, not
+		// 16 (a tick with nothing new costs nothing).
+		tea.WithFPS(120),
+	}
+	if _, isFile := t.Out.(*os.File); isFile {
+		opts = append(opts, tea.WithColorProfile(t.colorProfile()))
 	}
 	final, err := tea.NewProgram(m, append(opts, t.Options...)...).Run()
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"github.com/mcpcli/mcpcli/internal/suggest"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/schema"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // pair is one KEY=VALUE argument.
@@ -96,6 +96,7 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 			if err != nil {
 				return err
 			}
+			f.rawOnly = f.JSON() && save == "" // -o json prints the bytes: nothing to decode
 			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs, Ask: f.arguments(), Save: save}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -110,6 +111,16 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 
 func callRun(ctx context.Context, cmd *cobra.Command, opts *CallOptions) error {
 	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+		if !needsToolList(s, opts) {
+			// Nothing to type, ask or mirror: call at once (listing first
+			// was most of a plain call's time), and read the list only to
+			// explain a refusal.
+			res, err := s.CallTool(ctx, opts.Tool, opts.Base)
+			if err != nil {
+				return explainRefusedCall(ctx, cmd, s, opts, err)
+			}
+			return printAndSave(opts.Out, opts.Console, res, opts.JSON, opts.Save)
+		}
 		tool, list, err := s.Tool(ctx, opts.Tool)
 		if err != nil {
 			return err
@@ -145,6 +156,44 @@ func callRun(ctx context.Context, cmd *cobra.Command, opts *CallOptions) error {
 		}
 		return printAndSave(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 	})
+}
+
+// needsToolList reports whether the call needs the tool's definition
+// first: KEY=VALUE pairs are typed by its inputSchema; on a terminal,
+// missing required arguments are asked on a form; over Streamable HTTP,
+// arguments annotated x-mcp-header are mirrored in headers and a tool
+// whose annotations are invalid is left out (the spec's MUSTs); and a
+// 2025-11-25 tool may require a task.
+func needsToolList(s *client.Session, opts *CallOptions) bool {
+	_, http := s.Transport().(*transport.HTTP)
+	return len(opts.Pairs) > 0 || opts.Ask != nil || !s.Server().Modern() || http
+}
+
+// explainRefusedCall is a call made without the tool list that the server
+// refused with a JSON-RPC error: the list says whether the tool exists (and
+// what it may have been meant to be) and which required arguments were
+// missing. Anything else stays as it was.
+func explainRefusedCall(ctx context.Context, cmd *cobra.Command, s *client.Session, opts *CallOptions, err error) error {
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || ctx.Err() != nil {
+		return err
+	}
+	tool, list, lerr := s.Tool(ctx, opts.Tool)
+	switch {
+	case lerr != nil:
+		return err
+	case tool == nil:
+		return unknownTool(s, list, opts.Tool)
+	}
+	spec, perr := schema.ParseArgs(jsonpeek.Get(list.Raw[tool.Name], "inputSchema"))
+	if perr != nil {
+		return err
+	}
+	if missing := spec.Missing(opts.Base); len(missing) > 0 {
+		return usageErrorf(cmd, "tool %q needs %s (the server refused the call: %s): give %s as KEY=VALUE; 'mcpcli tools %s' shows what each takes",
+			opts.Tool, quoted(missing), render.Line(je.Message), plural2(len(missing), "it", "them"), opts.Tool)
+	}
+	return err
 }
 
 // askArguments asks for the arguments on the form, keeping what was given
@@ -349,6 +398,7 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 			if err != nil {
 				return err
 			}
+			f.rawOnly = f.JSON()
 			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: arguments, Ask: f.arguments(), Values: f.values()}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -409,7 +459,7 @@ func promptRun(ctx context.Context, cmd *cobra.Command, opts *PromptOptions) err
 		}
 		args := opts.Args
 		if len(missing) > 0 {
-			form, ferr := schema.ParseArguments(promptSchema(prompt))
+			form, ferr := schema.ParseArguments(render.PromptSchema(prompt))
 			if opts.Ask == nil || ferr != nil {
 				return usageErrorf(cmd, "prompt %q needs %s: give %s as KEY=VALUE (or run it on a terminal to fill them in); 'mcpcli prompts' lists each prompt's arguments",
 					opts.Name, quoted(missing), plural2(len(missing), "it", "them"))
@@ -435,49 +485,6 @@ func promptRun(ctx context.Context, cmd *cobra.Command, opts *PromptOptions) err
 		}
 		return printResult(opts.Out, res, opts.JSON)
 	})
-}
-
-// promptSchema is a prompt's arguments as an inputSchema of strings.
-func promptSchema(p *mcp.Prompt) json.RawMessage {
-	props := map[string]any{}
-	var order []string
-	var required []string
-	for _, a := range p.Arguments {
-		prop := map[string]any{"type": "string"}
-		if a.Title != "" {
-			prop["title"] = a.Title
-		}
-		if a.Description != "" {
-			prop["description"] = a.Description
-		}
-		props[a.Name] = prop
-		order = append(order, a.Name)
-		if a.Required {
-			required = append(required, a.Name)
-		}
-	}
-	// The form keeps the order of properties as written: write them in the
-	// prompt's order.
-	var b strings.Builder
-	b.WriteString(`{"type":"object","properties":{`)
-	for i, n := range order {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(n)
-		v, _ := json.Marshal(props[n])
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteString(`}`)
-	if len(required) > 0 {
-		r, _ := json.Marshal(required)
-		b.WriteString(`,"required":`)
-		b.Write(r)
-	}
-	b.WriteString(`}`)
-	return json.RawMessage(b.String())
 }
 
 func orNone(names []string) string {
@@ -550,6 +557,7 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 			if err != nil {
 				return err
 			}
+			f.rawOnly = f.JSON() && save == ""
 			opts := &ReadOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), URI: args[0], Template: tmpl, Ask: ask, Save: save}
 			if runF != nil {
 				return runF(cmd.Context(), opts)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -127,6 +128,12 @@ func testServerMain() {
 			})
 		srv.AddTool(&mcp.Tool{Name: "book", InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"nights":{"type":"integer","minimum":1},"rooms":{"type":"array","items":{"type":"object","properties":{"beds":{"type":"integer"}}}}},"required":["city","nights"]}`)},
 			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				var args map[string]any
+				json.Unmarshal(req.Params.Arguments, &args)
+				if args["city"] == nil || args["nights"] == nil {
+					// As a server that validates its input refuses.
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: city and nights are required"}
+				}
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "booked: " + string(req.Params.Arguments)}}}, nil
 			})
 		srv.AddPrompt(&mcp.Prompt{Name: "plan", Arguments: []*mcp.PromptArgument{{Name: "goal", Required: true}, {Name: "style"}}},
