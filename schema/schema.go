@@ -188,15 +188,23 @@ func parse(raw json.RawMessage, args bool) (*Form, error) {
 		form.resolve()
 		return form, nil
 	}
-	var top map[string]json.RawMessage
+	// Read as the validator reads it (encoding/json into a struct: a key
+	// matches a keyword whatever its case, the last one counts), so that
+	// "Required" or "tYpe" means to the form what it means to the check.
+	var top struct {
+		Type       json.RawMessage `json:"type"`
+		Required   json.RawMessage `json:"required"`
+		Ref        json.RawMessage `json:"$ref"`
+		Properties json.RawMessage `json:"properties"`
+	}
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return nil, fmt.Errorf("requestedSchema is not a JSON object: %v", err)
 	}
-	if t, ok := top["type"]; ok && string(t) != `"object"` {
+	if t := top.Type; t != nil && string(t) != `"object"` {
 		form.Problems = append(form.Problems, Problem{Reason: fmt.Sprintf("the schema's type is %s, not object", t)})
 	}
 	var required []string
-	if r, ok := top["required"]; ok {
+	if r := top.Required; r != nil {
 		if err := json.Unmarshal(r, &required); err != nil {
 			form.Problems = append(form.Problems, Problem{Reason: "required is not a list of names"})
 		}
@@ -205,10 +213,10 @@ func parse(raw json.RawMessage, args bool) (*Form, error) {
 	for _, r := range required {
 		isRequired[r] = true
 	}
-	if _, ok := top["$ref"]; ok {
+	if top.Ref != nil {
 		form.Problems = append(form.Problems, Problem{Reason: "the schema uses $ref, which form mode does not allow"})
 	}
-	if props, ok := top["properties"]; ok && string(props) != "null" {
+	if props := top.Properties; props != nil && string(props) != "null" {
 		names, values, err := orderedObject(props)
 		if err != nil {
 			return nil, fmt.Errorf("requestedSchema.properties is not an object: %v", err)

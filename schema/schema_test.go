@@ -197,6 +197,12 @@ func TestParseUnrenderable(t *testing.T) {
 		{"empty items enum", obj(`"c":{"type":"array","items":{"enum":[]}}`), "c", "nothing to choose"},
 		{"required without property", `{"type":"object","properties":{},"required":["ghost"]}`, "ghost", "no property"},
 		{"required is not a list", `{"type":"object","properties":{},"required":"a"}`, "", "required is not a list"},
+		// Keywords whatever their case, as the validator reads them: a form
+		// it shows is one the check can pass.
+		{"Required, read as required", `{"type":"object","properties":{"a":{"type":"string"}},"Required":["b"]}`, "b", "no property"},
+		{"tYpe, read as type", `{"tYpe":{"":0}}`, "", "not object"},
+		{"the last of type and TYPE", `{"type":"object","TYPE":"string"}`, "", "not object"},
+		{"a null type", `{"type":null}`, "", "not object"},
 		{"minLength over maxLength", obj(`"s":{"type":"string","minLength":5,"maxLength":2}`), "s", "at least 5 and at most 2 characters: no answer can fit"},
 		{"minimum over maximum", obj(`"n":{"type":"integer","minimum":10,"maximum":1}`), "n", "from 10 up to 1"},
 		{"minItems over maxItems", obj(`"m":{"type":"array","minItems":3,"maxItems":1,"items":{"enum":["a","b","c"]}}`), "m", "at least 3 and at most 1"},
