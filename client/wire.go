@@ -147,8 +147,29 @@ func peek(msg []byte) (envelope, bool) {
 	}
 	if jsonpeek.IsNull(e.error) {
 		e.error = nil
+	} else if !errorObject(e.error) {
+		return e, false
 	}
 	return e, true
+}
+
+// errorObject reports whether an error member is one the go-sdk reads (a
+// jsonrpc.Error, its members matched exactly): an object whose code is a
+// whole number and whose message is a string.
+func errorObject(v []byte) bool {
+	ok := true
+	err := jsonpeek.Object(v, func(k string, m []byte) bool {
+		switch k {
+		case "code":
+			var n int64
+			ok = json.Unmarshal(m, &n) == nil
+		case "message":
+			var s string
+			ok = json.Unmarshal(m, &s) == nil
+		}
+		return ok
+	})
+	return err == nil && ok
 }
 
 // readID reads an id as the go-sdk does: a string, or a number made a

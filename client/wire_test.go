@@ -25,6 +25,8 @@ func TestWireReadsAResponseAsTheGoSDKDoes(t *testing.T) {
 		{"the last id counts", `{"jsonrpc":"2.0","id":1,"id":null,"error":{"code":1,"message":"x"}}`, false, ""},
 		{"a method makes it a request", `{"jsonrpc":"2.0","id":1,"method":null,"result":{}}`, false, ""},
 		{"an id that is an object", `{"jsonrpc":"2.0","id":{"n":1},"result":{}}`, false, ""},
+		{"an error whose code is no number", `{"jsonrpc":"2.0","id":1,"error":{"code":{},"message":"x"}}`, false, ""},
+		{"an error that is no object", `{"jsonrpc":"2.0","id":1,"error":"boom"}`, false, ""},
 	} {
 		w := newWire()
 		ex := &exchange{}
