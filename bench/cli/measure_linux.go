@@ -18,7 +18,8 @@ import (
 // run is one measured process.
 type run struct {
 	wall   time.Duration
-	rssKB  int64 // peak RSS of the process alone, when asked for
+	rssKB  int64         // peak RSS of the process alone, when asked for
+	cpu    time.Duration // user + system time of the process and all it reaped
 	status syscall.WaitStatus
 }
 
@@ -70,7 +71,7 @@ func timed(argv []string, files [3]*os.File, limit time.Duration) (run, error) {
 		return run{}, fmt.Errorf("killed after %v", limit)
 	}
 	ws, _ := st.Sys().(syscall.WaitStatus)
-	return run{wall: wall, status: ws}, nil
+	return run{wall: wall, cpu: st.UserTime() + st.SystemTime(), status: ws}, nil
 }
 
 func traced(argv []string, files [3]*os.File, limit time.Duration) (run, error) {

@@ -26,6 +26,7 @@ type path struct {
 	check        func(stdout []byte) error // judges one untimed run's output
 	http         bool                      // clients are set once the HTTP server is up
 	form         bool                      // measured in tmux to the first form
+	long         bool                      // runs take seconds: a third of the pairs, one warm-up pair
 }
 
 type bench struct {
@@ -56,13 +57,19 @@ func (b *bench) path(p path) row {
 			}
 		}
 	}
-	fmt.Fprintf(b.progress, "%s: %d pairs …", p.id, b.cfg.warmup+b.cfg.n)
+	warmup, n := b.cfg.warmup, b.cfg.n
+	if p.long {
+		// Each run is long enough to average out the scheduler's noise
+		// on its own, and the run must stay within minutes.
+		warmup, n = 1, max(3, (n+2)/3)
+	}
+	fmt.Fprintf(b.progress, "%s: %d pairs …", p.id, warmup+n)
 	var pairs []pair
 	var mcpcliKB, bareKB []int64
-	for i := range b.cfg.warmup + b.cfg.n {
+	for i := range warmup + n {
 		// Warm-up runs measure peak RSS (traced, so not timed); the
 		// first-form runs measure it as they go.
-		warm := i < b.cfg.warmup
+		warm := i < warmup
 		var m, bare run
 		var err error
 		if i%2 == 0 {
@@ -83,7 +90,7 @@ func (b *bench) path(p path) row {
 			bareKB = append(bareKB, bare.rssKB)
 		}
 		if !warm {
-			pairs = append(pairs, pair{mcpcliMs: msOf(m.wall), bareMs: msOf(bare.wall)})
+			pairs = append(pairs, pair{mcpcliMs: msOf(m.wall), bareMs: msOf(bare.wall), mcpcliCPUMs: msOf(m.cpu), bareCPUMs: msOf(bare.cpu)})
 		}
 	}
 	r.sum = summarize(pairs, mcpcliKB, bareKB)

@@ -21,13 +21,16 @@ func quantile(xs []float64, q float64) float64 {
 
 func median(xs []float64) float64 { return quantile(xs, 0.5) }
 
-// pair is one interleaved measurement of both clients' times.
-type pair struct{ mcpcliMs, bareMs float64 }
+// pair is one interleaved measurement of both clients' times: wall clock,
+// and CPU (user + system, with the processes each reaped).
+type pair struct{ mcpcliMs, bareMs, mcpcliCPUMs, bareCPUMs float64 }
 
 // summary is what a table row shows for one path.
 type summary struct {
 	n                int
 	mcpcliMs, bareMs float64 // medians
+	mcpcliCPU        float64 // median CPU ms
+	bareCPU          float64
 	ratio            float64 // median of the paired ratios mcpcli/bare
 	p25, p75         float64 // of the paired ratios
 	mcpcliMiB        float64 // median peak RSS
@@ -40,11 +43,13 @@ type summary struct {
 // when it ran cancels out of its ratio. The peaks (KiB) are each client's,
 // from the runs that measured them.
 func summarize(pairs []pair, mcpcliKB, bareKB []int64) summary {
-	var m, b, r, mr, br []float64
+	var m, b, r, mc, bc, mr, br []float64
 	for _, p := range pairs {
 		m = append(m, p.mcpcliMs)
 		b = append(b, p.bareMs)
 		r = append(r, p.mcpcliMs/p.bareMs)
+		mc = append(mc, p.mcpcliCPUMs)
+		bc = append(bc, p.bareCPUMs)
 	}
 	for _, kb := range mcpcliKB {
 		mr = append(mr, float64(kb)/1024)
@@ -57,6 +62,8 @@ func summarize(pairs []pair, mcpcliKB, bareKB []int64) summary {
 		mcpcliMs:  median(m),
 		bareMs:    median(b),
 		ratio:     median(r),
+		mcpcliCPU: median(mc),
+		bareCPU:   median(bc),
 		p25:       quantile(r, 0.25),
 		p75:       quantile(r, 0.75),
 		mcpcliMiB: median(mr),

@@ -45,10 +45,10 @@ func TestQuantileLeavesInputAlone(t *testing.T) {
 // both runs of a pair leaves that pair's ratio alone, where a ratio of the
 // medians would mix pairs run under different loads.
 func TestSummarizePairsRatios(t *testing.T) {
-	pairs := []pair{{mcpcliMs: 12, bareMs: 10}, {mcpcliMs: 120, bareMs: 100}, {mcpcliMs: 11, bareMs: 10}}
+	pairs := []pair{{mcpcliMs: 12, bareMs: 10, mcpcliCPUMs: 6, bareCPUMs: 4}, {mcpcliMs: 120, bareMs: 100, mcpcliCPUMs: 8, bareCPUMs: 5}, {mcpcliMs: 11, bareMs: 10, mcpcliCPUMs: 7, bareCPUMs: 3}}
 	mcpcliKB, bareKB := []int64{2048, 3072, 2048}, []int64{1024, 2048}
 	got := summarize(pairs, mcpcliKB, bareKB)
-	want := summary{n: 3, mcpcliMs: 12, bareMs: 10, ratio: 1.2, p25: 1.15, p75: 1.2, mcpcliMiB: 2, bareMiB: 1.5, rssRatio: 2 / 1.5}
+	want := summary{n: 3, mcpcliMs: 12, bareMs: 10, mcpcliCPU: 7, bareCPU: 4, ratio: 1.2, p25: 1.15, p75: 1.2, mcpcliMiB: 2, bareMiB: 1.5, rssRatio: 2 / 1.5}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(summary{}), cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) < 1e-9 })); diff != "" {
 		t.Errorf("summarize(%v, %v, %v) (-want +got):\n%s", pairs, mcpcliKB, bareKB, diff)
 	}
@@ -76,14 +76,14 @@ func TestVerdict(t *testing.T) {
 func TestWriteTable(t *testing.T) {
 	var b bytes.Buffer
 	writeTable(&b, []row{
-		{name: "one call", target: 1.15, sum: summary{mcpcliMs: 53.25, bareMs: 43, ratio: 1.24, p25: 1.2, p75: 1.3, mcpcliMiB: 20, bareMiB: 16, rssRatio: 1.25}},
+		{name: "one call", target: 1.15, sum: summary{n: 15, mcpcliMs: 53.25, bareMs: 43, mcpcliCPU: 30, bareCPU: 20.5, ratio: 1.24, p25: 1.2, p75: 1.3, mcpcliMiB: 20, bareMiB: 16, rssRatio: 1.25}},
 		{name: "1,000 calls", target: 1.3, na: "n/a (no session command yet)"},
 	})
 	want := strings.Join([]string{
-		"| path | mcpcli ms | bare ms | ratio (median of pairs) | ratio p25–p75 | target | peak RSS mcpcli MiB | bare MiB | RSS ratio | verdict |",
-		"|---|--:|--:|--:|--:|--:|--:|--:|--:|---|",
-		"| one call | 53.2 | 43.0 | **1.24×** | 1.20–1.30× | ≤ 1.15× | 20.0 | 16.0 | 1.25× | over: time 1.24× > 1.15× |",
-		"| 1,000 calls | — | — | n/a (no session command yet) | — | ≤ 1.30× | — | — | — | n/a |",
+		"| path | pairs | mcpcli ms | bare ms | ratio (median of pairs) | ratio p25–p75 | target | CPU ms mcpcli | CPU ms bare | peak RSS mcpcli MiB | bare MiB | RSS ratio | verdict |",
+		"|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|",
+		"| one call | 15 | 53.2 | 43.0 | **1.24×** | 1.20–1.30× | ≤ 1.15× | 30.0 | 20.5 | 20.0 | 16.0 | 1.25× | over: time 1.24× > 1.15× |",
+		"| 1,000 calls | — | — | — | n/a (no session command yet) | — | ≤ 1.30× | — | — | — | — | — | n/a |",
 		"",
 	}, "\n")
 	if diff := cmp.Diff(want, b.String()); diff != "" {

@@ -37,17 +37,26 @@ func (r row) verdict() string {
 
 // writeTable writes rows as a Markdown table.
 func writeTable(w io.Writer, rows []row) {
-	fmt.Fprintln(w, "| path | mcpcli ms | bare ms | ratio (median of pairs) | ratio p25–p75 | target | peak RSS mcpcli MiB | bare MiB | RSS ratio | verdict |")
-	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+	fmt.Fprintln(w, "| path | pairs | mcpcli ms | bare ms | ratio (median of pairs) | ratio p25–p75 | target | CPU ms mcpcli | CPU ms bare | peak RSS mcpcli MiB | bare MiB | RSS ratio | verdict |")
+	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
 	for _, r := range rows {
 		if r.na != "" {
-			fmt.Fprintf(w, "| %s | — | — | %s | — | ≤ %.2f× | — | — | — | n/a |\n", r.name, r.na, r.target)
+			fmt.Fprintf(w, "| %s | — | — | — | %s | — | ≤ %.2f× | — | — | — | — | — | n/a |\n", r.name, r.na, r.target)
 			continue
 		}
 		s := r.sum
-		fmt.Fprintf(w, "| %s | %s | %s | **%.2f×** | %.2f–%.2f× | ≤ %.2f× | %.1f | %.1f | %.2f× | %s |\n",
-			r.name, ms(s.mcpcliMs), ms(s.bareMs), s.ratio, s.p25, s.p75, r.target, s.mcpcliMiB, s.bareMiB, s.rssRatio, r.verdict())
+		fmt.Fprintf(w, "| %s | %d | %s | %s | **%.2f×** | %.2f–%.2f× | ≤ %.2f× | %s | %s | %.1f | %.1f | %.2f× | %s |\n",
+			r.name, s.n, ms(s.mcpcliMs), ms(s.bareMs), s.ratio, s.p25, s.p75, r.target, cpu(s.mcpcliCPU), cpu(s.bareCPU), s.mcpcliMiB, s.bareMiB, s.rssRatio, r.verdict())
 	}
+}
+
+// cpu is a CPU time column: none for the first form, whose clients are
+// killed and never reaped.
+func cpu(v float64) string {
+	if v == 0 {
+		return "—"
+	}
+	return ms(v)
 }
 
 func ms(v float64) string {

@@ -52,21 +52,11 @@ func startTmux(socket string) (*tmux, error) {
 		t.close()
 		return nil, fmt.Errorf("tmux control client: %w", err)
 	}
-	// The attach itself answers first; wait for an answer that is ours.
-	if _, err := fmt.Fprintln(t.in, "display-message -p ready"); err != nil {
+	if out, err := t.do("display-message -p ready"); err != nil || len(out) != 1 || out[0] != "ready" {
 		t.close()
-		return nil, err
+		return nil, fmt.Errorf("tmux control client: answered %q, %v to display-message", out, err)
 	}
-	for {
-		lines, err := t.block()
-		if err != nil {
-			t.close()
-			return nil, err
-		}
-		if len(lines) == 1 && lines[0] == "ready" {
-			return t, nil
-		}
-	}
+	return t, nil
 }
 
 func (t *tmux) command(args ...string) *exec.Cmd {
@@ -82,11 +72,13 @@ func (t *tmux) do(command string) ([]string, error) {
 	return t.block()
 }
 
-// block reads the next %begin … %end block, skipping the notifications
-// between blocks.
+// block reads the output of the next command this client sent: the next
+// %begin … %end block whose flags are 1. Notifications between blocks,
+// and blocks of commands tmux ran on its own (flags 0, such as the
+// attach), are skipped.
 func (t *tmux) block() ([]string, error) {
 	var lines []string
-	in := false
+	in, ours := false, false
 	for {
 		line, err := t.out.ReadString('\n')
 		if err != nil {
@@ -95,11 +87,18 @@ func (t *tmux) block() ([]string, error) {
 		line = strings.TrimSuffix(line, "\n")
 		switch {
 		case !in && strings.HasPrefix(line, "%begin "):
-			in = true
+			in, ours = true, strings.HasSuffix(line, " 1")
+			lines = lines[:0]
 		case in && strings.HasPrefix(line, "%end "):
-			return lines, nil
+			if ours {
+				return lines, nil
+			}
+			in = false
 		case in && strings.HasPrefix(line, "%error "):
-			return nil, fmt.Errorf("tmux: %s", strings.Join(lines, " "))
+			if ours {
+				return nil, fmt.Errorf("tmux: %s", strings.Join(lines, " "))
+			}
+			in = false
 		case in:
 			lines = append(lines, line)
 		}
