@@ -4,7 +4,7 @@ BIN       := bin/mcpcli
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
 
-.PHONY: build install test demo lint bench bench-cli conformance clean
+.PHONY: build install test demo session lint bench bench-cli conformance clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mcpcli
@@ -31,6 +31,10 @@ test: lint $(THIRDPARTY)
 # The tour: the demo server as a child over stdio, every kind of elicitation.
 demo: build
 	./$(BIN) demo
+
+# The interactive session, with the demo server inside it.
+session: build
+	./$(BIN) session -- ./$(BIN) demo-server
 
 # The official MCP conformance suite (conformance/package.json pins it, with
 # the Node 22 it needs) runs mcpcli, through conformance/adapter, against

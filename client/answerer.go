@@ -42,6 +42,9 @@ func (f AnswererFunc) Answer(ctx context.Context, r Round) (map[string]*mcp.Elic
 // Round is everything a server asked for in one interim result.
 type Round struct {
 	Server Server
+	// Call is the request's number in the session (Step.Call), 0 for a
+	// legacy ask that arrived while no request was in flight.
+	Call int
 	// Method is the request being answered: "tools/call", "prompts/get" or
 	// "resources/read"; for a legacy server-initiated request, the request
 	// that was in flight when it arrived (empty if none was).

@@ -180,3 +180,11 @@ func plural(n int) string {
 	}
 	return "s"
 }
+
+// NoLoggingError is a log level asked of an older server that does not
+// declare the logging capability.
+type NoLoggingError struct{ Server string }
+
+func (e *NoLoggingError) Error() string {
+	return fmt.Sprintf("server %q does not declare logging, so it takes no log level", e.Server)
+}

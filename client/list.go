@@ -58,6 +58,13 @@ type listCache struct {
 	tools *ToolList
 }
 
+// forget drops the cached tool list: the server said it changed.
+func (c *listCache) forget() {
+	c.mu.Lock()
+	c.tools = nil
+	c.mu.Unlock()
+}
+
 // droppedTools collects the go-sdk's warnings about tools it left out.
 type droppedTools struct {
 	mu     sync.Mutex

@@ -119,8 +119,11 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*Result, error)
 // loop is the multi round-trip loop shared by the three requests.
 func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 	method, target := out.Method, out.Target
-	call := int(s.calls.Add(1))
-	fl := &inflight{method: method, target: target}
+	call := callOf(ctx)
+	if call == 0 {
+		call = int(s.calls.Add(1))
+	}
+	fl := &inflight{call: call, method: method, target: target}
 	var (
 		responses mcp.InputResponseMap
 		state     string
@@ -128,10 +131,11 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 		stateOnly int
 	)
 	for {
-		s.step(Step{Kind: StepSend, Call: call, Method: method, Target: target, Round: rounds, Answers: actions(responses), StateLen: stateLen(state)})
+		meta := s.meta(fl) // one per request: sent again as it was if its stream breaks
+		token, _ := meta["progressToken"].(string)
+		s.step(Step{Kind: StepSend, Call: call, Method: method, Target: target, Round: rounds, Answers: actions(responses), StateLen: stateLen(state), ProgressToken: token})
 		var got interim
 		ex := &exchange{}
-		meta := s.meta(fl) // one per request: sent again as it was if its stream breaks
 		err := s.request(ctx, fl, func(ctx context.Context) error {
 			var err error
 			got, err = do(withExchange(ctx, ex), meta, responses, state)
@@ -193,6 +197,11 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 		}
 		if !got.needsInput {
 			out.Raw, out.Rounds = raw, rounds
+			if ex.isStubbed() {
+				if err := decodeStubbed(out, raw, s.opts.RawOnly); err != nil {
+					return &ProtocolError{Server: s.server.Display(), Detail: err.Error()}
+				}
+			}
 			// Progress and logs that came before the result are shown
 			// before it: the go-sdk hands them to their handlers apart.
 			s.wire.drain()
@@ -224,7 +233,7 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 		if err != nil {
 			return err
 		}
-		responses, err = s.answer(ctx, Round{Server: s.server, Method: method, Target: target, Number: rounds}, p)
+		responses, err = s.answer(ctx, Round{Server: s.server, Call: call, Method: method, Target: target, Number: rounds}, p)
 		if err != nil {
 			return err
 		}
@@ -256,7 +265,7 @@ func (s *Session) urlRequired(ctx context.Context, out *Result, je *jsonrpc.Erro
 		return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
 			"answered %s %q with -32042 (URL elicitation required) but listed no elicitations to do; the spec requires at least one", out.Method, out.Target)}
 	}
-	round := Round{Server: s.server, Method: out.Method, Target: out.Target, Number: number, Legacy: true}
+	round := Round{Server: s.server, Call: call, Method: out.Method, Target: out.Target, Number: number, Legacy: true}
 	for i, raw := range data.Elicitations {
 		var p mcp.ElicitParams
 		if err := json.Unmarshal(raw, &p); err != nil {
@@ -429,7 +438,7 @@ func (s *Session) answer(ctx context.Context, r Round, p plan) (mcp.InputRespons
 		}
 	}
 	for _, sr := range p.samples {
-		sr.Server, sr.Method, sr.Target, sr.Number = r.Server, r.Method, r.Target, r.Number
+		sr.Server, sr.Call, sr.Method, sr.Target, sr.Number = r.Server, r.Call, r.Method, r.Target, r.Number
 		ans, err := s.opts.Sampler.Sample(ctx, sr)
 		if err != nil {
 			return nil, err
@@ -475,7 +484,7 @@ func (s *Session) answerLegacy(ctx context.Context, req *mcp.ElicitRequest) (*mc
 		fl = &inflight{}
 	}
 	fl.legacyRounds++
-	round := Round{Server: s.server, Method: fl.method, Target: fl.target, Number: fl.legacyRounds, Legacy: true}
+	round := Round{Server: s.server, Call: fl.call, Method: fl.method, Target: fl.target, Number: fl.legacyRounds, Legacy: true}
 	if fl.ctx != nil {
 		// The person answers for the request in flight: when it ends (Ctrl+C,
 		// its timeout), so does the answering, on both protocol paths.
@@ -575,6 +584,21 @@ const (
 	StepComplete                      // the final result arrived
 )
 
+type callKey struct{}
+
+// WithCall returns ctx carrying id (above 0): the request made with it
+// numbers its Steps and Rounds id, so that a caller running several at
+// once knows which is which. A session's requests should all carry one, or
+// none: without, the session numbers them itself, from 1.
+func WithCall(ctx context.Context, id int) context.Context {
+	return context.WithValue(ctx, callKey{}, id)
+}
+
+func callOf(ctx context.Context) int {
+	id, _ := ctx.Value(callKey{}).(int)
+	return id
+}
+
 // Step is one event of the loop, for showing the round trips.
 type Step struct {
 	Kind StepKind
@@ -592,6 +616,9 @@ type Step struct {
 	// StateLen is the length of the requestState sent or received, or -1
 	// when there is none.
 	StateLen int
+	// ProgressToken is the token the request sent (StepSend):
+	// notifications/progress with it are this call's.
+	ProgressToken string
 	// URLRequired marks a StepInputRequired that came as a -32042 error:
 	// URL asks to finish before the request is sent again as it was.
 	URLRequired bool

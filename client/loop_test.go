@@ -667,3 +667,43 @@ func TestTimeoutBoundsListing(t *testing.T) {
 		}
 	}
 }
+
+// A final result past 1 MiB is decoded by mcpcli from the server's bytes
+// (the go-sdk gets a stub): the Result is whole, with RawOnly too.
+func TestBigResultsAreWhole(t *testing.T) {
+	big := strings.Repeat("x", 3<<20)
+	results := map[string]string{
+		"tools/call":     `{"content":[{"type":"text","text":"` + big + `"},{"type":"image","data":"aGk=","mimeType":"image/png"}],"isError":true}`,
+		"resources/read": `{"contents":[{"uri":"x://a","text":"` + big + `"}]}`,
+		"prompts/get":    `{"messages":[{"role":"user","content":{"type":"text","text":"` + big + `"}}]}`,
+	}
+	for _, rawOnly := range []bool{false, true} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		s, err := client.Connect(ctx, transport.Wrap(rawServer(t, func(m string) string { return results[m] }), "raw"), client.Options{RawOnly: rawOnly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		res, err := s.CallTool(ctx, "t", nil)
+		if err != nil {
+			t.Fatalf("CallTool (RawOnly %v): %v", rawOnly, err)
+		}
+		if string(res.Raw) != results["tools/call"] || !res.IsError() {
+			t.Errorf("CallTool (RawOnly %v): raw of %d bytes, isError %v; want the server's bytes and isError", rawOnly, len(res.Raw), res.IsError())
+		}
+		if !rawOnly {
+			if len(res.Tool.Content) != 2 || res.Tool.Content[0].(*mcp.TextContent).Text != big || string(res.Tool.Content[1].(*mcp.ImageContent).Data) != "hi" {
+				t.Errorf("CallTool: content not whole: %d blocks", len(res.Tool.Content))
+			}
+			r, err := s.ReadResource(ctx, "x://a")
+			if err != nil || len(r.Resource.Contents) != 1 || r.Resource.Contents[0].Text != big {
+				t.Errorf("ReadResource: %v, %+v", err, r)
+			}
+			p, err := s.GetPrompt(ctx, "p", nil)
+			if err != nil || len(p.Prompt.Messages) != 1 || p.Prompt.Messages[0].Content.(*mcp.TextContent).Text != big {
+				t.Errorf("GetPrompt: %v", err)
+			}
+		}
+	}
+}

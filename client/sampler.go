@@ -31,6 +31,8 @@ func (f SamplerFunc) Sample(ctx context.Context, r SamplingRound) (*SamplingAnsw
 // SamplingRound is one sampling request and who asks it, in which request.
 type SamplingRound struct {
 	Server Server
+	// Call is the request's number in the session (as in Round).
+	Call int
 	// Method and Target are the request it came with (as in Round).
 	Method string
 	Target string
@@ -124,7 +126,7 @@ func (s *Session) sampleLegacy(ctx context.Context, req *mcp.CreateMessageWithTo
 		fl = &inflight{}
 	}
 	fl.legacyRounds++
-	round := SamplingRound{Server: s.server, Method: fl.method, Target: fl.target, Number: fl.legacyRounds, Key: LegacySamplingKey, Legacy: true, Params: p, Raw: raw}
+	round := SamplingRound{Server: s.server, Call: fl.call, Method: fl.method, Target: fl.target, Number: fl.legacyRounds, Key: LegacySamplingKey, Legacy: true, Params: p, Raw: raw}
 	if fl.ctx != nil {
 		// The person answers for the request in flight: when it ends,
 		// so does the answering (as for a legacy elicitation).

@@ -66,6 +66,10 @@ func (m Modes) none() bool { return !m.Form && !m.URL }
 
 // Options configure a Session.
 type Options struct {
+	// RawOnly says the caller needs a final result's raw bytes (Result.Raw)
+	// and whether a tool reported an error, not its decoded content: a big
+	// result is then never decoded at all (-o json prints the bytes).
+	RawOnly       bool
 	ClientName    string // clientInfo.name; default "mcpcli"
 	ClientVersion string
 	Modes         Modes
@@ -146,12 +150,14 @@ type Session struct {
 	current *inflight // the request mcpcli is waiting on, for legacy asks
 	tokens  atomic.Int64
 	calls   atomic.Int64
-	gaveUp  atomic.Bool // a request was cancelled or timed out: the go-sdk tells the server
+	level   atomic.Pointer[string] // the log level asked for, "" for none
+	gaveUp  atomic.Bool            // a request was cancelled or timed out: the go-sdk tells the server
 	lists   listCache
 	dropped droppedTools // tools the go-sdk left out of tools/list, and why
 }
 
 type inflight struct {
+	call           int
 	method, target string
 	ctx            context.Context // the request's, while it is with the server
 	token          string          // its progress token
@@ -175,6 +181,8 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	}
 	s := &Session{opts: opts, t: t, wire: newWire(), rootsServed: make(chan struct{})}
 	s.wire.onNote = opts.OnNotification
+	s.wire.toolsChanged = s.lists.forget
+	s.level.Store(&opts.LogLevel)
 	s.neg = &negotiator{s: s}
 	t.Observe(s.wire.observe)
 	caps := &mcp.ClientCapabilities{}
@@ -196,9 +204,10 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 			s.wire.shown()
 		},
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
-			// Shown only when asked for, at or above the level asked: a
-			// server that sends them anyway is not heard.
-			if s.opts.OnLog != nil && LogShown(s.opts.LogLevel, string(req.Params.Level)) {
+			// Shown only when asked for, at or above the level asked (as
+			// it is now: SetLogLevel changes it): a server that sends them
+			// anyway is not heard.
+			if s.opts.OnLog != nil && LogShown(s.LogLevel(), string(req.Params.Level)) {
 				s.opts.OnLog(req.Params)
 			}
 			s.wire.shown()
@@ -208,6 +217,14 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 				s.opts.OnElicitationComplete(req.Params.ElicitationID)
 			}
 		},
+	}
+	if opts.Listen {
+		// The handlers make the go-sdk subscribe: every notification
+		// reaches OnNotification from the wire.
+		copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {}
+		copts.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) {}
+		copts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {}
+		copts.ResourceUpdatedHandler = func(context.Context, *mcp.ResourceUpdatedNotificationRequest) {}
 	}
 	if !opts.Modes.none() {
 		caps.Elicitation = &mcp.ElicitationCapabilities{}
@@ -324,6 +341,9 @@ func (s *Session) connect(ctx context.Context, c *mcp.Client, t transport.Transp
 		n.Handshake = "initialize"
 	}
 	s.neg.reset(n)
+	if f, ok := t.(transport.Filterer); ok {
+		f.FilterResults(s.wire.stub)
+	}
 	return c.Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: asked})
 }
 
@@ -526,7 +546,9 @@ const cancelNoticeWait = time.Second
 // response stream already says so.
 func (s *Session) Close() error {
 	if s.wire.unanswered() {
-		if _, http := s.t.(*transport.HTTP); s.gaveUp.Load() && (!http || !s.server.Modern()) {
+		b, canBreak := s.t.(interface{ Broken() bool })
+		broken := canBreak && b.Broken() // nothing more can be sent: no notice to wait for
+		if _, http := s.t.(*transport.HTTP); s.gaveUp.Load() && !broken && (!http || !s.server.Modern()) {
 			select {
 			case <-s.wire.cancelSent:
 			case <-time.After(cancelNoticeWait):
@@ -555,13 +577,38 @@ func (s *Session) meta(fl *inflight) mcp.Meta {
 	s.mu.Lock()
 	fl.token = token
 	s.mu.Unlock()
-	if s.opts.LogLevel != "" && s.server.Modern() {
-		m[mcp.MetaKeyLogLevel] = s.opts.LogLevel
+	if level := s.LogLevel(); level != "" && s.server.Modern() {
+		m[mcp.MetaKeyLogLevel] = level
 	}
 	if len(m) == 0 {
 		return nil
 	}
 	return m
+}
+
+// LogLevel is the log level the session asks the server for ("" for none).
+func (s *Session) LogLevel() string { return *s.level.Load() }
+
+// SetLogLevel changes the log level asked for: on 2026-07-28 it goes in the
+// _meta of each request from now on; an older server is sent
+// logging/setLevel now. A server that does not declare logging is told
+// nothing, and the error says so.
+func (s *Session) SetLogLevel(ctx context.Context, level string) error {
+	if !s.server.Modern() {
+		if s.Capabilities().Logging == nil {
+			return &NoLoggingError{Server: s.server.Display()}
+		}
+		if err := s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)}); err != nil {
+			return fmt.Errorf("logging/setLevel %s: %w", level, s.explain(err))
+		}
+	}
+	s.level.Store(&level)
+	return nil
+}
+
+// Unsubscribe stops the updates of a resource subscribed to.
+func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
+	return s.explain(s.cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri}))
 }
 
 // warn tells the person something through Options.Warn.

@@ -36,6 +36,8 @@ const TasksExtension = "io.modelcontextprotocol/tasks"
 
 // TaskStatus is what a task says of itself.
 type TaskStatus struct {
+	// Call is the tool call's number in the session (as in Step).
+	Call          int
 	TaskID        string
 	Status        string // working, input_required, completed, failed, cancelled
 	StatusMessage string
@@ -178,7 +180,7 @@ func createdTask(raw json.RawMessage) (TaskStatus, time.Duration, bool) {
 		taskResult
 		Task *taskResult `json:"task"`
 	}
-	if raw == nil || json.Unmarshal(raw, &r) != nil {
+	if raw == nil || !mayBeTask(raw) || json.Unmarshal(raw, &r) != nil {
 		return TaskStatus{}, 0, false
 	}
 	switch {
@@ -207,6 +209,7 @@ func pollInterval(t *taskResult) time.Duration {
 
 // taskCall follows one task until it ends, and fills out with its result.
 type taskCall struct {
+	call int // the tool call's number in the session
 	s    *Session
 	out  *Result
 	tool string
@@ -221,6 +224,7 @@ func (tc *taskCall) report(st TaskStatus) {
 	same := st.Status == tc.last.Status && st.StatusMessage == tc.last.StatusMessage
 	tc.last = st
 	tc.mu.Unlock()
+	st.Call = tc.call
 	if !same && tc.s.opts.OnTask != nil {
 		tc.s.opts.OnTask(st)
 	}
@@ -228,7 +232,7 @@ func (tc *taskCall) report(st TaskStatus) {
 
 // runTask follows the task the server created for out's tools/call.
 func (s *Session) runTask(ctx context.Context, out *Result, st TaskStatus, poll time.Duration) error {
-	tc := &taskCall{s: s, out: out, tool: out.Target, poll: poll}
+	tc := &taskCall{call: callOf(ctx), s: s, out: out, tool: out.Target, poll: poll}
 	tc.report(st)
 	var err error
 	if st.Legacy {
@@ -323,7 +327,7 @@ func (tc *taskCall) run(ctx context.Context, id string) error {
 			if err != nil {
 				return err
 			}
-			responses, err := s.answer(ctx, Round{Server: s.server, Method: "tools/call", Target: tc.tool, Number: rounds}, p)
+			responses, err := s.answer(ctx, Round{Server: s.server, Call: callOf(ctx), Method: "tools/call", Target: tc.tool, Number: rounds}, p)
 			if err != nil {
 				return err
 			}
@@ -386,7 +390,7 @@ func (tc *taskCall) runLegacy(ctx context.Context, id string) error {
 	}()
 	// tasks/result may wait as long as the task runs: the request timeout
 	// does not apply, but the server's requests are in this call's name.
-	fl := &inflight{method: "tools/call", target: tc.tool, ctx: ctx}
+	fl := &inflight{call: callOf(ctx), method: "tools/call", target: tc.tool, ctx: ctx}
 	s.mu.Lock()
 	s.current = fl
 	s.mu.Unlock()
@@ -423,4 +427,23 @@ func (tc *taskCall) runLegacy(ctx context.Context, id string) error {
 	}
 	tc.out.Tool, tc.out.Raw = &tr, raw
 	return nil
+}
+
+// mayBeTask reports, from a glance at its members, whether a result may
+// create a task (resultType "task", or a 2025-11-25 "task" member): the
+// rest (a 100 MB text result among them) is not decoded again to find out.
+func mayBeTask(raw []byte) bool {
+	maybe := false
+	_ = jsonpeek.Object(raw, func(k string, v []byte) bool {
+		switch k {
+		case "task":
+			maybe = true
+		case "resultType":
+			if rt, _ := jsonpeek.String(v); rt == "task" {
+				maybe = true
+			}
+		}
+		return !maybe
+	})
+	return maybe
 }

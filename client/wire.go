@@ -37,10 +37,15 @@ type wire struct {
 	// drops what it does not know, such as 2025-11-25's tasks).
 	capabilities json.RawMessage
 
+	// stubbed are the responses whose result the go-sdk gets as a stub,
+	// by id, until it reads them.
+	stubbed map[jsonrpc.ID]json.RawMessage
+
 	// Log and progress notifications received, and handled (shown).
 	notesSeen, notesShown atomic.Int64
 
-	onNote func(Notification) // every notification received
+	onNote       func(Notification) // every notification received
+	toolsChanged func()             // the server said its tool list changed
 }
 
 // Notification is one notification from the server, as it sent it.
@@ -59,8 +64,15 @@ type sent struct {
 // exchange receives the result of the requests made with its context, as
 // the server wrote it. The loop gives each request it makes one.
 type exchange struct {
-	mu  sync.Mutex
-	raw json.RawMessage
+	mu      sync.Mutex
+	raw     json.RawMessage
+	stubbed bool // the go-sdk got a stub for it (see wire.shrinks)
+}
+
+func (e *exchange) isStubbed() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stubbed
 }
 
 func (e *exchange) result() json.RawMessage {
@@ -85,7 +97,7 @@ type serverRequest struct {
 }
 
 func newWire() *wire {
-	return &wire{pending: map[string]*sent{}, cancelSent: make(chan struct{})}
+	return &wire{pending: map[string]*sent{}, stubbed: map[jsonrpc.ID]json.RawMessage{}, cancelSent: make(chan struct{})}
 }
 
 // envelope is what is looked at in every message: subslices of its bytes.
@@ -149,6 +161,8 @@ func (w *wire) observe(ev transport.Event) {
 		}
 	case method == "notifications/message" || method == "notifications/progress":
 		w.notesSeen.Add(1)
+	case method == "notifications/tools/list_changed" && w.toolsChanged != nil:
+		w.toolsChanged()
 	}
 	if method != "" && e.id == nil && w.onNote != nil {
 		w.onNote(Notification{Method: method, Params: e.params, Raw: ev.Msg})
@@ -160,7 +174,9 @@ func (w *wire) sent(ctx context.Context, e envelope, method string) {
 		w.cancelOnce.Do(func() { close(w.cancelSent) })
 		return
 	}
-	if method == "" || e.id == nil {
+	if method == "" || e.id == nil || method == "subscriptions/listen" {
+		// A subscriptions/listen stream is open for the whole session: it
+		// is never a request left unanswered.
 		return
 	}
 	s := &sent{method: method}
@@ -202,6 +218,13 @@ func (w *wire) answered(e envelope) {
 		s.ex.mu.Lock()
 		s.ex.raw = e.result
 		s.ex.mu.Unlock()
+		if w.shrinks(s, e.result) {
+			if id, ok := rpcID(e.id); ok {
+				w.mu.Lock()
+				w.stubbed[id] = stubs[s.method]
+				w.mu.Unlock()
+			}
+		}
 	}
 	if s.method == "server/discover" || s.method == "initialize" {
 		if caps := jsonpeek.Get(e.result, "capabilities"); caps != nil {
@@ -234,6 +257,25 @@ func (w *wire) takeRequest(method string, match func(params json.RawMessage) boo
 		}
 	}
 	return nil
+}
+
+// takeStub is the stub the go-sdk gets for the response id, if any.
+func (w *wire) takeStub(id jsonrpc.ID) (json.RawMessage, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	stub, ok := w.stubbed[id]
+	delete(w.stubbed, id)
+	return stub, ok
+}
+
+// rpcID reads a raw JSON-RPC id as the go-sdk does.
+func rpcID(raw []byte) (jsonrpc.ID, bool) {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return jsonrpc.ID{}, false
+	}
+	id, err := jsonrpc.MakeID(v)
+	return id, err == nil && id.IsValid()
 }
 
 // forget drops the requests of a connection that is gone (a failed

@@ -49,6 +49,7 @@ type Demo struct {
 
 	mu        sync.Mutex
 	connected map[string]bool // connect ids completed in the browser
+	beta      bool            // toggle_beta added beta_forecast
 
 	clock clock
 	tasks map[string]*demoTask // build_release tasks, by id

@@ -207,3 +207,60 @@ func TestProfileHasEveryKind(t *testing.T) {
 		t.Errorf("first field = %q, want name (the order written)", got)
 	}
 }
+
+func TestEcho(t *testing.T) {
+	cs := session(t, newDemo(t, Options{}), nil)
+	if got := textOf(call(t, cs, "echo", map[string]any{"text": "hello"}, nil, "")); got != "hello" {
+		t.Errorf("echo text=hello = %q, want hello", got)
+	}
+}
+
+// toggle_beta adds beta_forecast, and takes it away; a client listening
+// for list changes hears of each.
+func TestToggleBetaChangesTheToolList(t *testing.T) {
+	d := newDemo(t, Options{})
+	changed := make(chan struct{}, 4)
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := d.Server().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	cs, err := c.Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	has := func() bool {
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range res.Tools {
+			if tool.Name == "beta_forecast" {
+				return true
+			}
+		}
+		return false
+	}
+	for i, want := range []bool{true, false} {
+		call(t, cs, "toggle_beta", nil, nil, "")
+		select {
+		case <-changed:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("toggle_beta #%d: no notifications/tools/list_changed", i+1)
+		}
+		if got := has(); got != want {
+			t.Errorf("after toggle_beta #%d, beta_forecast listed = %v, want %v", i+1, got, want)
+		}
+	}
+	if got := textOf(call(t, cs, "toggle_beta", nil, nil, "")); !strings.HasPrefix(got, "Added beta_forecast") {
+		t.Errorf("toggle_beta = %q", got)
+	}
+	if got := textOf(call(t, cs, "beta_forecast", map[string]any{"city": "Paris"}, nil, "")); !strings.Contains(got, "Tomorrow in Paris") {
+		t.Errorf("beta_forecast city=Paris = %q", got)
+	}
+}

@@ -37,6 +37,48 @@ func (d *Demo) addTools() {
 		Description: "Connect a third-party account in URL mode: you finish in the browser, on a loopback page.",
 		InputSchema: rawSchema(`{"type":"object","properties":{"service":{"type":"string","description":"Service to connect"}}}`),
 	}, d.connectAccount)
+	d.srv.AddTool(&mcp.Tool{
+		Name:        "echo",
+		Description: "Say the text back, asking nothing (logs one line at info level, if you asked for logs).",
+		InputSchema: rawSchema(`{"type":"object","properties":{"text":{"type":"string","description":"What to say back"}},"required":["text"]}`),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
+	}, d.echo)
+	d.srv.AddTool(&mcp.Tool{
+		Name:        "toggle_beta",
+		Description: "Add the beta tool beta_forecast, or take it away again: the server says its tool list changed.",
+		InputSchema: rawSchema(`{"type":"object","properties":{}}`),
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)},
+	}, d.toggleBeta)
+}
+
+func (d *Demo) echo(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	said := str(argsOf(req), "text", "")
+	_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "echo", Data: fmt.Sprintf("said back %d characters", len([]rune(said)))})
+	return text("%s", said), nil
+}
+
+// betaTool is the tool toggle_beta adds and takes away.
+var betaTool = &mcp.Tool{
+	Name:        "beta_forecast",
+	Title:       "Beta forecast",
+	Description: "Tomorrow's weather, from a tool that comes and goes (see toggle_beta).",
+	InputSchema: rawSchema(`{"type":"object","properties":{"city":{"type":"string","default":"London"}}}`),
+	Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+}
+
+func (d *Demo) toggleBeta(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	d.mu.Lock()
+	d.beta = !d.beta
+	on := d.beta
+	d.mu.Unlock()
+	if !on {
+		d.srv.RemoveTools(betaTool.Name)
+		return text("Took beta_forecast away: the tool list changed."), nil
+	}
+	d.srv.AddTool(betaTool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text("Tomorrow in %s: sunny, 21 °C (says the beta tool).", str(argsOf(req), "city", "London")), nil
+	})
+	return text("Added beta_forecast: the tool list changed."), nil
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -2,7 +2,9 @@ package render
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -43,6 +45,7 @@ func (a *Arguments) round() client.Round {
 // arguments to send, or ErrCancelled when the person cancelled.
 func (a *FormAnswerer) AskArguments(ctx context.Context, args Arguments) (map[string]any, error) {
 	m := newAskModel(args.round(), 0)
+	m.inSession = a.InSession
 	m.args = &args
 	if m.fields != nil {
 		for name, v := range args.Given {
@@ -68,4 +71,47 @@ func (a *FormAnswerer) AskArguments(ctx context.Context, args Arguments) (map[st
 		return nil, ErrCancelled
 	}
 	return fm.result.Content, nil
+}
+
+// PromptSchema is a prompt's arguments as an inputSchema of strings.
+func PromptSchema(p *mcp.Prompt) json.RawMessage {
+	props := map[string]any{}
+	var order []string
+	var required []string
+	for _, a := range p.Arguments {
+		prop := map[string]any{"type": "string"}
+		if a.Title != "" {
+			prop["title"] = a.Title
+		}
+		if a.Description != "" {
+			prop["description"] = a.Description
+		}
+		props[a.Name] = prop
+		order = append(order, a.Name)
+		if a.Required {
+			required = append(required, a.Name)
+		}
+	}
+	// The form keeps the order of properties as written: write them in the
+	// prompt's order.
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i, n := range order {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(n)
+		v, _ := json.Marshal(props[n])
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteString(`}`)
+	if len(required) > 0 {
+		r, _ := json.Marshal(required)
+		b.WriteString(`,"required":`)
+		b.Write(r)
+	}
+	b.WriteString(`}`)
+	return json.RawMessage(b.String())
 }

@@ -28,6 +28,9 @@ type FormAnswerer struct {
 	Banner string
 	// URL answers a URL-mode ask; the urlmode package provides it.
 	URL func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error)
+	// InSession says the forms show inside the interactive session: a
+	// second ctrl+c abandons the request, and mcpcli goes on.
+	InSession bool
 
 	// onView sees every frame (tests).
 	onView func(string)
@@ -49,12 +52,14 @@ func (a *FormAnswerer) Answer(ctx context.Context, r client.Round) (map[string]*
 			res, err = a.URL(ctx, r, i)
 			if err == nil && res != nil && res.Action == client.Cancel && i+1 < len(r.Asks) {
 				m := newAskModel(r, i)
+				m.inSession = a.InSession
 				m.result = res
 				m.screen, m.cursor = screenCancelRest, 0
 				_, cancelRest, err = a.run(ctx, m)
 			}
 		} else {
 			m := newAskModel(r, i)
+			m.inSession = a.InSession
 			m.banner = a.Banner
 			m.layout()
 			res, cancelRest, err = a.run(ctx, m)

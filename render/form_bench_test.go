@@ -160,6 +160,72 @@ func BenchmarkKeystrokeLongMessage(b *testing.B) {
 	}
 }
 
+// schemaArgs is an inputSchema of n arguments of the kinds tools take,
+// nested objects and arrays of objects among them (JSON fields).
+func schemaArgs(n int) json.RawMessage {
+	var props []string
+	for i := 0; i < n; i++ {
+		var p string
+		switch i % 7 {
+		case 0:
+			p = `{"type":"string","description":"What to call thing %d."}`
+		case 1:
+			p = `{"type":"integer","minimum":0,"maximum":1000,"description":"How many of thing %d."}`
+		case 2:
+			p = `{"type":"boolean","description":"Whether thing %d is on."}`
+		case 3:
+			p = `{"type":"string","enum":["red","green","blue"],"description":"Colour of thing %d."}`
+		case 4:
+			p = `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"description":"Options of thing %d."}`
+		case 5:
+			p = `{"type":"array","items":{"type":"object","properties":{"k":{"type":"string"}}},"description":"Entries of thing %d."}`
+		case 6:
+			p = `{"type":"string","format":"date","description":"When thing %d happens."}`
+		}
+		props = append(props, fmt.Sprintf(`"arg%02d":`+p, i, i))
+	}
+	return json.RawMessage(`{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":["arg00"]}`)
+}
+
+// BenchmarkOpenArguments50: the arguments form of a 50-argument tool, from
+// its inputSchema to the first frame (what enter on the tool costs in the
+// session, before the form's program starts).
+func BenchmarkOpenArguments50(b *testing.B) {
+	raw := schemaArgs(50)
+	b.ReportAllocs()
+	for b.Loop() {
+		form, err := schema.ParseArguments(raw)
+		if err != nil || !form.Renderable() {
+			b.Fatalf("ParseArguments: %v %v", err, form.Problems)
+		}
+		a := Arguments{Server: client.Server{Name: "bench"}, Method: "tools/call", Target: "big", Description: "A tool with 50 arguments.", Form: form}
+		m := newAskModel(a.round(), 0)
+		m.args = &a
+		m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		m.slot().Input.Focus()
+		m.View()
+	}
+}
+
+// BenchmarkKeystrokeArguments50: one key typed into a 50-argument form,
+// and the frame.
+func BenchmarkKeystrokeArguments50(b *testing.B) {
+	form, _ := schema.ParseArguments(schemaArgs(50))
+	a := Arguments{Server: client.Server{Name: "bench"}, Method: "tools/call", Target: "big", Form: form}
+	m := newAskModel(a.round(), 0)
+	m.args = &a
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.slot().Input.Focus()
+	keys := []tea.KeyPressMsg{{Code: 'a', Text: "a"}, {Code: tea.KeyBackspace}}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		m.Update(keys[i%2])
+		m.View()
+		i++
+	}
+}
+
 // benchPasted is a form whose one field (a line, or long text) holds a
 // 1 MB paste, focused.
 func benchPasted(b *testing.B, prop string) *askModel {

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpcli/mcpcli/schema"
 )
@@ -180,11 +181,9 @@ func newSlot(f *schema.Field) *Slot {
 			s.shownDefault = &shown
 		}
 		if (f.Long() || f.Kind == schema.JSON) && !f.Secret {
+			s.placeholder = placeholder(f)
 			s.limit = maxTextChars
-			t := huh.NewText().Title(s.title).Lines(3).ExternalEditor(false).Value(&s.text).CharLimit(s.limit)
-			t.Validate(s.checkText)
-			t.Placeholder(placeholder(f))
-			s.Input = t
+			s.Input = newLazyText(s)
 		} else {
 			s.placeholder = placeholder(f)
 			s.limit = maxLineChars
@@ -319,10 +318,65 @@ func (s *Slot) set(v any) {
 			if b, err := json.Marshal(v); err == nil {
 				s.text = string(b)
 			}
-			return
+		} else {
+			s.text = f.Show(v)
 		}
-		s.text = f.Show(v)
 	}
+	// huh's inputs copy the value when it is bound: bind it again, or a
+	// focused field would show what it held before.
+	switch in := s.Input.(type) {
+	case *huh.Input:
+		in.Value(&s.text)
+	case *lazyText:
+		in.rebind()
+	}
+}
+
+// textLines is how many lines a text area shows (huh.Text.Lines).
+const textLines = 3
+
+// height is how many lines View draws, found without drawing: laying out a
+// form of many fields measures every one of them (TestSlotHeight holds it
+// to what View draws).
+func (s *Slot) height(l *look) int {
+	st := &l.styles().Blurred
+	inner := max(s.width-st.Base.GetHorizontalFrameSize(), 10)
+	if lf, ok := s.Input.(*listField); ok {
+		n := linesAt(lf.titleText(), inner) + lf.rows()
+		if lf.desc != "" {
+			n += linesAt(lf.desc, inner)
+		}
+		if lf.info() {
+			n++
+		}
+		return n
+	}
+	n := linesAt(s.title, inner)
+	if s.shownDesc != "" {
+		n += linesAt(s.shownDesc, inner)
+	}
+	switch s.Input.(type) {
+	case *lazyText:
+		n += textLines
+	case *huh.Confirm:
+		n += 2 // a blank line, the buttons
+	default:
+		n++ // the input line
+	}
+	return n
+}
+
+// linesAt is how many lines text takes wrapped to width cells.
+func linesAt(text string, width int) int {
+	n := 0
+	for _, l := range strings.Split(text, "\n") {
+		if ansi.StringWidth(l) <= width {
+			n++
+			continue
+		}
+		n += strings.Count(lipgloss.Wrap(l, width, ""), "\n") + 1
+	}
+	return n
 }
 
 // View is the slot's field as the form shows it. A text input that is not
@@ -405,6 +459,10 @@ func (s *Slot) Shown() string {
 // breaks shows the line breaks of a text value, which are sent, as ↵.
 var breaks = strings.NewReplacer("\r\n", "↵", "\n", "↵", "\r", "↵")
 
+// ShowValue is a value of field f on one line, as the forms' review shows
+// it (not masked: the caller masks secrets).
+func ShowValue(f *schema.Field, v any) string { return showValue(f, v) }
+
 // showValue is a value on one line, sanitized: titles for choices, and ↵
 // for a line break in text (shown as a space, "one\ntwo" reads "one two").
 func showValue(f *schema.Field, v any) string {
@@ -423,7 +481,7 @@ func (s *Slot) setDescription(width, lines int) {
 	switch in := s.Input.(type) {
 	case *huh.Input:
 		in.Description(d)
-	case *huh.Text:
+	case *lazyText:
 		in.Description(d)
 	case *huh.Confirm:
 		in.Description(d)

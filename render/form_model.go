@@ -70,6 +70,7 @@ type askModel struct {
 	// quitAsked is set by a first ctrl+c: a second one quits mcpcli,
 	// abandoning the whole request (abandon), esc cancels just this ask.
 	quitAsked, abandon bool
+	inSession          bool // a second ctrl+c abandons the request, not mcpcli
 
 	msgLines []string // the message, wrapped to msgWidth
 	msgWidth int
@@ -241,7 +242,7 @@ func (m *askModel) layout() {
 		if l, ok := s.Input.(*listField); ok {
 			l.WithHeight(body - 1)
 		}
-		h := lipgloss.Height(s.View(m.look)) + 1 // and its hint line
+		h := s.height(m.look) + 1 // and its hint line
 		gap := 0
 		if len(page) > 0 {
 			gap = 1
@@ -415,7 +416,7 @@ func (m *askModel) moves(in huh.Field, msg tea.KeyPressMsg) (advance, ok bool) {
 	case *huh.Confirm:
 		f.Update(msg)
 		return true, true
-	case *huh.Input, *huh.Text:
+	case *huh.Input, *lazyText:
 		if k != "enter" && k != "tab" {
 			return false, false
 		}
@@ -756,8 +757,12 @@ func (m *askModel) screenOf(body []string, footer ...string) string {
 		lines = append(lines, m.look.chrome().Rule.Render(strings.Repeat("─", m.innerWidth())))
 	}
 	if m.quitAsked {
+		quit := "Quit? ctrl+c again leaves mcpcli and abandons the request (nothing more is sent)"
+		if m.inSession {
+			quit = "Abandon? ctrl+c again abandons the request; the session stays"
+		}
 		footer = []string{
-			m.look.chrome().Warn.Render("Quit? ctrl+c again leaves mcpcli and abandons the request (nothing more is sent)"),
+			m.look.chrome().Warn.Render(quit),
 			"esc cancels just this question · any other key goes back to it",
 		}
 	}
@@ -845,7 +850,7 @@ func (m *askModel) fieldKeys() string {
 		return "↑/↓ choose · enter next"
 	case *huh.Confirm:
 		return "←/→ or y/n choose · enter next"
-	case *huh.Text:
+	case *lazyText:
 		return "ctrl+j new line · enter next"
 	}
 	return "enter next"

@@ -577,6 +577,22 @@ func TestFormCtrlCTwiceAbandonsTheRequest(t *testing.T) {
 	}
 }
 
+// Inside the session the second ctrl+c abandons the request, and the
+// form says so without promising to leave mcpcli.
+func TestFormCtrlCInSession(t *testing.T) {
+	u := startTUI(t, roundOf([3]string{"a", "First question", confirmSchema}), func(a *FormAnswerer) { a.InSession = true })
+	u.WaitFor("First question")
+	u.Press(kCtrlC)
+	s := u.WaitFor("Abandon? ctrl+c again abandons the request", "the session stays")
+	if strings.Contains(s, "leaves mcpcli") {
+		t.Errorf("a form in the session says ctrl+c leaves mcpcli:\n%s", s)
+	}
+	u.Press(kCtrlC)
+	if err := u.Err(); !errors.Is(err, client.ErrAbandoned) {
+		t.Errorf("Answer = %v, want ErrAbandoned", err)
+	}
+}
+
 // What the review shows is what goes: a field left empty that has a
 // default says the default is sent, and it is.
 func TestFormReviewShowsTheDefaultThatGoes(t *testing.T) {

@@ -57,8 +57,8 @@ func NewPrompter(in io.Reader, out io.Writer) *Prompter {
 // a question.
 func (p *Prompter) Write(b []byte) (int, error) { return p.Out.Write(b) }
 
-// errEOF is end of input in the middle of an ask.
-var errEOF = errors.New("end of input")
+// errEOF is end of input in the middle of an ask (errors.Is io.EOF).
+var errEOF = fmt.Errorf("end of input (%w)", io.EOF)
 
 // errGaveUp is too many invalid answers to one question.
 var errGaveUp = errors.New("too many invalid answers")

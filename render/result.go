@@ -34,14 +34,10 @@ func WriteJSON(w io.Writer, v any) error {
 // WriteRaw writes JSON exactly as the server sent it, indented, and a
 // newline: -o json of a result.
 func WriteRaw(w io.Writer, raw json.RawMessage) error {
-	var b bytes.Buffer
-	b.Grow(len(raw) + len(raw)/8 + 1)
-	if err := json.Indent(&b, raw, "", "  "); err != nil {
+	if err := validJSON(raw); err != nil {
 		return err
 	}
-	b.WriteByte('\n')
-	_, err := w.Write(textsafe.EscapeJSON(b.Bytes()))
-	return err
+	return writeIndented(w, raw)
 }
 
 // PrintResult writes the final result of a request: as the server sent it
@@ -93,6 +89,10 @@ func ToolResult(w io.Writer, res *mcp.CallToolResult) {
 		fmt.Fprintln(w, "(the tool returned no content)")
 	}
 }
+
+// Restates reports whether a tool result's structuredContent only says
+// again what its content blocks show (the text output leaves it out then).
+func Restates(res *mcp.CallToolResult) bool { return structuredRestates(res) }
 
 // structuredRestates reports whether structuredContent only says again what
 // the content blocks already show, so that printing it would say it twice:
@@ -251,7 +251,9 @@ func Contents(w io.Writer, cs []mcp.Content) {
 	for _, c := range cs {
 		switch c := c.(type) {
 		case *mcp.TextContent:
-			fmt.Fprintln(w, strings.TrimRight(Sanitize(c.Text), "\n"))
+			// Written as it is: fmt would copy a 100 MB text into its buffer.
+			io.WriteString(w, strings.TrimRight(Sanitize(c.Text), "\n"))
+			io.WriteString(w, "\n")
 		case *mcp.ImageContent:
 			fmt.Fprintf(w, "[image %s %s]\n", mimeOr(Line(c.MIMEType), "image"), Size(len(c.Data)))
 		case *mcp.AudioContent:

@@ -95,6 +95,10 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 		tea.WithInput(in),
 		tea.WithOutput(t.Out),
 		tea.WithoutSignalHandler(),
+		// bubbletea draws only on its ticks, the first one a frame after
+		// it starts: at its highest rate the first form lands in 8 ms, not
+		// 16 (a tick with nothing new costs nothing).
+		tea.WithFPS(120),
 	}
 	if _, isFile := t.Out.(*os.File); isFile {
 		opts = append(opts, tea.WithColorProfile(t.colorProfile()))

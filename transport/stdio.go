@@ -29,7 +29,8 @@ type Stdio struct {
 	// MaxMessageSize.
 	MaxMessage int
 
-	obs []Observer
+	obs    []Observer
+	filter ResultFilter
 
 	mu    sync.Mutex
 	proc  *Process
@@ -39,6 +40,9 @@ type Stdio struct {
 
 // Observe implements Transport.
 func (s *Stdio) Observe(o Observer) { s.obs = append(s.obs, o) }
+
+// FilterResults implements Filterer.
+func (s *Stdio) FilterResults(f ResultFilter) { s.filter = f }
 
 // Via implements Transport.
 func (s *Stdio) Via() string { return "stdio: " + s.Cmd.String() }
@@ -57,6 +61,7 @@ func (s *Stdio) Connect(ctx context.Context) (mcp.Connection, error) {
 		return nil, err
 	}
 	c := newConn(p, Observers(s.obs...), s.Warn, s.MaxMessage)
+	c.filter = s.filter
 	s.mu.Lock()
 	s.proc, s.conn = p, c
 	s.mu.Unlock()
@@ -66,6 +71,20 @@ func (s *Stdio) Connect(ctx context.Context) (mcp.Connection, error) {
 	s.probe = pc
 	s.mu.Unlock()
 	return pc, nil
+}
+
+// Broken reports whether a write to the server was cut short: the stream
+// is no longer whole, and nothing more can be sent on it.
+func (s *Stdio) Broken() bool {
+	s.mu.Lock()
+	c := s.conn
+	s.mu.Unlock()
+	if c == nil {
+		return false
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	return c.broken != nil
 }
 
 // ProbeGaveUp reports how long mcpcli waited for server/discover before it

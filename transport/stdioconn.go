@@ -40,6 +40,7 @@ type conn struct {
 	obs     Observer
 	warn    func(string)
 	maxLine int
+	filter  ResultFilter
 
 	in        chan readResult
 	done      chan struct{}
@@ -131,6 +132,7 @@ func (c *conn) pump() {
 			if r, ok := m.(*jsonrpc.Response); ok {
 				c.answered(r.ID)
 			}
+			c.filter.apply(m)
 			select {
 			case c.in <- readResult{msg: m}:
 			case <-c.done:
@@ -276,6 +278,14 @@ func (c *conn) nullID(ne *NullIDError) ([]jsonrpc.Message, error) {
 // Close implements mcp.Connection: it shuts the server down.
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() { close(c.done) })
+	c.writeMu.Lock()
+	broken := c.broken != nil
+	c.writeMu.Unlock()
+	if broken {
+		// A write was cut short (the run was stopped while the server
+		// was not reading): it is being given up on, not ended in order.
+		return c.p.Abort()
+	}
 	return c.p.Close()
 }
 

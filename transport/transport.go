@@ -88,6 +88,25 @@ func Observers(obs ...Observer) Observer {
 	}
 }
 
+// ResultFilter may give, for a response the transport read, a result to
+// hand the go-sdk in place of the one the server sent (ok set). Observers
+// have seen the server's bytes before it is called.
+type ResultFilter func(id jsonrpc.ID, result json.RawMessage) (stub json.RawMessage, ok bool)
+
+// Filterer is a transport that applies a ResultFilter to what it reads.
+type Filterer interface {
+	FilterResults(ResultFilter)
+}
+
+// filter applies f to m, if m is a result.
+func (f ResultFilter) apply(m jsonrpc.Message) {
+	if r, ok := m.(*jsonrpc.Response); ok && f != nil && r.Error == nil && r.Result != nil {
+		if stub, ok := f(r.ID, r.Result); ok {
+			r.Result = stub
+		}
+	}
+}
+
 // Wrap makes an in-process go-sdk transport (mcp.NewInMemoryTransports, an
 // IOTransport over pipes) a Transport, observed at the connection: each
 // message is shown to observers as the go-sdk encodes it. Servers mcpcli
@@ -98,10 +117,13 @@ func Wrap(t mcp.Transport, via string) Transport {
 }
 
 type wrapped struct {
-	t   mcp.Transport
-	via string
-	obs []Observer
+	t      mcp.Transport
+	via    string
+	obs    []Observer
+	filter ResultFilter
 }
+
+func (w *wrapped) FilterResults(f ResultFilter) { w.filter = f }
 
 func (w *wrapped) Observe(o Observer)      { w.obs = append(w.obs, o) }
 func (w *wrapped) Explain(err error) error { return err }
@@ -114,28 +136,35 @@ func (w *wrapped) Connect(ctx context.Context) (mcp.Connection, error) {
 		return nil, err
 	}
 	obs := Observers(w.obs...)
-	if obs == nil {
+	if obs == nil && w.filter == nil {
 		return c, nil
 	}
-	return &wrappedConn{Connection: c, obs: obs}, nil
+	return &wrappedConn{Connection: c, obs: obs, filter: w.filter}, nil
 }
 
 type wrappedConn struct {
 	mcp.Connection
-	obs Observer
+	obs    Observer
+	filter ResultFilter
 }
 
 func (c *wrappedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	m, err := c.Connection.Read(ctx)
-	if err == nil {
+	if err == nil && c.obs != nil {
 		if b, err := jsonrpc.EncodeMessage(m); err == nil {
 			c.obs(Event{Time: time.Now(), Dir: Recv, Msg: b})
 		}
+	}
+	if err == nil {
+		c.filter.apply(m)
 	}
 	return m, err
 }
 
 func (c *wrappedConn) Write(ctx context.Context, m jsonrpc.Message) error {
+	if c.obs == nil {
+		return c.Connection.Write(ctx, m)
+	}
 	if b, err := jsonrpc.EncodeMessage(m); err == nil {
 		c.obs(Event{Time: time.Now(), Dir: Send, Msg: b, Ctx: ctx})
 	}

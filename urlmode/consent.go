@@ -31,6 +31,9 @@ type Consent struct {
 	Term *render.Terminal
 	// Out is where the scripted consent writes (stderr).
 	Out io.Writer
+	// InSession says the consent shows inside the interactive session: a
+	// second ctrl+c abandons the request, and mcpcli goes on.
+	InSession bool
 
 	mu    sync.Mutex
 	steps map[string]*step

@@ -92,6 +92,7 @@ type model struct {
 	offset        int  // first body line shown
 	seenAll       bool // the whole body has been on screen
 	hint          string
+	inSession     bool // a second ctrl+c abandons the request, not mcpcli
 
 	choice choice
 }
@@ -157,6 +158,9 @@ func (m model) key(k string) (tea.Model, tea.Cmd) {
 	case k == "ctrl+c":
 		m.quitAsked = true
 		m.hint = "Quit? ctrl+c again leaves mcpcli and abandons the request; esc cancels just this question."
+		if m.inSession {
+			m.hint = "Abandon? ctrl+c again abandons the request (the session stays); esc cancels just this question."
+		}
 		return m, nil
 	case m.quitAsked:
 		m.quitAsked = false
@@ -365,6 +369,7 @@ func (c *Consent) TUI(ctx context.Context, r client.Round, i int) (*mcp.ElicitRe
 	a := r.Asks[i]
 	an := Analyze(a.Params.URL)
 	m := newModel(r, i, an)
+	m.inSession = c.InSession
 	if !an.Openable() {
 		fm, err := c.run(ctx, m)
 		if err != nil {

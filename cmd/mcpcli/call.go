@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -97,6 +96,7 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 			if err != nil {
 				return err
 			}
+			f.rawOnly = f.JSON() && save == "" // -o json prints the bytes: nothing to decode
 			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs, Ask: f.arguments(), Save: save}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -398,6 +398,7 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 			if err != nil {
 				return err
 			}
+			f.rawOnly = f.JSON()
 			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: arguments, Ask: f.arguments(), Values: f.values()}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -458,7 +459,7 @@ func promptRun(ctx context.Context, cmd *cobra.Command, opts *PromptOptions) err
 		}
 		args := opts.Args
 		if len(missing) > 0 {
-			form, ferr := schema.ParseArguments(promptSchema(prompt))
+			form, ferr := schema.ParseArguments(render.PromptSchema(prompt))
 			if opts.Ask == nil || ferr != nil {
 				return usageErrorf(cmd, "prompt %q needs %s: give %s as KEY=VALUE (or run it on a terminal to fill them in); 'mcpcli prompts' lists each prompt's arguments",
 					opts.Name, quoted(missing), plural2(len(missing), "it", "them"))
@@ -484,49 +485,6 @@ func promptRun(ctx context.Context, cmd *cobra.Command, opts *PromptOptions) err
 		}
 		return printResult(opts.Out, res, opts.JSON)
 	})
-}
-
-// promptSchema is a prompt's arguments as an inputSchema of strings.
-func promptSchema(p *mcp.Prompt) json.RawMessage {
-	props := map[string]any{}
-	var order []string
-	var required []string
-	for _, a := range p.Arguments {
-		prop := map[string]any{"type": "string"}
-		if a.Title != "" {
-			prop["title"] = a.Title
-		}
-		if a.Description != "" {
-			prop["description"] = a.Description
-		}
-		props[a.Name] = prop
-		order = append(order, a.Name)
-		if a.Required {
-			required = append(required, a.Name)
-		}
-	}
-	// The form keeps the order of properties as written: write them in the
-	// prompt's order.
-	var b strings.Builder
-	b.WriteString(`{"type":"object","properties":{`)
-	for i, n := range order {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(n)
-		v, _ := json.Marshal(props[n])
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteString(`}`)
-	if len(required) > 0 {
-		r, _ := json.Marshal(required)
-		b.WriteString(`,"required":`)
-		b.Write(r)
-	}
-	b.WriteString(`}`)
-	return json.RawMessage(b.String())
 }
 
 func orNone(names []string) string {
@@ -599,6 +557,7 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 			if err != nil {
 				return err
 			}
+			f.rawOnly = f.JSON() && save == ""
 			opts := &ReadOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), URI: args[0], Template: tmpl, Ask: ask, Save: save}
 			if runF != nil {
 				return runF(cmd.Context(), opts)

@@ -68,12 +68,17 @@ type Factory struct {
 	formAnswerer *render.FormAnswerer
 	linePrompter *render.Prompter
 	recorder     *client.Recorder // what the person answered
+	rawOnly      bool             // the command prints results' bytes only (client.Options.RawOnly)
 	closers      []func()         // run when the command is done: the trace
 
 	wait   *waitSlot      // the session's "waiting for …" line, stopped while signing in
 	cfg    *config.Config // the config files, loaded once
 	server *config.Server // the server -s named, once resolved
 	secret []string       // the headers the person gave: redacted in the trace
+
+	// share, in the interactive session, lends the terminal to what asks
+	// on it outside a form (a sign-in that comes mid-session).
+	share func(ctx context.Context, run func()) error
 }
 
 // cleanup runs what the run left to do at its end.
@@ -400,6 +405,7 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 			con.EndProgress()
 			con.Printf("%s", render.TaskLine(st))
 		},
+		RawOnly:        f.rawOnly,
 		MaxRounds:      f.Flags.MaxRounds,
 		Timeout:        f.Flags.Timeout,
 		ConnectTimeout: connectTimeout,

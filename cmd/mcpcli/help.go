@@ -93,7 +93,12 @@ of answer from stdin. For each form it reads:
 
 Invalid input is explained and asked again, up to 3 times. End of input
 cancels the ask. So "printf 'a\nAda\n\ny\n' | mcpcli call ..." accepts
-with the first field "Ada" and the second field's default.`,
+with the first field "Ada" and the second field's default.
+
+mcpcli session --accessible is a whole session of lines on one connection:
+one command a line (tools, call TOOL K=V ..., prompt, read, history, rerun N,
+level, save, quit), each ask answered on the lines that follow it, results on
+stdout. 'mcpcli session --help' lists its commands.`,
 		},
 		{
 			Use:   "servers",

@@ -64,9 +64,11 @@ Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, with
 --url for Streamable HTTP, or by name with -s NAME from the config files you
 already have (Claude Code, Claude Desktop, VS Code, Cursor, or mcpcli's own;
 'mcpcli servers' lists them). Servers that require a sign-in (OAuth) get one
-when they ask. Try it first with:
+when they ask. Given a server and no command, mcpcli opens the interactive
+session (mcpcli session). Try it first with:
 
-  mcpcli demo`,
+  mcpcli demo
+  mcpcli -- mcpcli demo-server`,
 		Example: `  mcpcli demo
   mcpcli tools --stdio "npx -y @modelcontextprotocol/server-everything"
   mcpcli call delete_project project=apollo -- mcpcli demo-server
@@ -79,6 +81,22 @@ when they ask. Try it first with:
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			return validateFlags(cmd, &f.Flags)
+		},
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if rest := splitDash(f, cmd, args); len(rest) > 0 {
+				return unknownCommand(cmd, rest[0])
+			}
+			fl := f.Flags
+			if fl.Stdio == "" && fl.URL == "" && fl.Server == "" && len(fl.ServerArgv) == 0 {
+				return cmd.Help()
+			}
+			// A server and no command: the interactive session.
+			opts, err := f.sessionOptions(cmd, "")
+			if err != nil {
+				return err
+			}
+			return sessionRun(cmd.Context(), opts)
 		},
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -122,6 +140,7 @@ when they ask. Try it first with:
 		NewCmdPrompt(f, nil),
 		NewCmdResources(f, nil),
 		NewCmdRead(f, nil),
+		NewCmdSession(f, nil),
 		NewCmdWatch(f, nil),
 		NewCmdDemo(f, nil),
 		NewCmdDemoServer(f),

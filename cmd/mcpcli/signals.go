@@ -62,6 +62,7 @@ func signalContext(servers *transport.Group) (context.Context, func()) {
 		case <-time.After(stopWait):
 		}
 		servers.KillAll()
+		fmt.Fprintf(os.Stderr, "mcpcli: cancelled (%s); the run did not end in order within %s, so its servers were killed\n", interrupted{s}, stopWait)
 		os.Exit(interrupted{s}.exitCode())
 	}()
 	return ctx, func() {

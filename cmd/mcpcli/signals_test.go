@@ -81,7 +81,10 @@ func TestARunWritingToADeafServerCanBeStopped(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if code := waitExit(t, cmd, errb); code != tc.code || !strings.Contains(errb.String(), tc.stderr) || out.Len() > 0 {
+			signalled := time.Now()
+			code := waitExit(t, cmd, errb)
+			t.Logf("exited %s after the signal (or --timeout)", time.Since(signalled).Round(time.Millisecond))
+			if code != tc.code || !strings.Contains(errb.String(), tc.stderr) || out.Len() > 0 {
 				t.Errorf("exit %d, want %d with %q on stderr; stdout %q, stderr:\n%s", code, tc.code, tc.stderr, out, errb)
 			}
 			poll(t, "the server and its child to be gone", func() bool { return gone(server) && gone(child) })
@@ -152,7 +155,10 @@ func TestReadingInputGivesWayToASignal(t *testing.T) {
 				value = "@" + fifo
 			}
 			cmd, out, errb := mcpcliProcess(t, nil, "call", "wait", flag, value)
-			time.Sleep(300 * time.Millisecond) // it is blocked opening the FIFO by now, or about to be
+			// Signal it once one of its threads waits in the kernel for a
+			// writer to open the FIFO (its signal handling is set up long
+			// before it reads its input).
+			poll(t, "mcpcli to wait for the FIFO", func() bool { return waitsForFIFO(cmd.Process.Pid) })
 			if err := syscall.Kill(cmd.Process.Pid, syscall.SIGTERM); err != nil {
 				t.Fatal(err)
 			}
@@ -161,4 +167,16 @@ func TestReadingInputGivesWayToASignal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitsForFIFO reports whether a thread of pid is blocked opening a FIFO
+// nobody writes to.
+func waitsForFIFO(pid int) bool {
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, task := range tasks {
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/wchan", pid, task.Name())); err == nil && string(b) == "wait_for_partner" {
+			return true
+		}
+	}
+	return false
 }

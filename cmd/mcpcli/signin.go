@@ -140,6 +140,22 @@ func (f *Factory) consent(login bool) func(ctx context.Context, authURL string) 
 	wait := func() {
 		con.Printf("   Waiting for your browser to come back to mcpcli (up to %s; Ctrl+C stops)…", oauth.DefaultCallbackTimeout)
 	}
+	if f.share != nil && f.onTerminal() && f.Flags.Answers == "" {
+		// In the session: the line sign-in reads the keys the session
+		// reads, so the session lends it the terminal.
+		return func(ctx context.Context, authURL string) error {
+			var err error
+			if serr := f.share(ctx, func() {
+				con.EndProgress()
+				if err = c.SignIn(ctx, f.prompter(), authURL); err == nil {
+					wait()
+				}
+			}); serr != nil {
+				return serr
+			}
+			return err
+		}
+	}
 	switch {
 	case f.Flags.Answers != "" || login && !f.onTerminal():
 		return func(ctx context.Context, authURL string) error {

@@ -203,11 +203,19 @@ func literal(b []byte, i int, lit string) (int, error) {
 
 // skipString returns the index just past the string that starts at i.
 func skipString(b []byte, i int) (int, error) {
+	// A long string is skipped at memchr speed: find each quote, and count
+	// the backslashes before it (an odd number escapes it).
 	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			break
+		}
+		j += k
+		n := 0
+		for p := j - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
 			return j + 1, nil
 		}
 	}
@@ -296,17 +304,11 @@ func Deeper(b []byte, limit int) bool {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			for i++; i < len(b); i++ {
-				j := bytes.IndexAny(b[i:], `"\`)
-				if j < 0 {
-					return false
-				}
-				i += j
-				if b[i] == '"' {
-					break
-				}
-				i++ // the escaped character
+			end, err := skipString(b, i)
+			if err != nil {
+				return false
 			}
+			i = end - 1
 		case '[', '{':
 			depth++
 			if depth > limit {

@@ -16,6 +16,14 @@ import (
 func EscapeJSON(b []byte) []byte {
 	var out []byte
 	for i := 0; i < len(b); {
+		if c := b[i]; c < 0x7f {
+			// ASCII below DEL is never escaped here: the fast path.
+			if out != nil {
+				out = append(out, c)
+			}
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRune(b[i:])
 		if r == 0x7f || (r >= 0x80 && r <= 0x9f) || Invisible(r) {
 			if out == nil {

@@ -1,0 +1,514 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+	"github.com/mcpcli/mcpcli/internal/shellwords"
+	"github.com/mcpcli/mcpcli/internal/suggest"
+	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/schema"
+	"github.com/mcpcli/mcpcli/session"
+)
+
+// LineOptions are what the line session (session --accessible) needs.
+type LineOptions struct {
+	Out     io.Writer // results, flushed after each
+	Console *render.Console
+	JSON    bool
+	Save    string
+	Replay  session.Replay
+	// Connect connects with the answerer and sampler recorded by rec.
+	Connect func(ctx context.Context, rec *session.Recorder) (*client.Session, error)
+	// Prompter reads the commands, and answers the server's asks, from
+	// the same input.
+	Prompter *render.Prompter
+	// Ask asks for missing arguments (a terminal); nil means they are an
+	// error, as in one-shot mode.
+	Ask argumentAsker
+	TTY bool
+	Now func() time.Time
+}
+
+// line is one line session.
+type line struct {
+	o        *LineOptions
+	s        *client.Session
+	out      *bufio.Writer
+	con      *render.Console
+	rec      *session.Recorder
+	reqs     []session.Request
+	commands int
+	failed   int
+	// The tools' argument specs, parsed once per tool list.
+	specsOf *client.ToolList
+	specs   map[string]*schema.Args
+	tool    int // requests whose tool said isError
+}
+
+// lineError is a line session in which commands failed.
+type lineError struct{ failed, of int }
+
+func (e *lineError) Error() string {
+	return fmt.Sprintf("%d of %d commands failed (each said why above)", e.failed, e.of)
+}
+
+func lineRun(ctx context.Context, o *LineOptions) error {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	l := &line{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), con: o.Console}
+	l.rec = &session.Recorder{}
+	connect := func(ctx context.Context) (*client.Session, error) {
+		return o.Connect(ctx, l.rec)
+	}
+	return withSession(ctx, o.Console, connect, func(s *client.Session) error {
+		l.s = s
+		if o.TTY {
+			l.con.Printf("mcpcli session with %s (%s); help lists the commands", render.Line(s.Server().Display()), s.Server().Protocol)
+		}
+		err := l.loop(ctx)
+		if o.Save != "" {
+			if msg, serr := session.SaveScript(o.Save, nil, o.Replay, s.Server(), l.reqs, o.Now()); serr != nil {
+				l.con.Printf("mcpcli: %s", serr)
+			} else {
+				l.con.Printf("mcpcli: %s", msg)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		switch {
+		case l.failed > 0:
+			return &lineError{failed: l.failed, of: l.commands}
+		case l.tool > 0:
+			return toolError{}
+		}
+		return nil
+	})
+}
+
+func (l *line) loop(ctx context.Context) error {
+	for {
+		text, err := l.read(ctx)
+		if errors.Is(err, io.EOF) || errors.Is(err, render.ErrNoInput) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		text = strings.TrimSpace(text)
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		l.commands++
+		words, err := splitCommand(text)
+		if err != nil {
+			l.fail(fmt.Errorf("%q: %v", text, err))
+			continue
+		}
+		quit, err := l.command(ctx, words)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			l.fail(err)
+		}
+		if ferr := l.out.Flush(); ferr != nil {
+			return ferr
+		}
+		if quit {
+			return nil
+		}
+	}
+}
+
+// read reads the next command line. On a terminal it prompts for it; on
+// piped input (a script, a thousand calls) it reads the line at once and
+// writes it back after the prompt in one write, for the transcript.
+func (l *line) read(ctx context.Context) (string, error) {
+	if l.o.TTY {
+		return l.o.Prompter.ReadLine(ctx, "mcpcli> ")
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	s, err := l.o.Prompter.In.ReadString('\n')
+	if err != nil && (s == "" || !errors.Is(err, io.EOF)) {
+		return "", err
+	}
+	s = strings.TrimRight(s, "\r\n")
+	l.con.Printf("mcpcli> %s", render.Line(s))
+	return s, nil
+}
+
+// splitCommand splits a command line into words, as a shell would; a
+// JSON object after "call TOOL" is kept whole, quotes and all.
+func splitCommand(text string) ([]string, error) {
+	if i := strings.IndexByte(text, '{'); i > 0 {
+		head, err := shellwords.Split(text[:i])
+		if err == nil && len(head) == 2 && strings.EqualFold(head[0], "call") {
+			return append(head, strings.TrimSpace(text[i:])), nil
+		}
+	}
+	return shellwords.Split(text)
+}
+
+// fail says what went wrong with a command; the session goes on.
+func (l *line) fail(err error) {
+	l.out.Flush()
+	var te toolError
+	if errors.As(err, &te) {
+		l.tool++
+		return
+	}
+	l.failed++
+	if errors.Is(err, client.ErrAbandoned) {
+		l.con.Printf("mcpcli: cancelled; the request was abandoned")
+		return
+	}
+	l.con.Printf("mcpcli: %s", render.Line(explain(l.s.Explain(err))))
+}
+
+const lineHelp = `commands:
+  tools [NAME]          list the tools, or one in full
+  call TOOL [K=V ...]   call a tool; or: call TOOL {"k": "v"}
+  prompts [NAME]        list the prompts, or one in full
+  prompt NAME [K=V ...] get a prompt
+  resources             list the resources
+  read URI              read a resource
+  history               the requests so far, numbered
+  rerun N               send request N again
+  level LEVEL           set the server's log level (debug ... emergency)
+  save FILE             write the requests as a script of one-shot commands
+  quit                  end the session (so does end of input)`
+
+// command runs one command line.
+func (l *line) command(ctx context.Context, words []string) (quit bool, err error) {
+	cmd, args := strings.ToLower(words[0]), words[1:]
+	switch cmd {
+	case "quit", "exit", "q":
+		return true, nil
+	case "help", "?":
+		fmt.Fprintln(l.out, lineHelp)
+	case "tools":
+		return false, l.tools(ctx, args)
+	case "prompts":
+		return false, l.prompts(ctx, args)
+	case "resources":
+		return false, l.resources(ctx)
+	case "call":
+		if len(args) == 0 {
+			return false, errors.New("call what? call TOOL [K=V ...]; 'tools' lists them")
+		}
+		argv, err := l.toolArgs(ctx, args[0], args[1:])
+		if err != nil {
+			return false, err
+		}
+		return false, l.send(ctx, "tools/call", args[0], argv, 0)
+	case "prompt":
+		if len(args) == 0 {
+			return false, errors.New("get which prompt? prompt NAME [K=V ...]; 'prompts' lists them")
+		}
+		argv, err := l.promptArgs(ctx, args[0], args[1:])
+		if err != nil {
+			return false, err
+		}
+		return false, l.send(ctx, "prompts/get", args[0], argv, 0)
+	case "read":
+		if len(args) != 1 {
+			return false, errors.New("read takes one URI: read URI; 'resources' lists them")
+		}
+		return false, l.send(ctx, "resources/read", args[0], nil, 0)
+	case "history":
+		l.history()
+	case "rerun":
+		n, err := strconv.Atoi(strings.TrimPrefix(strings.Join(args, ""), "#"))
+		if err != nil || n < 1 || n > len(l.reqs) {
+			return false, fmt.Errorf("rerun takes a request number from 1 to %d ('history' lists them)", len(l.reqs))
+		}
+		r := l.reqs[n-1]
+		return false, l.send(ctx, r.Method, r.Target, r.Args, n)
+	case "level":
+		if len(args) != 1 {
+			return false, errors.New("level takes one of: debug, info, notice, warning, error, critical, alert, emergency")
+		}
+		if err := l.s.SetLogLevel(ctx, args[0]); err != nil {
+			return false, err
+		}
+		l.con.Printf("log level: %s", render.Line(args[0]))
+	case "save":
+		if len(args) != 1 {
+			return false, errors.New("save takes a file name: save FILE")
+		}
+		msg, err := session.SaveScript(args[0], nil, l.o.Replay, l.s.Server(), l.reqs, l.o.Now())
+		if err != nil {
+			return false, err
+		}
+		l.con.Printf("%s", msg)
+	default:
+		names := []string{"tools", "call", "prompts", "prompt", "resources", "read", "history", "rerun", "level", "save", "quit", "help"}
+		return false, fmt.Errorf("unknown command %q%s; 'help' lists them", cmd, didYouMean(suggest.Closest(cmd, names)))
+	}
+	return false, nil
+}
+
+// toolArgs reads a call's arguments: a JSON object, KEY=VALUE pairs typed
+// by the tool's inputSchema, or both. The tool list is read (once a
+// session) only when something needs it: pairs to type, or a terminal to
+// ask for missing arguments on.
+func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[string]any, error) {
+	out := map[string]any{}
+	if len(words) > 0 && strings.HasPrefix(words[0], "{") {
+		v, err := schema.DecodeJSON([]byte(words[0]))
+		obj, ok := v.(map[string]any)
+		if err != nil || !ok {
+			if err == nil {
+				err = errors.New("it is not an object")
+			}
+			return nil, fmt.Errorf("the arguments must be a JSON object like {\"key\": \"value\"}: %v", err)
+		}
+		out, words = obj, words[1:]
+	}
+	if len(words) == 0 && l.o.Ask == nil {
+		return out, nil
+	}
+	tool, list, err := l.s.Tool(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if tool == nil {
+		return nil, unknownTool(l.s, list, name)
+	}
+	inputSchema := jsonpeek.Get(list.Raw[tool.Name], "inputSchema")
+	if l.specsOf != list {
+		l.specsOf, l.specs = list, map[string]*schema.Args{}
+	}
+	spec := l.specs[tool.Name]
+	if spec == nil {
+		var err error
+		if spec, err = schema.ParseArgs(inputSchema); err != nil {
+			spec = &schema.Args{Props: map[string]*schema.Arg{}}
+		}
+		l.specs[tool.Name] = spec
+	}
+	for _, w := range words {
+		k, v, ok := strings.Cut(w, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("argument %q must look like KEY=VALUE", w)
+		}
+		if _, known := spec.Props[k]; !known && spec.Closed && len(spec.Names) > 0 {
+			return nil, fmt.Errorf("tool %q has no argument %q%s; its arguments are: %s", name, k, didYouMean(suggest.Closest(k, spec.Names)), strings.Join(spec.Names, ", "))
+		}
+		val, err := spec.Coerce(k, v)
+		if err != nil {
+			return nil, fmt.Errorf("argument %s=%q: %v", k, v, err)
+		}
+		out[k] = val
+	}
+	if missing := spec.Missing(out); len(missing) > 0 {
+		form, ferr := schema.ParseArguments(inputSchema)
+		if l.o.Ask == nil || ferr != nil || !form.Renderable() {
+			return nil, fmt.Errorf("tool %q needs %s: give %s as KEY=VALUE; 'tools %s' shows what each takes", name, quoted(missing), plural2(len(missing), "it", "them"), name)
+		}
+		return askArguments(ctx, l.o.Ask, render.Arguments{Server: l.s.Server(), Method: "tools/call", Target: name, Description: tool.Description, Form: form, Given: out})
+	}
+	return out, nil
+}
+
+// promptArgs reads a prompt's KEY=VALUE arguments (always strings).
+func (l *line) promptArgs(ctx context.Context, name string, words []string) (map[string]any, error) {
+	out := map[string]any{}
+	for _, w := range words {
+		k, v, ok := strings.Cut(w, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("argument %q must look like KEY=VALUE", w)
+		}
+		out[k] = v
+	}
+	if l.o.Ask == nil {
+		return out, nil
+	}
+	list, err := l.s.ListPrompts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range list.Prompts {
+		if p.Name != name {
+			continue
+		}
+		var missing []string
+		for _, a := range p.Arguments {
+			if _, ok := out[a.Name]; a.Required && !ok {
+				missing = append(missing, a.Name)
+			}
+		}
+		if len(missing) == 0 {
+			return out, nil
+		}
+		form, err := schema.ParseArguments(render.PromptSchema(p))
+		if err != nil {
+			return out, nil
+		}
+		got, err := askArguments(ctx, l.o.Ask, render.Arguments{Server: l.s.Server(), Method: "prompts/get", Target: name, Description: p.Description, Form: form, Given: out})
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range got {
+			got[k] = fmt.Sprint(v)
+		}
+		return got, nil
+	}
+	return out, nil
+}
+
+// send sends one request and prints its result.
+func (l *line) send(ctx context.Context, method, target string, args map[string]any, rerunOf int) error {
+	id := len(l.reqs) + 1
+	l.reqs = append(l.reqs, session.Request{ID: id, Method: method, Target: target, Args: args})
+	cctx := client.WithCall(ctx, id)
+	var (
+		res *client.Result
+		err error
+	)
+	switch method {
+	case "tools/call":
+		res, err = l.s.CallTool(cctx, target, args)
+	case "prompts/get":
+		pa := make(map[string]string, len(args))
+		for k, v := range args {
+			pa[k] = fmt.Sprint(v)
+		}
+		res, err = l.s.GetPrompt(cctx, target, pa)
+	case "resources/read":
+		res, err = l.s.ReadResource(cctx, target)
+	}
+	// Logs the server sent before its answer are shown before the result.
+	l.s.Drain()
+	r := &l.reqs[id-1]
+	if l.rec != nil {
+		r.Rounds = l.rec.Rounds(id)
+	}
+	l.con.EndProgress()
+	if err != nil {
+		r.Left = "failed"
+		if errors.Is(err, client.ErrAbandoned) {
+			r.Left = "cancelled"
+		}
+		return err
+	}
+	return printResult(l.out, res, l.o.JSON)
+}
+
+func (l *line) history() {
+	if len(l.reqs) == 0 {
+		fmt.Fprintln(l.out, "no requests yet")
+		return
+	}
+	for _, r := range l.reqs {
+		state := "done"
+		if r.Left != "" {
+			state = r.Left
+		}
+		what := map[string]string{"tools/call": "call", "prompts/get": "prompt", "resources/read": "read"}[r.Method]
+		args := ""
+		for _, k := range sortedMapKeys(r.Args) {
+			args += " " + render.Line(k) + "=" + render.Line(valueString(r.Args[k]))
+		}
+		rounds := ""
+		if n := len(r.Rounds); n > 0 {
+			rounds = fmt.Sprintf(", %d round%s", n, plural(n))
+		}
+		fmt.Fprintf(l.out, "%3d  %s %s%s  (%s%s)\n", r.ID, what, render.Line(r.Target), args, state, rounds)
+	}
+}
+
+func (l *line) tools(ctx context.Context, args []string) error {
+	list, err := l.s.ListTools(ctx)
+	if err != nil {
+		return err
+	}
+	if len(args) > 0 {
+		tool, _, err := l.s.Tool(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		if tool == nil {
+			return unknownTool(l.s, list, args[0])
+		}
+		render.ToolDetail(l.out, tool, list.Raw[tool.Name], 0)
+		return nil
+	}
+	for _, t := range list.Tools {
+		render.ToolEntry(l.out, t, list.Raw[t.Name], 0)
+	}
+	return nil
+}
+
+func (l *line) prompts(ctx context.Context, args []string) error {
+	list, err := l.s.ListPrompts(ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range list.Prompts {
+		switch {
+		case len(args) == 0:
+			render.PromptEntry(l.out, p, 0)
+		case p.Name == args[0]:
+			render.PromptDetail(l.out, p, 0)
+			return nil
+		}
+	}
+	if len(args) > 0 {
+		var names []string
+		for _, p := range list.Prompts {
+			names = append(names, p.Name)
+		}
+		return &notFoundError{server: l.s.Server().Display(), what: "prompt", name: args[0], maybe: suggest.Closest(args[0], names), list: "prompts"}
+	}
+	return nil
+}
+
+func (l *line) resources(ctx context.Context) error {
+	list, err := l.s.ListResources(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range list.Resources {
+		fmt.Fprintf(l.out, "%s  %s\n", render.Line(r.URI), render.Line(resourceName(r)))
+	}
+	return nil
+}
+
+func resourceName(r *mcp.Resource) string {
+	if r.Title != "" {
+		return r.Title
+	}
+	return r.Name
+}
+
+func sortedMapKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
+
+func valueString(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}

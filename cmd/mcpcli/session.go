@@ -1,0 +1,374 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/schema"
+	"github.com/mcpcli/mcpcli/session"
+	"github.com/mcpcli/mcpcli/transport"
+	"github.com/mcpcli/mcpcli/urlmode"
+)
+
+// SessionOptions are what session needs.
+type SessionOptions struct {
+	Console *render.Console
+	// Accessible runs the line session (--accessible) instead of the
+	// full-screen one.
+	Accessible bool
+	// Save is --save FILE: the session's requests as a replayable script.
+	Save string
+
+	// The full-screen session: NoTerminal says why there is none.
+	NoTerminal string
+	Terminal   *render.Terminal
+	Forms      *render.FormAnswerer
+	Values     *render.ValueForm
+	// Connect connects with the session's hooks going to feed.
+	Connect func(ctx context.Context, feed *session.Feed) (*client.Session, error)
+	Replay  session.Replay
+
+	// The line session.
+	Line *LineOptions
+}
+
+// NewCmdSession is the session command (and what mcpcli runs when given a
+// server and no command).
+func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error) *cobra.Command {
+	var save string
+	cmd := &cobra.Command{
+		Use:     "session",
+		Aliases: []string{"shell"},
+		Short:   "Browse and call a server's tools, prompts and resources on one connection",
+		Long: `session opens one connection to the server and keeps it: its tools, prompts
+and resources to browse (/ filters) and call, an argument form built from each
+tool's inputSchema, every ask of the server answered in place with the same
+forms as the one-shot commands, the rounds of each call in a timeline beside
+its result, and Activity: progress, server logs (L sets the level), list
+changes, the server's stderr and the wire.
+
+Running mcpcli with a server and no command opens it too. It needs a
+terminal; --accessible runs it as lines instead, one command a line, from a
+terminal or a pipe:
+
+  tools [NAME]            list the tools, or one in full
+  call TOOL [K=V ...]     call a tool (or: call TOOL {"k": "v"})
+  prompts, prompt NAME [K=V ...]
+  resources, read URI
+  history, rerun N        the requests so far; send number N again
+  level LEVEL             the server's log level
+  save FILE               write the requests as a script
+  quit                    (or end of input)
+
+Results go to stdout, flushed after each; everything else to stderr.`,
+		Example: `  mcpcli session -- mcpcli demo-server
+  mcpcli --url http://127.0.0.1:8080/mcp
+  mcpcli session --save session.sh -- npx -y @modelcontextprotocol/server-everything
+  printf 'call echo text=hi\ncall echo text=again\n' | mcpcli session --accessible -- mcpcli demo-server`,
+		Args: noArgs(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, err := f.sessionOptions(cmd, save)
+			if errors.Is(err, errNoServerChosen) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return sessionRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&save, "save", "", "write the session's requests to `FILE` as a replayable script of one-shot commands (on S, and when it ends)")
+	return cmd
+}
+
+// sessionOptions resolves the server and how the session will show.
+func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptions, error) {
+	if err := f.pickServer(cmd); err != nil {
+		return nil, err
+	}
+	t, err := f.Transport(cmd)
+	if err != nil {
+		return nil, err
+	}
+	opts := &SessionOptions{Console: f.Console(), Accessible: f.Flags.Accessible, Save: save, Replay: f.replay()}
+	if opts.Accessible {
+		opts.Line = &LineOptions{
+			Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Save: save, Replay: opts.Replay,
+			Connect: func(ctx context.Context, rec *session.Recorder) (*client.Session, error) {
+				return f.Connect(ctx, cmd, t, func(o *client.Options) {
+					rec.Inner = o.Answerer
+					o.Answerer = rec
+					if o.Sampler != nil {
+						o.Sampler = rec.Sampler(o.Sampler)
+					}
+					// --save writes each request with its answers: the
+					// answers of a whole session are not one answers file.
+					f.recorder = nil
+				})
+			},
+			Prompter: f.prompter(), Ask: f.arguments(), TTY: f.Deps.InTTY,
+		}
+		return opts, nil
+	}
+	if why := f.noTerminal(); why != "" {
+		t.Close()
+		opts.NoTerminal = why
+		return opts, nil
+	}
+	if f.Flags.Answers != "" {
+		t.Close()
+		return nil, usageErrorf(cmd, "--answers goes with one-shot commands and --accessible; the session asks you each time")
+	}
+	fa := f.forms()
+	// The forms run with the session's screen lent to them: the status
+	// line a form leaves is in the timeline instead; what URL consent
+	// prints (the URL to copy) goes on the terminal while it has it.
+	consent := &urlmode.Consent{Open: f.Deps.Open, Out: f.Console(), Term: fa.Term, InSession: true}
+	inSession := func() {
+		fa.Status = io.Discard
+		fa.InSession = true
+		fa.URL = consent.TUI
+	}
+	inSession()
+	// The session holds the console itself (Feed.HoldConsole), to let its
+	// writes out while a form or a sign-in has the terminal.
+	opts.Forms, opts.Terminal = fa, &render.Terminal{In: f.Deps.In, Out: f.Deps.Err}
+	opts.Values = &render.ValueForm{Term: fa.Term}
+	opts.Connect = func(ctx context.Context, feed *session.Feed) (*client.Session, error) {
+		f.share = feed.Share
+		if st, ok := t.(*transport.Stdio); ok {
+			st.Cmd.Stderr = feed.Stderr()
+			st.Warn = feed.Warn
+		}
+		t.Observe(feed.Observe)
+		return f.Connect(ctx, cmd, t, func(o *client.Options) {
+			inSession() // f.Answerer, just run, set the one-shot console's consent
+			f.recorder = nil
+			o.Answerer = &session.Answerer{Inner: fa, Feed: feed}
+			if o.Sampler != nil {
+				o.Sampler = &session.Sampler{Inner: fa, Feed: feed}
+			}
+			o.OnTask = feed.Task
+			o.OnUndeclared = func(e *client.UndeclaredError) { feed.Warn(undeclared(e)) }
+			o.OnLog = feed.Log
+			o.OnProgress = feed.Progress
+			o.OnStep = feed.Step
+			o.Listen = true
+			o.OnNotification = feed.Notification
+			o.Warn = feed.Warn
+		})
+	}
+	return opts, nil
+}
+
+// pickServer asks which configured server to open, when none was named and
+// there is a terminal to ask on; with none configured, Transport says how
+// to name one.
+func (f *Factory) pickServer(cmd *cobra.Command) error {
+	fl := f.Flags
+	if fl.Server != "" || fl.Stdio != "" || fl.URL != "" || len(fl.ServerArgv) > 0 || fl.Accessible || f.noTerminal() != "" {
+		return nil
+	}
+	cfg, err := f.loadConfig(cmd.Context())
+	if err != nil {
+		return nil // Transport says what to give instead
+	}
+	listed, _ := cfg.List()
+	var choices []session.Choice
+	for _, l := range listed {
+		if l.Shadowed || l.Err != nil {
+			continue
+		}
+		choices = append(choices, session.Choice{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: l.Source.String()})
+	}
+	if len(choices) == 0 {
+		return nil
+	}
+	name, err := session.Pick(cmd.Context(), f.Console().Terminal(f.Deps.In), choices)
+	if errors.Is(err, session.ErrNoChoice) {
+		return errNoServerChosen
+	}
+	if err != nil {
+		return err
+	}
+	f.Flags.Server = name
+	return nil
+}
+
+// errNoServerChosen is the picker left without a choice: nothing to do.
+var errNoServerChosen = errors.New("no server chosen")
+
+// noTerminal says why the full-screen session cannot run here, or "".
+func (f *Factory) noTerminal() string {
+	d := f.Deps
+	switch {
+	case !d.InTTY && !d.ErrTTY:
+		return "stdin and stderr are not a terminal"
+	case !d.InTTY:
+		return "stdin is not a terminal"
+	case !d.ErrTTY:
+		return "stderr is not a terminal"
+	case f.getenv("TERM") == "dumb":
+		return "the terminal is \"dumb\" (TERM=dumb)"
+	}
+	return ""
+}
+
+// replay is how the saved script's commands reach this server: the flags
+// that named it, as given.
+func (f *Factory) replay() session.Replay {
+	fl := f.Flags
+	r := session.Replay{Program: "mcpcli", Expand: map[string]bool{}}
+	// A credential is read from the environment when the script runs: the
+	// script never holds one (a --header value, a --env variable named
+	// like a secret).
+	fromEnv := func(prefix, name, what string) string {
+		w := prefix + "${" + name + "}"
+		r.Expand[w] = true
+		r.Needs = append(r.Needs, name+": "+what)
+		return w
+	}
+	header := func(h string) string {
+		name, _, ok := strings.Cut(h, ":")
+		if !ok {
+			return h
+		}
+		v := "MCPCLI_HEADER_" + strings.ToUpper(strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return '_'
+		}, strings.TrimSpace(name)))
+		return fromEnv(strings.TrimSpace(name)+": ", v, "the value of the "+strings.TrimSpace(name)+" header")
+	}
+	for _, e := range fl.Env {
+		if k, _, ok := strings.Cut(e, "="); ok && schema.LooksSecretName(k) {
+			e = fromEnv(k+"=", k, "what the server gets as "+k)
+		}
+		r.Flags = append(r.Flags, "--env", e)
+	}
+	if fl.Cwd != "" {
+		r.Flags = append(r.Flags, "--cwd", fl.Cwd)
+	}
+	if fl.Elicitation != "form,url" && fl.Elicitation != "" {
+		r.Flags = append(r.Flags, "--elicitation", fl.Elicitation)
+	}
+	if fl.Timeout > 0 {
+		r.Flags = append(r.Flags, "--timeout", fl.Timeout.String())
+	}
+	if fl.MaxRounds != client.DefaultMaxRounds && fl.MaxRounds > 0 {
+		r.Flags = append(r.Flags, "--max-rounds", strconv.Itoa(fl.MaxRounds))
+	}
+	if fl.Sampling {
+		r.Flags = append(r.Flags, "--sampling")
+	}
+	for _, root := range fl.Roots {
+		r.Flags = append(r.Flags, "--root", root)
+	}
+	if fl.Protocol != "" && fl.Protocol != "auto" {
+		r.Flags = append(r.Flags, "--protocol", fl.Protocol)
+	}
+	if fl.Transport != "" && fl.Transport != "auto" {
+		r.Flags = append(r.Flags, "--transport", fl.Transport)
+	}
+	switch {
+	case fl.Server != "":
+		if fl.Config != "" {
+			r.Server = append(r.Server, "--config", fl.Config)
+		}
+		r.Server = append(r.Server, "-s", fl.Server)
+		for _, h := range fl.Headers {
+			r.Server = append(r.Server, "--header", header(h))
+		}
+	case fl.URL != "":
+		r.Server = []string{"--url", fl.URL}
+		for _, h := range fl.Headers {
+			r.Server = append(r.Server, "--header", header(h))
+		}
+	case fl.Stdio != "":
+		r.Server = []string{"--stdio", fl.Stdio}
+	default:
+		r.Server = append([]string{"--"}, fl.ServerArgv...)
+	}
+	return r
+}
+
+func sessionRun(ctx context.Context, opts *SessionOptions) error {
+	if opts.Accessible {
+		return lineRun(ctx, opts.Line)
+	}
+	if opts.NoTerminal != "" {
+		return &noTerminalError{why: opts.NoTerminal}
+	}
+	feed := session.NewFeed(nil)
+	s, err := opts.Connect(ctx, feed)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	how, negotiated, via := sessionFacts(s)
+	feed.HoldConsole(opts.Console.Hold)
+	m := session.New(session.Options{
+		Client: s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
+		Transport: via, Negotiated: negotiated, How: how,
+		Replay: opts.Replay, SavePath: opts.Save,
+		ErrorText: explain,
+	})
+	_, err = opts.Terminal.Run(ctx, m)
+	m.Close()
+	if errors.Is(err, render.ErrCancelled) {
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	if msg := m.Status(); msg != "" && opts.Save != "" {
+		opts.Console.Printf("mcpcli: %s", msg)
+	}
+	return nil
+}
+
+// sessionFacts say how the session was reached: the negotiation in full
+// (for Activity) and in a word (for the bar), and the transport.
+func sessionFacts(s *client.Session) (how, short, via string) {
+	n := s.Negotiation()
+	how = describeNegotiation(n).Reason
+	short = "discover"
+	if n.Handshake == "initialize" {
+		short = "initialize"
+		if n.Discover != client.DiscoverNotSent {
+			short = "initialize, fallback"
+		}
+	}
+	if n.Pinned {
+		short += ", pinned"
+	}
+	switch s.Transport().(type) {
+	case *transport.Stdio:
+		via = "stdio"
+	case *transport.HTTP:
+		via = "HTTP"
+	case *transport.SSE:
+		via, short = "HTTP+SSE", "initialize"
+		how = "HTTP+SSE (the " + transport.LegacySSEVersion + " transport): the initialize handshake"
+	}
+	return how, short, via
+}
+
+// noTerminalError is a full-screen session asked for without a terminal.
+type noTerminalError struct{ why string }
+
+func (e *noTerminalError) Error() string {
+	return fmt.Sprintf("the session needs a terminal, and %s; for a session of plain lines (commands on stdin, results on stdout) use --accessible: mcpcli session --accessible -- CMD", e.why)
+}

@@ -1,0 +1,399 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/render"
+)
+
+// list is one browsable, filterable list: what it holds, what the filter
+// lets through, and where the cursor is.
+type list struct {
+	items     []entry
+	shown     []int // indexes of items passing the filter
+	cursor    int   // index into shown
+	top       int   // first shown row on screen
+	filter    string
+	filtering bool
+}
+
+// entry is one row of a list.
+type entry struct {
+	key    string // name or URI: what the request takes
+	name   string // shown, sanitized
+	title  string // sanitized, "" when it adds nothing
+	tags   string // annotations, short
+	search string // lower-case name and title, for the filter
+}
+
+func (l *list) set(items []entry) {
+	var keep string
+	if e := l.current(); e != nil {
+		keep = e.key
+	}
+	l.items = items
+	l.refilter()
+	if keep != "" {
+		for i, ix := range l.shown {
+			if l.items[ix].key == keep {
+				l.cursor = i
+				break
+			}
+		}
+	}
+}
+
+func (l *list) setFilter(f string) {
+	l.filter = f
+	l.refilter()
+	l.cursor, l.top = 0, 0
+}
+
+func (l *list) refilter() {
+	l.shown = l.shown[:0]
+	f := strings.ToLower(strings.TrimSpace(l.filter))
+	for i := range l.items {
+		if f == "" || strings.Contains(l.items[i].search, f) {
+			l.shown = append(l.shown, i)
+		}
+	}
+	l.cursor = max(0, min(l.cursor, len(l.shown)-1))
+}
+
+func (l *list) current() *entry {
+	if l.cursor < 0 || l.cursor >= len(l.shown) {
+		return nil
+	}
+	return &l.items[l.shown[l.cursor]]
+}
+
+// move moves the cursor by d rows and keeps it on screen (rows tall).
+func (l *list) move(d, rows int) {
+	l.cursor = max(0, min(l.cursor+d, len(l.shown)-1))
+	l.scroll(rows)
+}
+
+func (l *list) scroll(rows int) {
+	if l.cursor < l.top {
+		l.top = l.cursor
+	}
+	if l.cursor >= l.top+rows {
+		l.top = l.cursor - rows + 1
+	}
+	l.top = max(0, min(l.top, len(l.shown)-rows))
+}
+
+// setList fills a list from what the server listed.
+func (m *Model) setList(msg loadedMsg) {
+	var items []entry
+	switch msg.which {
+	case tabTools:
+		if msg.tools == nil {
+			return
+		}
+		m.tools = msg.tools
+		for _, t := range msg.tools.Tools {
+			title := t.Title
+			if title == "" && t.Annotations != nil {
+				title = t.Annotations.Title
+			}
+			items = append(items, newEntry(t.Name, t.Name, title, toolTags(t, render.TaskSupport(msg.tools.Raw[t.Name]))))
+		}
+	case tabPrompts:
+		if msg.pr == nil {
+			return
+		}
+		m.prompts = msg.pr
+		for _, p := range msg.pr.Prompts {
+			items = append(items, newEntry(p.Name, p.Name, p.Title, ""))
+		}
+	case tabResources:
+		if msg.res == nil {
+			return
+		}
+		m.res = msg.res
+		for _, r := range msg.res.Resources {
+			name := r.Title
+			if name == "" {
+				name = r.Name
+			}
+			tags := ""
+			if m.subs[r.URI] {
+				tags = "●"
+			}
+			items = append(items, newEntry(r.URI, r.URI, name, tags))
+		}
+		m.tmpl = msg.tmpl
+		if msg.tmpl != nil {
+			for _, t := range msg.tmpl.Templates {
+				name := t.Title
+				if name == "" {
+					name = t.Name
+				}
+				items = append(items, newEntry(templateKey+t.URITemplate, t.URITemplate, name, "{}"))
+			}
+		}
+	}
+	m.lists[msg.which].set(items)
+	m.detail = detailCache{}
+}
+
+func newEntry(key, name, title, tags string) entry {
+	e := entry{key: key, name: render.Line(name), tags: tags}
+	if title != "" && title != name {
+		e.title = render.Line(title)
+	}
+	e.search = strings.ToLower(e.name + " " + e.title)
+	return e
+}
+
+// toolTags are a tool's annotations and task support in a few letters:
+// ro read-only, ! destructive, = idempotent, ~ open world, T task. The
+// detail pane says them in words.
+func toolTags(t *mcp.Tool, task string) string {
+	var b strings.Builder
+	if a := t.Annotations; a != nil {
+		switch {
+		case a.ReadOnlyHint:
+			b.WriteString("ro ")
+		case a.DestructiveHint == nil || *a.DestructiveHint:
+			b.WriteString("! ")
+		}
+		if a.IdempotentHint {
+			b.WriteString("= ")
+		}
+		if a.OpenWorldHint == nil || *a.OpenWorldHint {
+			b.WriteString("~ ")
+		}
+	}
+	switch task {
+	case "required":
+		b.WriteString("T")
+	case "optional":
+		b.WriteString("t")
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// destructive reports whether a tool may destroy things, by its hints
+// (the spec's default when it says nothing).
+func destructive(t *mcp.Tool) bool {
+	a := t.Annotations
+	if a == nil {
+		return false // no hints at all: not worth a question each call
+	}
+	return !a.ReadOnlyHint && (a.DestructiveHint == nil || *a.DestructiveHint)
+}
+
+// The lists' layout: the list on the left, the detail pane on the right.
+
+func (m *Model) listWidth() int {
+	return max(min(m.width*2/5, 48), min(24, m.width-10))
+}
+
+func (m *Model) browseView() []string {
+	l := m.lists[m.tab]
+	h := m.bodyHeight()
+	lw := m.listWidth()
+	dw := m.width - lw - 3
+	rows := h
+	var left []string
+	if l.filtering || l.filter != "" {
+		f := "/" + render.Line(l.filter)
+		if l.filtering {
+			f += "█"
+		}
+		left = append(left, cut(" "+f+m.st.dim.Render(fmt.Sprintf("  %d/%d", len(l.shown), len(l.items))), lw))
+		rows--
+	}
+	switch {
+	case !m.loaded[m.tab]:
+		left = append(left, cut(m.st.dim.Render(" reading the list…"), lw))
+	case m.loadErr[m.tab] != nil:
+		left = append(left, cut(m.st.err.Render(" could not read the list"), lw), cut(m.st.dim.Render(" (Activity says why)"), lw))
+	case len(l.items) == 0:
+		left = append(left, cut(m.st.dim.Render(" the server lists none"), lw))
+	case len(l.shown) == 0:
+		left = append(left, cut(m.st.dim.Render(" nothing matches"), lw))
+	}
+	l.scroll(rows)
+	for i := l.top; i < len(l.shown) && i < l.top+rows; i++ {
+		left = append(left, m.listRow(&l.items[l.shown[i]], i == l.cursor, lw))
+	}
+	right := m.detailLines(dw, h)
+	out := make([]string, h)
+	sep := m.st.rule.Render("│")
+	for i := 0; i < h; i++ {
+		var a, d string
+		if i < len(left) {
+			a = left[i]
+		} else {
+			a = strings.Repeat(" ", lw)
+		}
+		if i < len(right) {
+			d = right[i]
+		}
+		out[i] = a + " " + sep + " " + d
+	}
+	return out
+}
+
+func (m *Model) listRow(e *entry, on bool, w int) string {
+	tags := e.tags
+	name := e.name
+	tw := len([]rune(tags))
+	avail := w - 3 - tw
+	if tw > 0 {
+		avail--
+	}
+	text := clip(name, avail)
+	if e.title != "" {
+		if rest := avail - len([]rune(text)) - 2; rest >= 6 {
+			text += "  " + m.st.dim.Render(clip(e.title, rest))
+		}
+	}
+	row := cut(text, max(avail, 0))
+	if tw > 0 {
+		row += " " + m.st.warnIf(tags)
+	}
+	if on {
+		return m.st.selected(cut("▸ "+row, w-1)) + " "
+	}
+	return cut("  "+row, w)
+}
+
+// warnIf colours a destructive mark.
+func (s *styles) warnIf(tags string) string {
+	if strings.HasPrefix(tags, "!") {
+		return s.warn.Render(tags)
+	}
+	return s.dim.Render(tags)
+}
+
+// detailCache keeps the detail pane of the entry under the cursor for one
+// width: rendering a description and arguments is not done per frame.
+type detailCache struct {
+	tab   tab
+	key   string
+	width int
+	lines []string
+}
+
+func (m *Model) detailLines(w, h int) []string {
+	l := m.lists[m.tab]
+	e := l.current()
+	if e == nil || w < 10 {
+		return nil
+	}
+	if m.detail.lines != nil && m.detail.tab == m.tab && m.detail.key == e.key && m.detail.width == w {
+		return m.detail.lines
+	}
+	var buf bytes.Buffer
+	var hint string
+	switch m.tab {
+	case tabTools:
+		if t, raw := m.tool(e.key); t != nil {
+			render.ToolDetail(&buf, t, raw, w)
+			hint = "enter call · a arguments as JSON"
+			if destructive(t) {
+				hint = "enter call (asks first: destructive) · a JSON"
+			}
+		}
+	case tabPrompts:
+		if p := m.prompt(e.key); p != nil {
+			render.PromptDetail(&buf, p, w)
+			hint = "enter get the prompt"
+		}
+	case tabResources:
+		if t := m.template(e.key); t != nil && strings.HasPrefix(e.key, templateKey) {
+			buf.WriteString(templateDetail(t, w))
+			hint = "enter fills in its variables, then reads it"
+		} else if r := m.resource(e.key); r != nil {
+			resourceDetail(&buf, r, m.subs[r.URI], w)
+			hint = "enter read · u subscribe to updates"
+			if m.subs[r.URI] {
+				hint = "enter read · u unsubscribe"
+			}
+		}
+	}
+	var lines []string
+	for _, ln := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
+		lines = append(lines, wrapIndented(ln, w)...)
+	}
+	if len(lines) > 0 {
+		lines[0] = m.st.title.Render(lines[0])
+	}
+	if hint != "" {
+		if len(lines) > h-2 {
+			lines = append(lines[:max(h-3, 1)], m.st.dim.Render("…"))
+		}
+		lines = append(lines, "", m.st.dim.Render(clip(hint, w)))
+	}
+	m.detail = detailCache{tab: m.tab, key: e.key, width: w, lines: lines}
+	return lines
+}
+
+func (m *Model) tool(name string) (*mcp.Tool, json.RawMessage) {
+	if m.tools == nil {
+		return nil, nil
+	}
+	for _, t := range m.tools.Tools {
+		if t.Name == name {
+			return t, m.tools.Raw[name]
+		}
+	}
+	return nil, nil
+}
+
+func (m *Model) prompt(name string) *mcp.Prompt {
+	if m.prompts == nil {
+		return nil
+	}
+	for _, p := range m.prompts.Prompts {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+func (m *Model) resource(uri string) *mcp.Resource {
+	if m.res == nil {
+		return nil
+	}
+	for _, r := range m.res.Resources {
+		if r.URI == uri {
+			return r
+		}
+	}
+	return nil
+}
+
+func resourceDetail(buf *bytes.Buffer, r *mcp.Resource, subscribed bool, w int) {
+	head := render.Line(r.Name)
+	if r.Title != "" && r.Title != r.Name {
+		head += " — " + render.Line(r.Title)
+	}
+	fmt.Fprintln(buf, head)
+	fmt.Fprintf(buf, "  %s\n", render.Line(r.URI))
+	if r.Description != "" {
+		for _, l := range strings.Split(wrapText(render.Sanitize(r.Description), w-2), "\n") {
+			fmt.Fprintf(buf, "  %s\n", l)
+		}
+	}
+	fmt.Fprintln(buf)
+	if r.MIMEType != "" {
+		fmt.Fprintf(buf, "  Type: %s\n", render.Line(r.MIMEType))
+	}
+	if r.Size > 0 {
+		fmt.Fprintf(buf, "  Size: %s\n", render.Size(int(r.Size)))
+	}
+	if subscribed {
+		fmt.Fprintln(buf, "  Subscribed: updates show in Activity")
+	}
+}

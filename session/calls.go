@@ -1,0 +1,526 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/schema"
+)
+
+// Answerer answers rounds for the session: each round takes the terminal
+// (Feed.Share) and is answered by Inner exactly as a one-shot command
+// would; what was asked and answered goes to the call's timeline.
+type Answerer struct {
+	Inner client.Answerer
+	Feed  *Feed
+}
+
+// Answer implements client.Answerer.
+func (a *Answerer) Answer(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
+	asked := a.Feed.now()
+	var (
+		out map[string]*mcp.ElicitResult
+		err error
+	)
+	if serr := a.Feed.Share(ctx, func() { out, err = a.Inner.Answer(ctx, r) }); serr != nil {
+		err = serr
+	}
+	a.Feed.push(roundEvent{at: a.Feed.now(), round: r, asked: asked, answers: out, err: err})
+	return out, err
+}
+
+// Sampler answers sampling requests for the session as Answerer answers
+// asks: with the terminal lent to Inner (the one-shot sampling form), and
+// the request and the reply in the call's timeline.
+type Sampler struct {
+	Inner client.Sampler
+	Feed  *Feed
+}
+
+// Sample implements client.Sampler.
+func (s *Sampler) Sample(ctx context.Context, r client.SamplingRound) (*client.SamplingAnswer, error) {
+	asked := s.Feed.now()
+	var (
+		out *client.SamplingAnswer
+		err error
+	)
+	if serr := s.Feed.Share(ctx, func() { out, err = s.Inner.Sample(ctx, r) }); serr != nil {
+		err = serr
+	}
+	s.Feed.push(sampleEvent{at: s.Feed.now(), asked: asked, round: r, answer: out, err: err})
+	return out, err
+}
+
+type callState int
+
+const (
+	stateRunning callState = iota
+	stateDone
+	stateFailed
+	stateCancelled
+)
+
+// call is one request of the session, running or done: the History tab
+// lists them, the call view shows one.
+type call struct {
+	id      int
+	method  string // tools/call, prompts/get, resources/read
+	target  string
+	args    map[string]any // tool arguments; prompt arguments as strings
+	state   callState
+	started time.Time
+	ended   time.Time
+	cancel  context.CancelFunc
+
+	rounds   []*roundRec
+	progress *mcp.ProgressNotificationParams
+	task     *client.TaskStatus // the task the call runs as, if it does
+	result   *client.Result
+	errText  string
+	view     *resultView
+	rerunOf  int
+}
+
+// roundRec is one round of a call, for the timeline and the saved script.
+type roundRec struct {
+	number   int
+	legacy   bool
+	keys     []string
+	stateIn  int // requestState received with the asks (-1: none)
+	stateOut int // requestState sent back with the answers
+	asked    time.Time
+	answered time.Time
+	asks     []client.Ask
+	answers  map[string]*mcp.ElicitResult
+	samples  map[string]*client.SamplingAnswer // sampling requests, by key
+	method   string                            // a legacy ask: elicitation/create, sampling/createMessage
+	err      string
+}
+
+func (c *call) running() bool { return c.state == stateRunning }
+
+func (c *call) took(now time.Time) time.Duration {
+	end := c.ended
+	if end.IsZero() {
+		end = now
+	}
+	return end.Sub(c.started)
+}
+
+// label is "tool create_repo", "prompt notes", "read demo://x".
+func (c *call) label() string {
+	switch c.method {
+	case "prompts/get":
+		return "prompt " + render.Line(c.target)
+	case "resources/read":
+		return "read " + render.Line(c.target)
+	}
+	return render.Line(c.target)
+}
+
+// argText is the arguments as k=v, sanitized.
+func argText(args map[string]any) string {
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, render.Line(k)+"="+valueText(args[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+func valueText(v any) string {
+	if s, ok := v.(string); ok {
+		return render.Line(s)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return render.Line(fmt.Sprint(v))
+	}
+	return render.Line(string(b))
+}
+
+// Messages of a call.
+
+type argsMsg struct {
+	method, target string
+	args           map[string]any
+	err            error
+	rerunOf        int
+}
+
+type callDoneMsg struct {
+	id   int
+	res  *client.Result
+	err  error
+	view *resultView
+}
+
+// request starts a request for the entry under the cursor: its arguments
+// first when it takes some.
+func (m *Model) request(jsonArgs bool) tea.Cmd {
+	e := m.lists[m.tab].current()
+	if e == nil {
+		return nil
+	}
+	switch m.tab {
+	case tabTools:
+		return m.askTool(e.key, nil, jsonArgs, 0)
+	case tabPrompts:
+		return m.askPrompt(e.key, nil, 0)
+	case tabResources:
+		if t := m.template(e.key); t != nil && strings.HasPrefix(e.key, templateKey) {
+			return m.readTemplate(t)
+		}
+		return m.start("resources/read", e.key, nil, 0)
+	}
+	return nil
+}
+
+// askTool opens the arguments form of a tool (starting from given), or
+// calls it at once when it takes no arguments.
+func (m *Model) askTool(name string, given map[string]any, jsonArgs bool, rerunOf int) tea.Cmd {
+	t, raw := m.tool(name)
+	if t == nil {
+		m.setStatus(fmt.Sprintf("the server no longer lists tool %q", render.Line(name)), true)
+		return nil
+	}
+	inputSchema := jsonpeek.Get(raw, "inputSchema")
+	form, err := schema.ParseArguments(inputSchema)
+	if jsonArgs || err != nil || !form.Renderable() {
+		// The whole arguments object as one JSON field, validated
+		// against the tool's inputSchema.
+		form, err = schema.ParseArguments(jsonArgsSchema(inputSchema))
+		if err != nil {
+			m.setStatus("the tool's inputSchema cannot be read: "+render.Line(err.Error()), true)
+			return nil
+		}
+		if given != nil {
+			given = map[string]any{"arguments": given}
+		}
+		jsonArgs = true
+	}
+	if len(form.Fields) == 0 {
+		return m.confirmThenStart("tools/call", name, map[string]any{}, rerunOf)
+	}
+	return m.askArgs(render.Arguments{
+		Server: m.server, Method: "tools/call", Target: name, Description: t.Description, Form: form, Given: given,
+	}, jsonArgs, rerunOf)
+}
+
+// jsonArgsSchema wraps an inputSchema as the one field "arguments".
+func jsonArgsSchema(inputSchema json.RawMessage) json.RawMessage {
+	if len(inputSchema) == 0 {
+		inputSchema = json.RawMessage(`{"type":"object"}`)
+	}
+	return json.RawMessage(`{"type":"object","properties":{"arguments":` + string(inputSchema) + `},"required":["arguments"]}`)
+}
+
+func (m *Model) askPrompt(name string, given map[string]any, rerunOf int) tea.Cmd {
+	p := m.prompt(name)
+	if p == nil {
+		m.setStatus(fmt.Sprintf("the server no longer lists prompt %q", render.Line(name)), true)
+		return nil
+	}
+	if len(p.Arguments) == 0 {
+		return m.start("prompts/get", name, map[string]any{}, rerunOf)
+	}
+	if given == nil && m.o.Values != nil && m.c.Capabilities().Completions != nil {
+		// The server suggests values: each argument on its own, with its
+		// suggestions, as the one-shot prompt command asks them. (An edit
+		// of a request sent before starts from its values, in the form.)
+		return m.askPromptValues(p, given, rerunOf)
+	}
+	form, err := schema.ParseArguments(render.PromptSchema(p))
+	if err != nil {
+		m.setStatus("the prompt's arguments cannot be read: "+render.Line(err.Error()), true)
+		return nil
+	}
+	return m.askArgs(render.Arguments{
+		Server: m.server, Method: "prompts/get", Target: name, Description: p.Description, Form: form, Given: given,
+	}, false, rerunOf)
+}
+
+// askArgs shows an arguments form, with the terminal lent to it.
+func (m *Model) askArgs(a render.Arguments, unwrap bool, rerunOf int) tea.Cmd {
+	if m.o.Forms == nil {
+		args := map[string]any{}
+		for k, v := range a.Given {
+			args[k] = v
+		}
+		return func() tea.Msg { return argsMsg{method: a.Method, target: a.Target, args: args, rerunOf: rerunOf} }
+	}
+	forms, feed, ctx := m.o.Forms, m.feed, m.ctx
+	return func() tea.Msg {
+		var (
+			args map[string]any
+			err  error
+		)
+		if serr := feed.Share(ctx, func() { args, err = forms.AskArguments(ctx, a) }); serr != nil {
+			err = serr
+		}
+		if err == nil && unwrap {
+			obj, _ := args["arguments"].(map[string]any)
+			if obj == nil {
+				obj = map[string]any{}
+			}
+			args = obj
+		}
+		if err == nil && a.Method != "tools/call" {
+			// Prompt arguments are strings.
+			for k, v := range args {
+				if _, ok := v.(string); !ok {
+					args[k] = fmt.Sprint(v)
+				}
+			}
+		}
+		return argsMsg{method: a.Method, target: a.Target, args: args, err: err, rerunOf: rerunOf}
+	}
+}
+
+func (m *Model) argsDone(msg argsMsg) tea.Cmd {
+	switch {
+	case errors.Is(msg.err, render.ErrCancelled), errors.Is(msg.err, client.ErrAbandoned):
+		m.setStatus("cancelled: nothing was sent", false)
+		return nil
+	case msg.err != nil:
+		if m.ctx.Err() == nil {
+			m.setStatus(m.o.ErrorText(msg.err), true)
+		}
+		return nil
+	}
+	if msg.method == "tools/call" {
+		return m.confirmThenStart(msg.method, msg.target, msg.args, msg.rerunOf)
+	}
+	return m.start(msg.method, msg.target, msg.args, msg.rerunOf)
+}
+
+// confirmThenStart asks before calling a destructive tool.
+func (m *Model) confirmThenStart(method, target string, args map[string]any, rerunOf int) tea.Cmd {
+	if t, _ := m.tool(target); t != nil && destructive(t) {
+		m.modal = &confirmModal{
+			title: fmt.Sprintf("%s is marked destructive: it may delete or overwrite things.", render.Line(target)),
+			ask:   "Call it" + argSuffix(args) + "?",
+			yes:   func() tea.Cmd { return m.start(method, target, args, rerunOf) },
+			no:    func() { m.setStatus("not called: nothing was sent", false) },
+		}
+		return nil
+	}
+	return m.start(method, target, args, rerunOf)
+}
+
+func argSuffix(args map[string]any) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return " with " + argText(args)
+}
+
+// start sends a request and shows its call view.
+func (m *Model) start(method, target string, args map[string]any, rerunOf int) tea.Cmd {
+	id := len(m.calls) + 1
+	ctx, cancel := context.WithCancel(m.ctx)
+	c := &call{id: id, method: method, target: target, args: args, started: m.o.Now(), cancel: cancel, rerunOf: rerunOf}
+	m.calls = append(m.calls, c)
+	m.byID[id] = c
+	m.viewing = c
+	m.running++
+	m.setStatus("", false)
+	cli := m.c
+	ctx = client.WithCall(ctx, id)
+	return func() tea.Msg {
+		var (
+			res *client.Result
+			err error
+		)
+		switch method {
+		case "tools/call":
+			res, err = cli.CallTool(ctx, target, args)
+		case "prompts/get":
+			pa := make(map[string]string, len(args))
+			for k, v := range args {
+				pa[k] = fmt.Sprint(v)
+			}
+			res, err = cli.GetPrompt(ctx, target, pa)
+		case "resources/read":
+			res, err = cli.ReadResource(ctx, target)
+		}
+		done := callDoneMsg{id: id, res: res, err: err}
+		if err == nil {
+			done.view = newResultView(res)
+		}
+		return done
+	}
+}
+
+func (m *Model) callDone(msg callDoneMsg) tea.Cmd {
+	c := m.byID[msg.id]
+	if c == nil {
+		return nil
+	}
+	c.ended = m.o.Now()
+	c.cancel()
+	m.running--
+	if strings.HasPrefix(m.status, fmt.Sprintf("cancelling #%d ", c.id)) {
+		m.setStatus("", false)
+	}
+	switch {
+	case msg.err == nil:
+		c.state = stateDone
+		c.result = msg.res
+		c.view = msg.view
+		return m.layoutCmd(c)
+	case errors.Is(msg.err, context.Canceled) || errors.Is(msg.err, client.ErrAbandoned):
+		c.state = stateCancelled
+		if m.ctx.Err() == nil {
+			c.errText = "cancelled: mcpcli told the server it no longer wants the answer"
+			if errors.Is(msg.err, client.ErrAbandoned) {
+				c.errText = "abandoned: you cancelled while answering"
+			}
+		}
+	default:
+		c.state = stateFailed
+		c.errText = m.o.ErrorText(m.c.Explain(msg.err))
+	}
+	return nil
+}
+
+// cancelCall cancels a running call: the go-sdk sends
+// notifications/cancelled.
+func (m *Model) cancelCall(c *call) {
+	if c != nil && c.running() {
+		c.cancel()
+		m.setStatus(fmt.Sprintf("cancelling #%d %s…", c.id, c.label()), false)
+	}
+}
+
+// latestRunning is the call Ctrl+C cancels when none is on screen.
+func (m *Model) latestRunning() *call {
+	for i := len(m.calls) - 1; i >= 0; i-- {
+		if m.calls[i].running() {
+			return m.calls[i]
+		}
+	}
+	return nil
+}
+
+// The round trips, as the client tells them.
+
+func (m *Model) step(ev stepEvent) {
+	c := m.byID[ev.st.Call]
+	if c == nil {
+		return
+	}
+	st := ev.st
+	switch st.Kind {
+	case client.StepSend:
+		if st.ProgressToken != "" {
+			m.tokens[st.ProgressToken] = c.id
+		}
+		if st.Round > 0 {
+			if r := c.roundNo(st.Round, false); r != nil {
+				r.stateOut = st.StateLen
+				if r.answered.IsZero() {
+					r.answered = ev.at
+				}
+			}
+		}
+	case client.StepInputRequired:
+		r := c.roundNo(st.Round, false)
+		if r == nil {
+			r = &roundRec{number: st.Round, stateOut: -1}
+			c.rounds = append(c.rounds, r)
+		}
+		r.keys, r.stateIn, r.asked = st.Asked, st.StateLen, ev.at
+	}
+}
+
+func (c *call) roundNo(n int, legacy bool) *roundRec {
+	for _, r := range c.rounds {
+		if r.number == n && r.legacy == legacy {
+			return r
+		}
+	}
+	return nil
+}
+
+// round records a round the person answered.
+func (m *Model) round(ev roundEvent) {
+	c := m.byID[ev.round.Call]
+	if c == nil {
+		return
+	}
+	r := c.roundNo(ev.round.Number, ev.round.Legacy)
+	if r == nil {
+		r = &roundRec{number: ev.round.Number, legacy: ev.round.Legacy, stateIn: -1, stateOut: -1, asked: ev.asked}
+		for _, a := range ev.round.Asks {
+			r.keys = append(r.keys, a.Key)
+		}
+		if ev.round.Legacy {
+			r.method = "elicitation/create"
+		}
+		c.rounds = append(c.rounds, r)
+	}
+	r.asks = ev.round.Asks
+	r.answers = ev.answers
+	r.answered = ev.at
+	if ev.err != nil {
+		r.err = ev.err.Error()
+		if errors.Is(ev.err, client.ErrAbandoned) {
+			r.err = "abandoned"
+		}
+	}
+}
+
+// sample records a sampling request the person answered.
+func (m *Model) sample(ev sampleEvent) {
+	c := m.byID[ev.round.Call]
+	if c == nil {
+		return
+	}
+	r := c.roundNo(ev.round.Number, ev.round.Legacy)
+	if r == nil {
+		r = &roundRec{number: ev.round.Number, legacy: ev.round.Legacy, stateIn: -1, stateOut: -1, asked: ev.asked, keys: []string{ev.round.Key}}
+		if ev.round.Legacy {
+			r.method = "sampling/createMessage"
+		}
+		c.rounds = append(c.rounds, r)
+	}
+	if r.samples == nil {
+		r.samples = map[string]*client.SamplingAnswer{}
+	}
+	r.samples[ev.round.Key] = ev.answer
+	r.answered = ev.at
+	if ev.err != nil && r.err == "" {
+		r.err = ev.err.Error()
+	}
+}
+
+// task records how a call that runs as a task is doing.
+func (m *Model) task(ev taskEvent) {
+	if c := m.byID[ev.st.Call]; c != nil {
+		st := ev.st
+		c.task = &st
+	}
+}
+
+func (m *Model) progress(ev progressEvent) {
+	tok, _ := ev.p.ProgressToken.(string)
+	if c := m.byID[m.tokens[tok]]; c != nil && c.running() {
+		c.progress = ev.p
+	}
+}
