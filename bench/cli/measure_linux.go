@@ -38,12 +38,15 @@ const rssMethod = "the client process's own VmHWM, read at its exit (a ptrace PT
 // wait4's rusage is no use for the peak: its ru_maxrss is the largest of
 // the process and every descendant it reaped, and both clients reap the
 // stdio server (mcpcli through its supervisor), so on the big paths it
-// would measure the server. Instead the process runs traced with
-// PTRACE_O_TRACEEXIT only: it stops once as it exits, before its memory is
-// released, and VmHWM is read from /proc then. Its other threads are not
-// traced and no system call stops, but each signal its main thread gets
-// (the Go runtime's preemption SIGURGs, SIGCHLD) stops it until the tracer
-// passes it on, which is why timed runs are not traced.
+// would measure the server. Instead the process runs traced, every thread
+// of it (PTRACE_O_TRACECLONE; the processes it starts are not traced), for
+// its exit only (PTRACE_O_TRACEEXIT): the thread that ends the process
+// stops before the memory is released, and VmHWM is read from /proc then.
+// It must be every thread: the one that calls exit_group is often not the
+// main thread, and the others are killed without an exit stop. No system
+// call stops, but each signal a thread gets (the Go runtime's preemption
+// SIGURGs, SIGCHLD) stops it until the tracer passes it on, which is why
+// timed runs are not traced.
 //
 // A process still running after limit is killed.
 func measure(argv []string, files [3]*os.File, limit time.Duration, peak bool) (run, error) {
@@ -80,7 +83,7 @@ func traced(argv []string, files [3]*os.File, limit time.Duration) (run, error) 
 	start := time.Now()
 	p, err := os.StartProcess(argv[0], argv, &os.ProcAttr{
 		Files: files[:],
-		Sys:   &syscall.SysProcAttr{Ptrace: true},
+		Sys:   &syscall.SysProcAttr{Ptrace: true, Setpgid: true},
 	})
 	if err != nil {
 		return run{}, err
@@ -91,13 +94,13 @@ func traced(argv []string, files [3]*os.File, limit time.Duration) (run, error) 
 	timer := time.AfterFunc(limit, func() { killed.Store(true); syscall.Kill(pid, syscall.SIGKILL) })
 	defer timer.Stop()
 	var ws syscall.WaitStatus
-	if err := wait(pid, &ws, nil); err != nil {
+	if _, err := wait(pid, &ws); err != nil {
 		return run{}, err
 	}
 	if !ws.Stopped() {
 		return run{}, fmt.Errorf("%s did not stop after exec under ptrace (status %v)", argv[0], ws)
 	}
-	if err := syscall.PtraceSetOptions(pid, syscall.PTRACE_O_TRACEEXIT|ptraceExitKill); err != nil {
+	if err := syscall.PtraceSetOptions(pid, syscall.PTRACE_O_TRACEEXIT|syscall.PTRACE_O_TRACECLONE|ptraceExitKill); err != nil {
 		syscall.Kill(pid, syscall.SIGKILL)
 		return run{}, fmt.Errorf("ptrace options: %w", err)
 	}
@@ -106,11 +109,17 @@ func traced(argv []string, files [3]*os.File, limit time.Duration) (run, error) 
 	}
 	var r run
 	for {
-		if err := wait(pid, &ws, nil); err != nil {
+		// The process is in a group of its own (its pid), and so are
+		// its threads: wait for any of them, and for no other child.
+		tid, err := wait(-pid, &ws)
+		if err != nil {
 			return run{}, err
 		}
 		switch {
 		case ws.Exited(), ws.Signaled():
+			if tid != pid {
+				continue // a thread; the leader is reaped last
+			}
 			r.wall = time.Since(start)
 			r.status = ws
 			if timer.Stop(); killed.Load() {
@@ -121,38 +130,48 @@ func traced(argv []string, files [3]*os.File, limit time.Duration) (run, error) 
 			}
 			return r, nil
 		case ws.Stopped() && ws.StopSignal() == syscall.SIGTRAP && ws.TrapCause() == syscall.PTRACE_EVENT_EXIT:
-			r.rssKB, err = peakRSS(pid)
+			// The thread that ends the process stops here with the
+			// memory still mapped (the others are killed without a
+			// stop). A thread that ends alone stops here too, earlier:
+			// VmHWM only grows, so the last reading is the peak.
+			kb, err := peakRSS(pid, tid)
 			if err != nil {
 				return run{}, err
 			}
-			if err := syscall.PtraceCont(pid, 0); err != nil {
-				return run{}, fmt.Errorf("ptrace cont: %w", err)
-			}
+			r.rssKB = max(r.rssKB, kb)
+			cont(tid, 0)
+		case ws.Stopped() && ws.StopSignal() == syscall.SIGTRAP && ws.TrapCause() == syscall.PTRACE_EVENT_CLONE,
+			ws.Stopped() && ws.StopSignal() == syscall.SIGSTOP:
+			// A new thread, and the stop it starts traced with.
+			cont(tid, 0)
 		case ws.Stopped():
 			// A signal for the process: deliver it as if we were not here.
-			if err := syscall.PtraceCont(pid, int(ws.StopSignal())); err != nil && !errors.Is(err, syscall.ESRCH) {
-				return run{}, fmt.Errorf("ptrace cont: %w", err)
-			}
+			cont(tid, int(ws.StopSignal()))
 		}
 	}
 }
 
-func wait(pid int, ws *syscall.WaitStatus, ru *syscall.Rusage) error {
+// cont resumes a stopped thread; one killed meanwhile (the process is
+// ending) is no error.
+func cont(tid, sig int) { _ = syscall.PtraceCont(tid, sig) }
+
+func wait(pid int, ws *syscall.WaitStatus) (int, error) {
 	for {
-		_, err := syscall.Wait4(pid, ws, syscall.WALL, ru)
+		tid, err := syscall.Wait4(pid, ws, syscall.WALL, nil)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("wait4 %d: %w", pid, err)
+			return 0, fmt.Errorf("wait4 %d: %w", pid, err)
 		}
-		return nil
+		return tid, nil
 	}
 }
 
-// peakRSS reads VmHWM, the process's peak resident set, in KiB.
-func peakRSS(pid int) (int64, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+// peakRSS reads VmHWM, the process's peak resident set, in KiB, through
+// thread tid: a leader that has exited has no memory to show.
+func peakRSS(pid, tid int) (int64, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(tid) + "/status")
 	if err != nil {
 		return 0, err
 	}
@@ -167,5 +186,5 @@ func peakRSS(pid int) (int64, error) {
 			return strconv.ParseInt(string(f[0]), 10, 64)
 		}
 	}
-	return 0, fmt.Errorf("/proc/%d/status has no VmHWM line", pid)
+	return 0, fmt.Errorf("/proc/%d/task/%d/status has no VmHWM line", pid, tid)
 }

@@ -168,7 +168,7 @@ func (t *tmux) firstForm(argv []string, limit time.Duration) (run, error) {
 		screen = strings.Join(lines, "\n")
 		if containsAll(screen, formScreen) {
 			r := run{wall: time.Since(start)}
-			if r.rssKB, err = peakRSS(pid); err != nil {
+			if r.rssKB, err = peakRSS(pid, pid); err != nil {
 				return run{}, err
 			}
 			return r, nil
