@@ -255,14 +255,31 @@ func header(cfg config, mcpcli, bare string) string {
 	fmt.Fprintf(&b, "- machine: %s, %d cores (load average %s at the start)\n", cpuModel(), runtime.NumCPU(), loadavg())
 	gv, _ := exec.Command("go", "version").Output()
 	fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(string(gv)))
-	rev, _ := exec.Command("git", "describe", "--always", "--dirty").Output()
-	what := "built from " + strings.TrimSpace(string(rev))
+	what := "built from " + revision(cfg.out)
 	if cfg.mcpcli != "" {
 		what = "given with -mcpcli " + cfg.mcpcli
 	}
 	fmt.Fprintf(&b, "- mcpcli %s; binaries: mcpcli %s, bare %s\n", what, size(mcpcli), size(bare))
 	fmt.Fprintf(&b, "- %d timed pairs per path after %d warm-up pairs (which measure peak RSS), interleaved: the order alternates pair by pair; 50 MB: %d after 1\n", cfg.n, cfg.warmup, max(3, (cfg.n+2)/3))
 	return b.String()
+}
+
+// revision is the commit checked out, marked dirty when anything tracked
+// but the results file differs from it.
+func revision(results string) string {
+	rev, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "an unknown commit (not a git checkout)"
+	}
+	s := strings.TrimSpace(string(rev))
+	args := []string{"status", "--porcelain", "--untracked-files=no", "--", "."}
+	if results != "" {
+		args = append(args, ":(exclude)"+results)
+	}
+	if out, err := exec.Command("git", args...).Output(); err == nil && len(bytes.TrimSpace(out)) > 0 {
+		s += " with uncommitted changes"
+	}
+	return s
 }
 
 func notes(cfg config) string {
