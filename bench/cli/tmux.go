@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 // steal the CPU the client under test needs.
 type tmux struct {
 	socket string
+	path   string // the socket's file, removed at the end (kill-server leaves it)
 	ctl    *exec.Cmd
 	in     io.WriteCloser
 	out    *bufio.Reader
@@ -52,10 +54,12 @@ func startTmux(socket string) (*tmux, error) {
 		t.close()
 		return nil, fmt.Errorf("tmux control client: %w", err)
 	}
-	if out, err := t.do("display-message -p ready"); err != nil || len(out) != 1 || out[0] != "ready" {
+	out, err := t.do("display-message -p '#{socket_path}'")
+	if err != nil || len(out) != 1 || out[0] == "" {
 		t.close()
 		return nil, fmt.Errorf("tmux control client: answered %q, %v to display-message", out, err)
 	}
+	t.path = out[0]
 	return t, nil
 }
 
@@ -112,6 +116,9 @@ func (t *tmux) close() {
 	t.command("kill-server").Run()
 	if t.ctl != nil && t.ctl.Process != nil {
 		t.ctl.Wait()
+	}
+	if t.path != "" {
+		os.Remove(t.path)
 	}
 }
 
