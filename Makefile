@@ -4,7 +4,7 @@ BIN       := bin/mcpcli
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
 
-.PHONY: build install test demo session lint bench conformance fuzz clean
+.PHONY: build install test demo session lint bench bench-cli conformance fuzz clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mcpcli
@@ -100,6 +100,13 @@ lint:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# mcpcli against a minimal go-sdk client (bench/bare), whole processes on
+# every path, interleaved: a table of median ratios and peak RSS, also
+# written to bench/RESULTS.md. N timed pairs per path. Not part of make test.
+N ?= 15
+bench-cli:
+	$(GO) run ./bench/cli -n $(N)
 
 clean:
 	rm -rf bin

@@ -465,6 +465,27 @@ func (s *Session) checkAsk(a Ask) error {
 	}
 }
 
+// legacyRound starts a round of a legacy server's own request (an
+// elicitation, a sampling request) made while mcpcli's request fl is in
+// flight: its number among them, and a ctx that ends when fl does (Ctrl+C,
+// its timeout), so that the person's answering ends with it, as on the
+// 2026-07-28 path. done releases ctx.
+func (s *Session) legacyRound(ctx context.Context) (_ context.Context, fl *inflight, number int, done func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fl = s.current
+	if fl == nil {
+		fl = &inflight{}
+	}
+	fl.legacyRounds++
+	if fl.ctx == nil {
+		return ctx, fl, fl.legacyRounds, func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(fl.ctx, cancel)
+	return ctx, fl, fl.legacyRounds, func() { stop(); cancel() }
+}
+
 // answerLegacy serves a server-initiated elicitation/create (protocol
 // versions before 2026-07-28) through the same Answerer.
 func (s *Session) answerLegacy(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
@@ -478,23 +499,9 @@ func (s *Session) answerLegacy(ctx context.Context, req *mcp.ElicitRequest) (*mc
 		}
 		return json.Unmarshal(params, &q) == nil && q.Message == p.Message && q.Mode == p.Mode && q.URL == p.URL && q.ElicitationID == p.ElicitationID
 	})
-	s.mu.Lock()
-	fl := s.current
-	if fl == nil {
-		fl = &inflight{}
-	}
-	fl.legacyRounds++
-	round := Round{Server: s.server, Call: fl.call, Method: fl.method, Target: fl.target, Number: fl.legacyRounds, Legacy: true}
-	if fl.ctx != nil {
-		// The person answers for the request in flight: when it ends (Ctrl+C,
-		// its timeout), so does the answering, on both protocol paths.
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		stop := context.AfterFunc(fl.ctx, cancel)
-		defer stop()
-	}
-	s.mu.Unlock()
+	ctx, fl, number, done := s.legacyRound(ctx)
+	defer done()
+	round := Round{Server: s.server, Call: fl.call, Method: fl.method, Target: fl.target, Number: number, Legacy: true}
 	ask := NewAsk("elicitation", p, jsonpeek.Get(raw, "requestedSchema"))
 	if err := s.checkAsk(ask); err != nil {
 		// The person learns of it from the run's error; the server gets

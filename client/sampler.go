@@ -120,23 +120,9 @@ func (s *Session) sampleLegacy(ctx context.Context, req *mcp.CreateMessageWithTo
 		}
 		return json.Unmarshal(params, &q) == nil && q.MaxTokens == p.MaxTokens && q.SystemPrompt == p.SystemPrompt
 	})
-	s.mu.Lock()
-	fl := s.current
-	if fl == nil {
-		fl = &inflight{}
-	}
-	fl.legacyRounds++
-	round := SamplingRound{Server: s.server, Call: fl.call, Method: fl.method, Target: fl.target, Number: fl.legacyRounds, Key: LegacySamplingKey, Legacy: true, Params: p, Raw: raw}
-	if fl.ctx != nil {
-		// The person answers for the request in flight: when it ends,
-		// so does the answering (as for a legacy elicitation).
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		stop := context.AfterFunc(fl.ctx, cancel)
-		defer stop()
-	}
-	s.mu.Unlock()
+	ctx, fl, number, done := s.legacyRound(ctx)
+	defer done()
+	round := SamplingRound{Server: s.server, Call: fl.call, Method: fl.method, Target: fl.target, Number: number, Key: LegacySamplingKey, Legacy: true, Params: p, Raw: raw}
 	fl.timer.pause()
 	defer fl.timer.resume()
 	ans, err := s.opts.Sampler.Sample(ctx, round)

@@ -408,8 +408,8 @@ func (s *Session) Transport() transport.Transport { return s.t }
 // directory would refuse it). Connect gives such a server rootsAsk to ask,
 // then rootsSettle to take the answer in.
 const (
-	rootsAsk    = 300 * time.Millisecond
-	rootsSettle = 100 * time.Millisecond
+	rootsAsk    = time.Second
+	rootsSettle = 300 * time.Millisecond
 )
 
 // awaitRoots waits (briefly) for a legacy server's first roots/list.

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -118,7 +119,9 @@ func (d *Demo) startPage() error {
 	return d.pageErr
 }
 
-var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
+// pageTmpl is parsed on first use, not whenever mcpcli starts.
+var pageTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><title>Connect {{.Service}} — mcpcli demo</title>
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}button{font-size:1.1rem;padding:.5rem 1.2rem}</style>
 </head><body>
@@ -129,6 +132,7 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
 <form id="connect" method="post" action="/connect"><input type="hidden" name="id" value="{{.ID}}"><input type="hidden" name="service" value="{{.Service}}"><button type="submit">Connect {{.Service}}</button></form>
 {{if .Auto}}<script>document.getElementById("connect").submit();</script>{{end}}
 {{end}}</body></html>`))
+})
 
 type pageData struct {
 	ID, Service         string
@@ -157,11 +161,11 @@ func (d *Demo) servePage(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case !issued:
 		w.WriteHeader(http.StatusNotFound)
-		_ = pageTmpl.Execute(w, pageData{Unknown: true})
+		_ = pageTmpl().Execute(w, pageData{Unknown: true})
 	case done: // opened again after finishing: say so, do not offer it twice
-		_ = pageTmpl.Execute(w, pageData{Done: true, Service: service})
+		_ = pageTmpl().Execute(w, pageData{Done: true, Service: service})
 	default:
-		_ = pageTmpl.Execute(w, pageData{ID: id, Service: service, Auto: q.Get("auto") == "1"})
+		_ = pageTmpl().Execute(w, pageData{ID: id, Service: service, Auto: q.Get("auto") == "1"})
 	}
 }
 
@@ -176,8 +180,8 @@ func (d *Demo) serveComplete(w http.ResponseWriter, r *http.Request) {
 	d.mu.Unlock()
 	if !issued {
 		w.WriteHeader(http.StatusNotFound)
-		_ = pageTmpl.Execute(w, pageData{Unknown: true})
+		_ = pageTmpl().Execute(w, pageData{Unknown: true})
 		return
 	}
-	_ = pageTmpl.Execute(w, pageData{Done: true, Service: r.PostFormValue("service")})
+	_ = pageTmpl().Execute(w, pageData{Done: true, Service: r.PostFormValue("service")})
 }

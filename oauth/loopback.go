@@ -154,15 +154,18 @@ func checkResponse(code, state string, hasIss bool, iss, issuer string, issSuppo
 	return &auth.AuthorizationResult{Code: code, State: state, Iss: iss}, nil
 }
 
-var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
+// pageTemplate is parsed on first use, not at every start.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>mcpcli: {{.Title}}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:36em;margin:4em auto;padding:0 1em;line-height:1.5}</style>
 </head><body><h1>{{.Title}}</h1><p>{{.Text}}</p>{{if .Next}}<p>{{.Next}}</p>{{end}}</body></html>
 `))
+})
 
 // page writes a plain page; every string is escaped by html/template.
 func page(w http.ResponseWriter, status int, title, text, next string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	pageTemplate.Execute(w, struct{ Title, Text, Next string }{title, text, next})
+	pageTemplate().Execute(w, struct{ Title, Text, Next string }{title, text, next})
 }

@@ -45,11 +45,15 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-var secretPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)("(?:access_token|refresh_token|id_token|client_secret|code_verifier|code|assertion)"\s*:\s*")[^"]*(")`),
-	regexp.MustCompile(`(?i)(\b(?:access_token|refresh_token|id_token|client_secret|code_verifier|code|assertion)=)[^&\s"]+()`),
-	regexp.MustCompile(`(\b(?:Bearer|DPoP)\s+)[A-Za-z0-9\-._~+/]{8,}=*()`),
-}
+// secretPatterns are compiled on first use, not when every mcpcli
+// process (and its supervisor) starts.
+var secretPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)("(?:access_token|refresh_token|id_token|client_secret|code_verifier|code|assertion)"\s*:\s*")[^"]*(")`),
+		regexp.MustCompile(`(?i)(\b(?:access_token|refresh_token|id_token|client_secret|code_verifier|code|assertion)=)[^&\s"]+()`),
+		regexp.MustCompile(`(\b(?:Bearer|DPoP)\s+)[A-Za-z0-9\-._~+/]{8,}=*()`),
+	}
+})
 
 // String returns s without secrets.
 func (r *redactor) String(s string) string {
@@ -59,7 +63,7 @@ func (r *redactor) String(s string) string {
 	for _, v := range secrets {
 		s = strings.ReplaceAll(s, v, redacted)
 	}
-	for _, p := range secretPatterns {
+	for _, p := range secretPatterns() {
 		s = p.ReplaceAllString(s, "${1}"+redacted+"${2}")
 	}
 	return s

@@ -64,7 +64,8 @@ func protectedMCP(t *testing.T, as *fakeAS) (*httptest.Server, *[]string) {
 }
 
 // TestWithStreamableClientTransport is the integration the CLI uses: the
-// Handler as the go-sdk transport's OAuthHandler, behind OriginGuard. It
+// Handler as the go-sdk transport's OAuthHandler (mcpcli's transport keeps
+// credentials to the server's origin itself). It
 // signs in on the first 401, steps up on the 403 of tools/call, and the
 // next session uses the kept token without a browser.
 func TestWithStreamableClientTransport(t *testing.T) {
@@ -75,11 +76,7 @@ func TestWithStreamableClientTransport(t *testing.T) {
 	session := func() *mcp.ClientSession {
 		t.Helper()
 		h := newHandler(t, &fakeRS{srv: srv}, store, b, nil)
-		guard, err := OriginGuard(http.DefaultTransport, srv.URL+"/mcp")
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", OAuthHandler: h, HTTPClient: &http.Client{Transport: guard}}
+		tr := &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", OAuthHandler: h, HTTPClient: &http.Client{}}
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), tr, nil)
 		if err != nil {
 			t.Fatalf("Connect: %v", err)
