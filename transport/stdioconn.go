@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 )
 
 // MaxMessageSize bounds one message from a stdio server by default. The
@@ -111,7 +113,7 @@ func (c *conn) pump() {
 			break
 		}
 		if c.obs != nil {
-			c.obs(Event{Time: time.Now(), Dir: Recv, Msg: line})
+			c.observe(line)
 		}
 		if line[0] != '{' && line[0] != '[' {
 			err = c.notMessage(line)
@@ -153,6 +155,23 @@ func (c *conn) pump() {
 	}
 	c.mu.Unlock()
 	close(c.in)
+}
+
+// observe shows the observers what a line holds: each message of a batch
+// on its own (a trace has one message a line; the session matches each
+// result to its request), anything else as it is.
+func (c *conn) observe(line []byte) {
+	now := time.Now()
+	if line[0] == '[' {
+		var elems [][]byte
+		if jsonpeek.Array(line, func(v []byte) bool { elems = append(elems, v); return true }) == nil && len(elems) > 0 {
+			for _, e := range elems {
+				c.obs(Event{Time: now, Dir: Recv, Msg: e})
+			}
+			return
+		}
+	}
+	c.obs(Event{Time: now, Dir: Recv, Msg: line})
 }
 
 // notMessage skips a line that is not a message (a banner, a log line on

@@ -253,6 +253,13 @@ func hostileServer(how string) {
 			continue
 		}
 		switch how {
+		case "batch":
+			// The answer comes in a batch, behind a notification.
+			if m.Method == "tools/list" {
+				fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"batched","inputSchema":{"type":"object"}}]}}`+"\n", m.ID)
+				continue
+			}
+			fmt.Printf(`[{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"batched"}},{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"in a batch"}],"x-extra":"kept"}}]`+"\n", m.ID)
 		case "logs":
 			// Log messages at every level, whatever the client asked for.
 			if m.Method == "tools/list" {
