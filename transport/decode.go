@@ -91,7 +91,7 @@ func decodeMessage(b []byte) (jsonrpc.Message, error) {
 	}
 	if method != nil {
 		name, ok := jsonpeek.String(method)
-		if !ok {
+		if !ok && !jsonpeek.IsNull(method) { // null reads as "", as in the go-sdk
 			return nil, fmt.Errorf("its method %s is not a string", method)
 		}
 		return &jsonrpc.Request{Method: name, ID: rid, Params: nullAsNone(params)}, nil
