@@ -81,9 +81,18 @@ FUZZ_TARGETS := \
 	./transport:FuzzDecodeLine \
 	./transport:FuzzSSEIDFilter \
 	./transport:FuzzEventLimit \
-	./transport:FuzzSSETee
+	./transport:FuzzSSETee \
+	./render:FuzzWriteRaw
 
+# Every Fuzz function must be in the list (unless a run names its own).
+FUZZ_CHECK := $(if $(filter command line environment,$(origin FUZZ_TARGETS)),,yes)
 fuzz:
+	@[ -z "$(FUZZ_CHECK)" ] || for f in $$(grep -rl --include='*_test.go' --exclude-dir=node_modules '^func Fuzz' .); do \
+	  for name in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+	    case " $(FUZZ_TARGETS) " in *" ./$$(dirname $${f#./}):$$name "*) ;; \
+	      *) echo "make fuzz: $$name in $$f is not in FUZZ_TARGETS: add it"; exit 1;; esac; \
+	  done; \
+	done
 	@for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; name=$${t##*:}; \
 	  echo "== $$name in $$pkg, for $(FUZZTIME)"; \

@@ -31,6 +31,11 @@ type Config struct {
 	// nil means this run may not sign in: a server that asks gets a
 	// *SignInRequiredError.
 	Consent func(ctx context.Context, authURL string) error
+	// Waiting, when set, is told once Consent has returned that the
+	// sign-in now waits for the browser, and for how long at most. It is
+	// not told when the browser came back first (a $BROWSER that follows
+	// the link before it returns): nobody waits then.
+	Waiting func(timeout time.Duration)
 
 	// ClientMetadataURL is mcpcli's client ID metadata document (CIMD),
 	// used as the client ID with authorization servers that advertise
@@ -593,15 +598,20 @@ func (h *Handler) fetch(ctx context.Context, cb *callback, authURL, issuer strin
 			return r.res, r.err
 		case err := <-consent:
 			consent = nil
+			// The browser may have come back before Consent returned: a
+			// browser that fails after delivering the redirect (say it got
+			// mcpcli's error page) does not hide the answer, and one that
+			// succeeded leaves nothing to wait for.
+			select {
+			case r := <-cb.result:
+				return r.res, r.err
+			default:
+			}
 			if err != nil {
-				// A browser that fails after delivering the redirect (say
-				// it got mcpcli's error page) does not hide the answer.
-				select {
-				case r := <-cb.result:
-					return r.res, r.err
-				default:
-				}
 				return nil, &ConsentError{Err: err}
+			}
+			if h.cfg.Waiting != nil {
+				h.cfg.Waiting(h.cfg.CallbackTimeout)
 			}
 		case <-ctx.Done():
 			return nil, ctx.Err()

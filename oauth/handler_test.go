@@ -7,7 +7,9 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -655,5 +657,58 @@ func TestRefreshRejected(t *testing.T) {
 	}
 	if b.count() != 2 {
 		t.Errorf("browser opened %d times, want 2 (a new sign-in)", b.count())
+	}
+}
+
+// TestWaiting: the person is told that the sign-in waits for the browser
+// only when it does: after Consent returned and before the browser came
+// back. A browser that follows the link before Consent returns (a
+// $BROWSER that waits) leaves nothing to wait for.
+func TestWaiting(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		background bool // the browser follows the link after Consent returned
+		want       []time.Duration
+	}{
+		{name: "browser back before Consent returned", background: false, want: nil},
+		{name: "browser back after Consent returned", background: true, want: []time.Duration{10 * time.Second}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			as := newFakeAS(t, nil)
+			rs := newFakeRS(t, as, nil)
+			b := &browser{}
+			var mu sync.Mutex
+			var told []time.Duration
+			waiting := make(chan struct{}, 1)
+			h := newHandler(t, rs, newMemStore(), nil, func(c *Config) {
+				c.CallbackTimeout = 10 * time.Second
+				c.Waiting = func(d time.Duration) {
+					mu.Lock()
+					defer mu.Unlock()
+					told = append(told, d)
+					waiting <- struct{}{}
+				}
+				c.Consent = func(ctx context.Context, authURL string) error {
+					if !tc.background {
+						return b.consent(ctx, authURL)
+					}
+					// The browser comes back once mcpcli says it waits
+					// (were it never said, the sign-in would time out).
+					go func() {
+						<-waiting
+						b.consent(context.Background(), authURL)
+					}()
+					return nil
+				}
+			})
+			if err := h.Login(context.Background()); err != nil {
+				t.Fatalf("Login: %v", err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !cmp.Equal(told, tc.want) {
+				t.Errorf("Waiting was told %v, want %v", told, tc.want)
+			}
+		})
 	}
 }

@@ -40,6 +40,9 @@ server answers 401 on any command, when it can ask you (a terminal, or
 commands do it on purpose, for the server --server NAME or --url URL names.
 
 See 'mcpcli help sign-in' for what happens, and where tokens are kept.`,
+		Example: `  mcpcli auth login --url https://mcp.example.com/mcp
+  mcpcli auth status -s linear
+  mcpcli auth logout -s linear`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return usageErrorf(cmd, "give a subcommand: login, status or logout")
@@ -147,6 +150,11 @@ func NewCmdAuthStatus(f *Factory, runF func(context.Context, *AuthOptions) error
 	return newAuthCmd(f, &cobra.Command{
 		Use:   "status",
 		Short: "Show the sign-in kept for the server: authorization server, scopes, expiry, where",
+		Long: `auth status shows what mcpcli keeps for the server: the authorization
+server that issued the token, its scopes, when it expires (and whether it
+can be refreshed), and where it is kept (the system keyring, or a file
+readable only by you). It asks nothing of the server and sends no token;
+-o json prints the same, with "signedIn".`,
 		Example: `  mcpcli auth status --url https://mcp.example.com/mcp
   mcpcli auth status -s linear -o json`,
 	}, runF, authStatusRun, false)

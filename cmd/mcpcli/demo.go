@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/demoserver"
@@ -35,8 +36,22 @@ at http://ADDR/mcp, and the older HTTP+SSE transport at http://ADDR/sse.`,
   mcpcli demo-server --http 127.0.0.1:8080 &
   mcpcli call edit_profile --url http://127.0.0.1:8080/mcp`,
 		Args: cobra.NoArgs,
-		// The demo server needs none of the client flags' checks.
-		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
+		// The demo server is a server: the client flags mean nothing to it,
+		// and one given by mistake (--answers meant for a client) is said
+		// rather than ignored.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			var given []string
+			cmd.InheritedFlags().VisitAll(func(fl *pflag.Flag) {
+				if fl.Changed {
+					given = append(given, "--"+fl.Name)
+				}
+			})
+			if len(given) > 0 {
+				return usageErrorf(cmd, "%s %s for the client commands, not for demo-server (it takes only --http): give %s to the command that starts it, as in 'mcpcli tools %s -- mcpcli demo-server'",
+					strings.Join(given, ", "), plural2(len(given), "is a flag", "are flags"), plural2(len(given), "it", "them"), strings.Join(given, " … "))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, err := demoserver.New(demoserver.Options{})
 			if err != nil {
@@ -50,11 +65,13 @@ at http://ADDR/mcp, and the older HTTP+SSE transport at http://ADDR/sse.`,
 			if err != nil {
 				return usageErrorf(cmd, "--http %q: %v", httpAddr, err)
 			}
-			f.Console().Printf("mcpcli demo server listening on http://%s/mcp (Ctrl+C stops it)", ln.Addr())
+			f.Console().Printf("mcpcli demo server listening on http://%[1]s/mcp (Streamable HTTP) and http://%[1]s/sse (HTTP+SSE); Ctrl+C stops it", ln.Addr())
 			return d.ServeHTTP(cmd.Context(), ln)
 		},
 	}
-	cmd.Flags().StringVar(&httpAddr, "http", "", "serve Streamable HTTP on `ADDR` (host:port; port 0 picks one) instead of stdio")
+	cmd.Flags().StringVar(&httpAddr, "http", "", "serve Streamable HTTP (/mcp) and HTTP+SSE (/sse) on `ADDR` (host:port; port 0 picks one) instead of stdio")
+	// Its help shows its own flags only: the client's are not for it.
+	cmd.SetUsageTemplate(strings.Replace(cmd.UsageTemplate(), "{{if .HasAvailableInheritedFlags}}", "{{if false}}", 1))
 	return cmd
 }
 

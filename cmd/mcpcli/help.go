@@ -101,7 +101,7 @@ level, save, quit), each ask answered on the lines that follow it, results on
 stdout. 'mcpcli session --help' lists its commands.`,
 		},
 		{
-			Use:   "servers",
+			Use:   "config",
 			Short: "Named servers: the config files mcpcli reads (-s NAME, --config)",
 			Long: `--server NAME (-s NAME) picks a server defined in a config file. The first
 file that defines NAME wins:
@@ -129,7 +129,8 @@ URL:
 Fields: type (stdio, http, streamableHttp, sse), command, args, env (null
 removes an inherited variable), envFile, cwd, url (or serverUrl), headers,
 oauth (clientId, clientSecretEnv, clientMetadataUrl, scopes, callbackPort).
-SSE servers are not supported yet.
+A "type": "sse" entry is reached over HTTP+SSE (2024-11-05), as with
+--transport sse.
 
 In those values ${VAR} and ${env:VAR} are environment variables (unset is an
 error naming the file, the server and the variable), ${VAR:-default} has a

@@ -43,11 +43,11 @@ defined in several files is shown once, with the file that wins and the
 ones it shadows.
 
 'mcpcli servers add' and 'mcpcli servers remove' edit mcpcli's own file,
-never another tool's. See 'mcpcli help servers' for the file formats.`,
+never another tool's. See 'mcpcli help config' for the file formats.`,
 		Example: `  mcpcli servers
   mcpcli servers -o json
   mcpcli servers add weather -- ./weather-server --verbose
-  mcpcli servers add docs --url https://docs.example.com/mcp --header "X-Api-Key: ${DOCS_KEY}"
+  mcpcli servers add docs --url https://docs.example.com/mcp --header 'X-Api-Key: ${DOCS_KEY}'
   mcpcli servers remove weather
   mcpcli tools -s weather`,
 		Args: cobra.NoArgs,
@@ -142,7 +142,7 @@ func serversRun(ctx context.Context, opts *ServersOptions) error {
 		return render.WriteJSON(opts.Out, map[string]any{"servers": rs})
 	}
 	if len(rs) == 0 {
-		fmt.Fprintf(opts.Out, "(no servers configured; add one with 'mcpcli servers add NAME -- CMD ARGS' or 'mcpcli servers add NAME --url URL', or see 'mcpcli help servers')\n")
+		fmt.Fprintf(opts.Out, "(no servers configured; add one with 'mcpcli servers add NAME -- CMD ARGS' or 'mcpcli servers add NAME --url URL', or see 'mcpcli help config')\n")
 		return nil
 	}
 	tw := tabwriter.NewWriter(opts.Out, 0, 4, 2, ' ', 0)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/oauth"
@@ -81,6 +82,7 @@ func (f *Factory) signInFor(h *transport.HTTP, login bool) (*oauth.Handler, erro
 		ServerURL:         h.URL,
 		Store:             store,
 		Consent:           f.consent(login),
+		Waiting:           f.browserWait(),
 		ClientID:          f.Flags.ClientID,
 		ClientMetadataURL: f.Flags.ClientMetadataURL,
 		// The authorization server is reached by a client of its own:
@@ -137,10 +139,7 @@ func (f *Factory) onTerminal() bool { return f.Deps.InTTY && f.Deps.ErrTTY }
 func (f *Factory) consent(login bool) func(ctx context.Context, authURL string) error {
 	con := f.Console()
 	c := &urlmode.Consent{Open: f.Deps.Open, Out: con}
-	wait := func() {
-		con.Printf("   Waiting for your browser to come back to mcpcli (up to %s; Ctrl+C stops)…", oauth.DefaultCallbackTimeout)
-	}
-	if f.share != nil && f.onTerminal() && f.Flags.Answers == "" {
+	if f.sessionSignIn() {
 		// In the session: the line sign-in reads the keys the session
 		// reads, so the session lends it the terminal.
 		return func(ctx context.Context, authURL string) error {
@@ -148,7 +147,7 @@ func (f *Factory) consent(login bool) func(ctx context.Context, authURL string) 
 			if serr := f.share(ctx, func() {
 				con.EndProgress()
 				if err = c.SignIn(ctx, f.prompter(), authURL); err == nil {
-					wait()
+					con.Printf("   %s", waitingLine(oauth.DefaultCallbackTimeout))
 				}
 			}); serr != nil {
 				return serr
@@ -160,23 +159,35 @@ func (f *Factory) consent(login bool) func(ctx context.Context, authURL string) 
 	case f.Flags.Answers != "" || login && !f.onTerminal():
 		return func(ctx context.Context, authURL string) error {
 			con.EndProgress()
-			if err := c.SignInScript(ctx, con, authURL, f.Flags.OpenURLs); err != nil {
-				return err
-			}
-			wait()
-			return nil
+			return c.SignInScript(ctx, con, authURL, f.Flags.OpenURLs)
 		}
 	case f.onTerminal():
 		return func(ctx context.Context, authURL string) error {
 			con.EndProgress()
-			if err := c.SignIn(ctx, f.prompter(), authURL); err != nil {
-				return err
-			}
-			wait()
-			return nil
+			return c.SignIn(ctx, f.prompter(), authURL)
 		}
 	}
 	return nil
+}
+
+// sessionSignIn reports whether a sign-in is asked inside the session,
+// on the terminal the session lends it.
+func (f *Factory) sessionSignIn() bool {
+	return f.share != nil && f.onTerminal() && f.Flags.Answers == ""
+}
+
+// browserWait says that the sign-in waits for the browser, once the link is
+// opened or shown and the browser has not come back yet. (In the session
+// the line is written while the session lends the terminal: see consent.)
+func (f *Factory) browserWait() func(time.Duration) {
+	if f.sessionSignIn() {
+		return nil
+	}
+	return func(d time.Duration) { f.Console().Printf("   %s", waitingLine(d)) }
+}
+
+func waitingLine(d time.Duration) string {
+	return fmt.Sprintf("Waiting for your browser to come back to mcpcli (up to %s; Ctrl+C stops)…", d)
 }
 
 // pausing is a server's OAuth handler, with the --timeout clock stopped
