@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+	"github.com/mcpcli/mcpcli/schema"
 )
 
 // Result is the final answer to a request that may have taken rounds.
@@ -489,6 +490,16 @@ func (s *Session) legacyRound(ctx context.Context) (_ context.Context, fl *infli
 // answerLegacy serves a server-initiated elicitation/create (protocol
 // versions before 2026-07-28) through the same Answerer.
 func (s *Session) answerLegacy(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	if reached, ok := ctx.Value(legacyReached{}).(*bool); ok {
+		*reached = true
+	}
+	return s.answerLegacyWith(ctx, req, "")
+}
+
+// answerLegacyWith answers a legacy elicitation/create; refused, when set,
+// is why the go-sdk would not take its form, shown to the person as a
+// reason mcpcli cannot show it.
+func (s *Session) answerLegacyWith(ctx context.Context, req *mcp.ElicitRequest, refused string) (*mcp.ElicitResult, error) {
 	p := req.Params
 	raw := s.wire.takeRequest("elicitation/create", func(params json.RawMessage) bool {
 		var q struct {
@@ -503,6 +514,9 @@ func (s *Session) answerLegacy(ctx context.Context, req *mcp.ElicitRequest) (*mc
 	defer done()
 	round := Round{Server: s.server, Call: fl.call, Method: fl.method, Target: fl.target, Number: number, Legacy: true}
 	ask := NewAsk("elicitation", p, jsonpeek.Get(raw, "requestedSchema"))
+	if refused != "" && ask.Form != nil && ask.Form.Renderable() {
+		ask.Form.Problems = append(ask.Form.Problems, schema.Problem{Reason: refused})
+	}
 	if err := s.checkAsk(ask); err != nil {
 		// The person learns of it from the run's error; the server gets
 		// a JSON-RPC error meant for it.

@@ -1,10 +1,12 @@
 package client_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"sort"
 	"strings"
@@ -704,6 +706,98 @@ func TestBigResultsAreWhole(t *testing.T) {
 			if err != nil || len(p.Prompt.Messages) != 1 || p.Prompt.Messages[0].Content.(*mcp.TextContent).Text != big {
 				t.Errorf("GetPrompt: %v", err)
 			}
+		}
+	}
+}
+
+// rawLegacyServer is a 2025-11-25 server written by hand, free to ask for
+// forms the go-sdk's own server would not send: its tool "ask" sends
+// elicitation/create with params, and returns the client's reply (result
+// or error) as its text.
+func rawLegacyServer(t *testing.T, params string) mcp.Transport {
+	t.Helper()
+	cr, sw := io.Pipe() // server writes, client reads
+	sr, cw := io.Pipe() // client writes, server reads
+	go func() {
+		defer sw.Close()
+		sc := bufio.NewScanner(sr)
+		sc.Buffer(nil, 1<<20)
+		var callID json.RawMessage
+		for sc.Scan() {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+				Result json.RawMessage `json:"result"`
+				Error  json.RawMessage `json:"error"`
+			}
+			if json.Unmarshal(sc.Bytes(), &m) != nil || m.ID == nil {
+				continue
+			}
+			switch m.Method {
+			case "initialize":
+				fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"raw-legacy","version":"1"}}}`+"\n", m.ID)
+			case "tools/list":
+				fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"ask","inputSchema":{"type":"object"}}]}}`+"\n", m.ID)
+			case "tools/call":
+				callID = m.ID
+				fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":%s}`+"\n", params)
+			case "":
+				reply := m.Result
+				if m.Error != nil {
+					reply = m.Error
+				}
+				text, _ := json.Marshal(string(reply))
+				fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":%s}]}}`+"\n", callID, text)
+			default:
+				fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no"}}`+"\n", m.ID)
+			}
+		}
+	}()
+	t.Cleanup(func() { sr.Close(); cw.Close() })
+	return &mcp.IOTransport{Reader: cr, Writer: cw}
+}
+
+// A legacy form the go-sdk refuses before mcpcli sees it (a nested object,
+// enumNames that do not match enum) is still shown to the person, as a
+// form mcpcli cannot show, with the reason; their decline or cancel is what
+// the server gets, as on the 2026-07-28 path. Never a silent -32602.
+func TestLegacyFormTheSDKRefusesIsShownNotHidden(t *testing.T) {
+	for _, tc := range []struct {
+		name, schema, reason string
+	}{
+		{"nested object", `{"type":"object","properties":{"addr":{"type":"object","properties":{"city":{"type":"string"}}}}}`, "addr"},
+		{"enumNames mismatch", `{"type":"object","properties":{"c":{"type":"string","enum":["a","b"],"enumNames":["A"]}}}`, "enumNames"},
+	} {
+		for _, action := range []string{client.Decline, client.Cancel} {
+			t.Run(tc.name+"/"+action, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				var seen []client.Ask
+				s, err := client.Connect(ctx, transport.Wrap(rawLegacyServer(t, `{"message":"Where?","requestedSchema":`+tc.schema+`}`), "raw"), client.Options{
+					Modes: client.Modes{Form: true}, ProtocolVersion: "2025-11-25", PinProtocol: true,
+					Answerer: client.AnswererFunc(func(_ context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
+						seen = append(seen, r.Asks...)
+						return map[string]*mcp.ElicitResult{r.Asks[0].Key: {Action: action}}, nil
+					}),
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+				res, err := s.CallTool(ctx, "ask", nil)
+				if err != nil {
+					t.Fatalf("CallTool(ask) = %v", err)
+				}
+				if len(seen) != 1 || seen[0].Form == nil || seen[0].Form.Renderable() {
+					t.Fatalf("the answerer saw %+v, want one ask whose form cannot be shown", seen)
+				}
+				if got := fmt.Sprint(seen[0].Form.Problems); !strings.Contains(got, tc.reason) {
+					t.Errorf("the form's problems %s do not name %q", got, tc.reason)
+				}
+				if got, want := res.Tool.Content[0].(*mcp.TextContent).Text, `{"action":"`+action+`"}`; got != want {
+					t.Errorf("the server got %s, want %s", got, want)
+				}
+			})
 		}
 	}
 }

@@ -453,9 +453,34 @@ func (s *Session) refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
 				s.opts.OnUndeclared(err)
 			}
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client did not declare the sampling capability"}
+		case method == "elicitation/create":
+			return s.elicitOrExplain(ctx, method, req, next)
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// legacyReached marks, in a legacy elicitation/create's context, that the
+// go-sdk handed the request to answerLegacy.
+type legacyReached struct{}
+
+// elicitOrExplain lets the go-sdk answer a 2025-11-25 elicitation/create
+// as usual; when the go-sdk refuses the ask before mcpcli sees it (a form
+// schema it will not take: a nested object, enumNames that do not match),
+// the person is shown the ask anyway, as mcpcli cannot show it, and picks
+// decline or cancel, as on the 2026-07-28 path: never a silent refusal.
+func (s *Session) elicitOrExplain(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
+	reached := new(bool)
+	res, err := next(context.WithValue(ctx, legacyReached{}, reached), method, req)
+	var jerr *jsonrpc.Error
+	er, ok := req.(*mcp.ElicitRequest)
+	if err == nil || *reached || !ok || er.Params == nil || !errors.As(err, &jerr) || jerr.Code != jsonrpc.CodeInvalidParams {
+		return res, err
+	}
+	if m := er.Params.Mode; m != "" && m != "form" {
+		return res, err // a URL ask the go-sdk refused: its error says why
+	}
+	return s.answerLegacyWith(ctx, er, jerr.Message)
 }
 
 // Server says who is on the other end.
