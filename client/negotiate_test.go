@@ -2,7 +2,12 @@ package client_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 func TestNegotiation(t *testing.T) {
@@ -89,5 +95,45 @@ func TestNegotiation(t *testing.T) {
 				t.Errorf("Server().Protocol = %q, want %q", p, tc.protocol)
 			}
 		})
+	}
+}
+
+// Ctrl+C (or --timeout) while server/discover waits for its answer ends
+// the connection there: the go-sdk's fallback to the initialize handshake
+// is not sent on a run that was stopped.
+func TestStoppedConnectSendsNoInitialize(t *testing.T) {
+	var (
+		mu      sync.Mutex
+		methods []string
+	)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // (the server sees a client leave only once the body is read)
+		<-r.Context().Done()        // never answers
+	}))
+	defer hs.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	ht := &transport.HTTP{URL: hs.URL, Streamable: true}
+	ht.Observe(func(e transport.Event) {
+		// What mcpcli gave the wire, whether or not it got through.
+		var m struct {
+			Method string `json:"method"`
+		}
+		if e.Dir == transport.Send && json.Unmarshal(e.Msg, &m) == nil && m.Method != "" {
+			mu.Lock()
+			methods = append(methods, m.Method)
+			mu.Unlock()
+		}
+	})
+	_, err := client.Connect(ctx, ht, client.Options{})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Connect, stopped while waiting = %v, want context.Canceled", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, m := range methods {
+		if m == "initialize" {
+			t.Errorf("mcpcli sent %v, want no initialize after the run was stopped", methods)
+		}
 	}
 }

@@ -85,6 +85,10 @@ func (c *probeConn) expire(id jsonrpc.ID) {
 	if !ok {
 		return
 	}
+	// Answered on the server's behalf: not a request left waiting.
+	if a, ok := c.Connection.(interface{ answered(jsonrpc.ID) }); ok {
+		a.answered(id)
+	}
 	if c.warn != nil {
 		c.warn(fmt.Sprintf("the server did not answer server/discover within %s; trying the 2025-11-25 initialize handshake (older servers ignore requests that come before it)", c.wait))
 	}

@@ -281,3 +281,20 @@ func TestSlowModernServerAndTheProbe(t *testing.T) {
 		})
 	}
 }
+
+// A probe answered on the server's behalf is no longer a request waiting
+// on the stdio connection: an error with id null later goes to the request
+// that does wait, and closing does not take the run for one given up on.
+func TestExpiredProbeIsNotLeftWaiting(t *testing.T) {
+	probe, _ := jsonrpc.MakeID(float64(1))
+	c := &conn{pending: map[jsonrpc.ID]bool{probe: true}}
+	pc := withDiscoverProbe(c, time.Hour, nil)
+	pc.pending[probe] = time.AfterFunc(time.Hour, func() {})
+	pc.expire(probe)
+	if len(c.pending) != 0 {
+		t.Errorf("after the probe expired, the connection still waits on %v", c.pending)
+	}
+	if m := <-pc.fake; m.(*jsonrpc.Response).ID != probe {
+		t.Errorf("the probe's answer went to %v, want %v", m.(*jsonrpc.Response).ID, probe)
+	}
+}

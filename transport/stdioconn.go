@@ -300,9 +300,14 @@ func (c *conn) Close() error {
 	c.writeMu.Lock()
 	broken := c.broken != nil
 	c.writeMu.Unlock()
-	if broken {
+	c.pendingMu.Lock()
+	unanswered := len(c.pending) > 0
+	c.pendingMu.Unlock()
+	if broken || unanswered {
 		// A write was cut short (the run was stopped while the server
-		// was not reading): it is being given up on, not ended in order.
+		// was not reading), or a request is left unanswered (Ctrl+C or
+		// --timeout while connecting, before the session could say so):
+		// it is being given up on, not ended in order.
 		return c.p.Abort()
 	}
 	return c.p.Close()
