@@ -283,8 +283,14 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	if err != nil {
 		var pe *PinError
 		if errors.As(err, &pe) {
+			// A server that exited or closed its stdout is that, not a
+			// version to unpin.
+			why := error(pe)
+			if ex := s.t.Explain(err); ex != err {
+				why = ex
+			}
 			t.Close()
-			return nil, &ConnectError{Via: t.Via(), Err: pe}
+			return nil, &ConnectError{Via: t.Via(), Err: why}
 		}
 		err = s.explain(err)
 		t.Close()

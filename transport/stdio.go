@@ -146,9 +146,14 @@ func (s *Stdio) Explain(err error) error {
 		return err
 	}
 	if p.signaled.Load() {
-		return err // mcpcli stopped it
+		// mcpcli stopped it: after it had closed its stdout, that is
+		// what ended the session.
+		if c.atEOF() {
+			return &StdoutClosedError{Cmd: s.Cmd.String(), Stderr: p.StderrTail(), Cause: err}
+		}
+		return err
 	}
-	if p.closing.Load() && p.state != nil && p.state.Success() {
+	if p.closing.Load() && p.state != nil && p.state.Success() && !c.serverEndedFirst() {
 		// It left cleanly when mcpcli closed its stdin: mcpcli was ending
 		// the session (after a failure of its own), not the server.
 		return err

@@ -59,6 +59,9 @@ type conn struct {
 	// stdoutClosed: reading ended at the end of the server's stdout, not
 	// because mcpcli closed it (its own Close, or the server's exit).
 	stdoutClosed bool
+	// endedFirst: reading ended (the server closed its stdout, or
+	// exited) before mcpcli closed the connection.
+	endedFirst bool
 
 	reading atomic.Bool // the reader is waiting on the pipe
 
@@ -152,6 +155,7 @@ func (c *conn) pump() {
 	if c.readErr == nil {
 		c.readErr = err
 		c.stdoutClosed = errors.Is(err, io.EOF) && !closing
+		c.endedFirst = !closing
 	}
 	c.mu.Unlock()
 	close(c.in)
@@ -333,6 +337,14 @@ func (c *conn) atEOF() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.stdoutClosed
+}
+
+// serverEndedFirst reports whether the server stopped talking (closed its
+// stdout, or exited) before mcpcli closed the connection.
+func (c *conn) serverEndedFirst() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.endedFirst
 }
 
 // watchExit ends reading once the server has exited and everything it

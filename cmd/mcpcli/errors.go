@@ -216,7 +216,7 @@ func explain(err error) string {
 			return sse.Error() + "; check the URL's path (Streamable HTTP servers often serve MCP at /mcp, HTTP+SSE servers their stream at /sse)"
 		}
 		return sse.Error() + "; check the URL (HTTP+SSE servers often serve their stream at /sse), or drop --transport sse"
-	case errors.As(err, &pe):
+	case errors.As(err, &pe) && !errors.As(err, &ee) && !errors.As(err, &sc):
 		if pe.Got != "" {
 			return fmt.Sprintf("server (%s) answered initialize with protocol version %s, not %s as --protocol %s pins; use --protocol auto to accept what it speaks",
 				pe.Server, render.Line(pe.Got), pe.Version, pe.Version)
