@@ -388,3 +388,21 @@ func TestSessionServerPicker(t *testing.T) {
 		t.Errorf("after q:\n%s", s)
 	}
 }
+
+// In the accessible session a request that fails at once leaves no
+// "waiting for the server" line to land on the next prompt later.
+func TestAccessibleSessionFailedRequestLeavesNoWaitingLine(t *testing.T) {
+	bin := mcpcli(t)
+	tm := start(t, nil, "", bin, "session", "--accessible", "--", bin, "demo-server")
+	tm.waitFor("mcpcli session with")
+	tm.text("read nope://x")
+	tm.keys("Enter")
+	tm.waitFor("nope://x")
+	// The line would come 1.5 s after the request went.
+	time.Sleep(2 * time.Second)
+	if s := tm.now(); strings.Contains(s, "waiting for the server") {
+		t.Errorf("a failed request left a waiting line:\n%s", s)
+	}
+	tm.text("quit")
+	tm.keys("Enter")
+}

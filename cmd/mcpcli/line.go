@@ -41,6 +41,10 @@ type LineOptions struct {
 	Ask argumentAsker
 	TTY bool
 	Now func() time.Time
+	// Settled, when set, is called after each command: nothing waits for
+	// the server any more (a "waiting for …" line a request that failed
+	// left pending goes, before the next prompt).
+	Settled func()
 }
 
 // line is one line session.
@@ -121,6 +125,9 @@ func (l *line) loop(ctx context.Context) error {
 			continue
 		}
 		quit, err := l.command(ctx, words)
+		if l.o.Settled != nil {
+			l.o.Settled()
+		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

@@ -118,6 +118,11 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 				})
 			},
 			Prompter: f.prompter(), Ask: f.arguments(), TTY: f.Deps.InTTY,
+			Settled: func() {
+				if f.wait != nil {
+					f.wait.set(nil)
+				}
+			},
 		}
 		return opts, nil
 	}
