@@ -584,10 +584,35 @@ func looksSecret(f *Field) bool {
 	if f.Kind != String && f.Kind != Number && f.Kind != Integer {
 		return false
 	}
-	if hasSecret(words(f.Name), false) || hasSecret(words(f.Title), false) {
+	name, title := words(f.Name), words(f.Title)
+	if measures(name) || measures(title) {
+		return false // maxTokens, password_min_length, token_ttl: a measure, not the secret
+	}
+	if hasSecret(name, false) || hasSecret(title, false) {
 		return true
 	}
-	return hasSecret(words(f.Description), true)
+	desc := words(f.Description)
+	if f.Kind != String && measures(desc) {
+		return false // "the maximum number of tokens to generate"
+	}
+	return hasSecret(desc, true)
+}
+
+// measureWords make a field about a secret a measure of it (a count, a
+// limit, a length, a lifetime), which is no secret.
+var measureWords = map[string]bool{
+	"max": true, "maximum": true, "min": true, "minimum": true, "count": true, "limit": true,
+	"length": true, "len": true, "size": true, "total": true, "budget": true, "ttl": true,
+	"lifetime": true, "expiry": true, "timeout": true, "retries": true, "attempts": true,
+}
+
+func measures(ws []string) bool {
+	for _, w := range ws {
+		if measureWords[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // hasSecret reports whether ws holds a secret phrase. With negated set, a

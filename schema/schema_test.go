@@ -298,6 +298,14 @@ func TestSecret(t *testing.T) {
 		{"email", "", "", "string", false},
 		{"spin", "", "", "number", false},
 		{"remember_password", "Remember password?", "", "boolean", false}, // booleans carry no secret
+		// A measure of a secret is none (server-everything's sampling
+		// maxTokens).
+		{"maxTokens", "", "", "number", false},
+		{"max_tokens", "", "Maximum number of tokens to generate", "integer", false},
+		{"n", "", "Maximum number of tokens to generate", "integer", false},
+		{"password_min_length", "", "", "integer", false},
+		{"token_ttl", "", "", "integer", false},
+		{"key", "", "Your API token (max 40 characters)", "string", true}, // a string still asks for it
 		// A description that warns against giving a secret does not ask
 		// for one (server-everything's "Integer").
 		{"integer", "Integer", "Your favorite integer (do not give us your phone number, pin, or other sensitive info)", "integer", false},
