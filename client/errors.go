@@ -16,7 +16,7 @@ type ProtocolError struct {
 }
 
 func (e *ProtocolError) Error() string {
-	return fmt.Sprintf("server %q %s", e.Server, e.Detail)
+	return fmt.Sprintf("server \"%s\" %s", e.Server, e.Detail)
 }
 
 // ModeError is an elicitation in a mode mcpcli did not declare (or does not
@@ -36,11 +36,11 @@ func (e *ModeError) Error() string {
 			what = "a URL"
 		}
 		if e.Declared.none() {
-			return fmt.Sprintf("server %q sent %s elicitation (%q) although mcpcli declared no elicitation capability; this is a bug in the server", e.Server, what, e.Key)
+			return fmt.Sprintf("server \"%s\" sent %s elicitation (%q) although mcpcli declared no elicitation capability; this is a bug in the server", e.Server, what, e.Key)
 		}
-		return fmt.Sprintf("server %q sent %s elicitation (%q) although mcpcli declared only %s elicitation; this is a bug in the server", e.Server, what, e.Key, e.Declared)
+		return fmt.Sprintf("server \"%s\" sent %s elicitation (%q) although mcpcli declared only %s elicitation; this is a bug in the server", e.Server, what, e.Key, e.Declared)
 	}
-	return fmt.Sprintf("server %q sent an elicitation (%q) in unknown mode %q; only form and url exist, so this is a bug in the server", e.Server, e.Key, e.Mode)
+	return fmt.Sprintf("server \"%s\" sent an elicitation (%q) in unknown mode %q; only form and url exist, so this is a bug in the server", e.Server, e.Key, e.Mode)
 }
 
 // UndeclaredError is an input request for a capability mcpcli did not
@@ -57,9 +57,9 @@ type UndeclaredError struct {
 
 func (e *UndeclaredError) Error() string {
 	if e.Legacy {
-		return fmt.Sprintf("server %q sent a %s request, although mcpcli did not declare %s; this is a bug in the server", e.Server, e.Method, e.Capability)
+		return fmt.Sprintf("server \"%s\" sent a %s request, although mcpcli did not declare %s; this is a bug in the server", e.Server, e.Method, e.Capability)
 	}
-	return fmt.Sprintf("server %q asked for %s (%s, key %q), which mcpcli did not declare; this is a bug in the server", e.Server, e.Capability, e.Method, e.Key)
+	return fmt.Sprintf("server \"%s\" asked for %s (%s, key %q), which mcpcli did not declare; this is a bug in the server", e.Server, e.Capability, e.Method, e.Key)
 }
 
 // RoundsError is a request that went past one of the loop's bounds.
@@ -71,10 +71,14 @@ type RoundsError struct {
 
 func (e *RoundsError) Error() string {
 	if e.StateOnly {
-		return fmt.Sprintf("server %q answered %d times in a row with only requestState and no input requests; giving up (it may be overloaded: try again later)",
+		return fmt.Sprintf("server \"%s\" answered %d times in a row with only requestState and no input requests; giving up (it may be overloaded: try again later)",
 			e.Server, e.Rounds)
 	}
-	return fmt.Sprintf("server %q still asked for input after %d rounds; giving up", e.Server, e.Rounds)
+	rounds := "rounds"
+	if e.Rounds == 1 {
+		rounds = "round"
+	}
+	return fmt.Sprintf("server \"%s\" still asked for input after %d %s; giving up", e.Server, e.Rounds, rounds)
 }
 
 // TimeoutError is a server that did not answer within Options.Timeout.
@@ -88,7 +92,7 @@ func (e *TimeoutError) Error() string {
 	if e.Connecting {
 		return fmt.Sprintf("server (%s) did not finish connecting within %s", e.Server, e.After)
 	}
-	return fmt.Sprintf("no answer from server %q within %s", e.Server, e.After)
+	return fmt.Sprintf("no answer from server \"%s\" within %s", e.Server, e.After)
 }
 
 // ConnectError is a failure to start a session.
@@ -155,10 +159,10 @@ type StreamError struct {
 
 func (e *StreamError) Error() string {
 	if e.NotResent {
-		return fmt.Sprintf("server %q closed the response stream for %s %q before sending the result; mcpcli did not send it again, "+
+		return fmt.Sprintf("server \"%s\" closed the response stream for %s %q before sending the result; mcpcli did not send it again, "+
 			"since the tool is not marked idempotent and the server may have run it already", e.Server, e.Method, e.Target)
 	}
-	return fmt.Sprintf("server %q closed the response stream for %s %q before sending the result, twice "+
+	return fmt.Sprintf("server \"%s\" closed the response stream for %s %q before sending the result, twice "+
 		"(mcpcli sent the request again once, with a new id); the server may have crashed while handling it, "+
 		"or a proxy in between may cut long responses",
 		e.Server, e.Method, e.Target)
@@ -186,5 +190,5 @@ func plural(n int) string {
 type NoLoggingError struct{ Server string }
 
 func (e *NoLoggingError) Error() string {
-	return fmt.Sprintf("server %q does not declare logging, so it takes no log level", e.Server)
+	return fmt.Sprintf("server \"%s\" does not declare logging, so it takes no log level", e.Server)
 }

@@ -96,7 +96,7 @@ type PageCycleError struct {
 }
 
 func (e *PageCycleError) Error() string {
-	return fmt.Sprintf("server %q sent nextCursor %q again on page %d of %s: its pages go round in a circle, a bug in the server", e.Server, e.Cursor, e.Page, e.Method)
+	return fmt.Sprintf("server \"%s\" sent nextCursor %q again on page %d of %s: its pages go round in a circle, a bug in the server", e.Server, e.Cursor, e.Page, e.Method)
 }
 
 // PageLimitError is a list longer than mcpcli reads.
@@ -108,7 +108,7 @@ type PageLimitError struct {
 }
 
 func (e *PageLimitError) Error() string {
-	return fmt.Sprintf("server %q still had more of %s after %d pages and %d items; mcpcli reads at most %d pages or %d items of a list (a server that always sends a new nextCursor never ends)",
+	return fmt.Sprintf("server \"%s\" still had more of %s after %d pages and %d items; mcpcli reads at most %d pages or %d items of a list (a server that always sends a new nextCursor never ends)",
 		e.Server, e.Method, e.Pages, e.Items, MaxListPages, MaxListItems)
 }
 

@@ -253,7 +253,7 @@ type URLRequiredError struct {
 }
 
 func (e *URLRequiredError) Error() string {
-	return fmt.Sprintf("server %q needs you to finish a step at %s before it answers %s %q (-32042); you answered %s, so the request was not sent again",
+	return fmt.Sprintf("server \"%s\" needs you to finish a step at %s before it answers %s %q (-32042); you answered %s, so the request was not sent again",
 		e.Server, e.URL, e.Method, e.Target, e.Action)
 }
 

@@ -67,7 +67,7 @@ type DeclinedError struct {
 }
 
 func (e *DeclinedError) Error() string {
-	return fmt.Sprintf("the sampling request %q of server %q was declined, so the request was not sent again", e.Key, e.Server)
+	return fmt.Sprintf("the sampling request %q of server \"%s\" was declined, so the request was not sent again", e.Key, e.Server)
 }
 
 // checkSample guards the wire against a sampler's mistakes.

@@ -373,7 +373,7 @@ type NoSubscribeError struct {
 }
 
 func (e *NoSubscribeError) Error() string {
-	return fmt.Sprintf("server %q does not offer resource subscriptions (its resources capability has no subscribe), so %q cannot be watched", e.Server, e.URI)
+	return fmt.Sprintf("server \"%s\" does not offer resource subscriptions (its resources capability has no subscribe), so %q cannot be watched", e.Server, e.URI)
 }
 
 // Wait returns when the connection ends (the server closed it, or the
@@ -397,9 +397,9 @@ type ClosedError struct {
 
 func (e *ClosedError) Error() string {
 	if e.Err != nil {
-		return fmt.Sprintf("the connection to server %q ended: %v", e.Server, e.Err)
+		return fmt.Sprintf("the connection to server \"%s\" ended: %v", e.Server, e.Err)
 	}
-	return fmt.Sprintf("server %q closed the connection", e.Server)
+	return fmt.Sprintf("server \"%s\" closed the connection", e.Server)
 }
 
 func (e *ClosedError) Unwrap() error { return e.Err }

@@ -65,7 +65,7 @@ type TaskFailedError struct {
 }
 
 func (e *TaskFailedError) Error() string {
-	msg := fmt.Sprintf("server %q reports task %s of tool %q failed", e.Server, e.TaskID, e.Tool)
+	msg := fmt.Sprintf("server \"%s\" reports task %s of tool %q failed", e.Server, e.TaskID, e.Tool)
 	if e.RPC != nil {
 		msg += fmt.Sprintf(" (%d: %s)", e.RPC.Code, e.RPC.Message)
 	} else if e.StatusMessage != "" {
@@ -97,7 +97,7 @@ type TaskCancelledError struct {
 
 func (e *TaskCancelledError) Error() string {
 	if !e.Abandoned {
-		return fmt.Sprintf("server %q cancelled task %s of tool %q", e.Server, e.TaskID, e.Tool)
+		return fmt.Sprintf("server \"%s\" cancelled task %s of tool %q", e.Server, e.TaskID, e.Tool)
 	}
 	if e.CancelErr != nil {
 		return fmt.Sprintf("task %s of tool %q was abandoned, and tasks/cancel failed: %v", e.TaskID, e.Tool, e.CancelErr)

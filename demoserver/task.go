@@ -203,7 +203,13 @@ func actionOf(r *mcp.ElicitResult) string {
 	if r == nil {
 		return "not given"
 	}
-	return r.Action + "d"
+	switch r.Action {
+	case "decline":
+		return "declined"
+	case "cancel":
+		return "cancelled"
+	}
+	return r.Action // not one of the three: said as it came
 }
 
 func (t *demoTask) finish(res *mcp.CallToolResult) {

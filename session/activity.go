@@ -70,7 +70,7 @@ type activity struct {
 	top       int
 	follow    bool
 	unseen    int
-	methods   map[string]string // request id -> method, until answered
+	methods   map[string]string // direction and request id -> method, until answered
 }
 
 const (
@@ -169,9 +169,8 @@ func (a *activity) summary(ev transport.Event) string {
 	size := render.Size(len(msg))
 	switch {
 	case m != "" && id != nil:
-		if ev.Dir == transport.Send {
-			a.methods[ids] = m
-		}
+		// Either side's requests: a reply names what it answers.
+		a.methods[reqKey(ev.Dir, ids)] = m
 		about := ""
 		for _, k := range []string{"name", "uri"} {
 			if s, _ := jsonpeek.String(jsonpeek.Get(params, k)); s != "" {
@@ -185,12 +184,13 @@ func (a *activity) summary(ev transport.Event) string {
 	case errv != nil:
 		code := render.Line(string(jsonpeek.Get(errv, "code")))
 		text, _ := jsonpeek.String(jsonpeek.Get(errv, "message"))
-		of := a.methods[ids]
-		delete(a.methods, ids)
-		return fmt.Sprintf("%s #%s error %s %s (%s) · %s", arrow, ids, code, render.Line(text), of, size)
+		of := a.answers(ev.Dir, ids)
+		if of != "" {
+			of = " (" + of + ")"
+		}
+		return fmt.Sprintf("%s #%s error %s %s%s · %s", arrow, ids, code, render.Line(text), of, size)
 	default:
-		of := a.methods[ids]
-		delete(a.methods, ids)
+		of := a.answers(ev.Dir, ids)
 		kind := "result"
 		if rt, _ := jsonpeek.String(jsonpeek.Get(result, "resultType")); rt != "" && rt != "complete" {
 			kind = render.Line(rt)
@@ -200,6 +200,27 @@ func (a *activity) summary(ev transport.Event) string {
 		}
 		return fmt.Sprintf("%s #%s %s · %s", arrow, ids, kind, size)
 	}
+}
+
+// reqKey keys a request by who sent it: both sides number their own.
+func reqKey(dir transport.Direction, id string) string {
+	if dir == transport.Send {
+		return ">" + id
+	}
+	return "<" + id
+}
+
+// answers is the method of the request a reply going dir answers: one the
+// other side sent, with that id.
+func (a *activity) answers(dir transport.Direction, id string) string {
+	other := transport.Send
+	if dir == transport.Send {
+		other = transport.Recv
+	}
+	k := reqKey(other, id)
+	m := a.methods[k]
+	delete(a.methods, k)
+	return m
 }
 
 // shown are the indexes of the rows Activity shows now.

@@ -3,9 +3,12 @@ package session
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // holds counts the console's holds, as render.Console.Hold would.
@@ -116,5 +119,29 @@ func TestFeedBounded(t *testing.T) {
 	b := f.next()().(batchMsg)
 	if len(b.events) != maxQueued || b.dropped != 500 {
 		t.Errorf("batch of %d events, %d dropped; want %d and 500", len(b.events), b.dropped, maxQueued)
+	}
+}
+
+// A wire line for a reply names the request it answers, whichever side
+// sent that request: both sides number their own requests, so a server's
+// request 1 and mcpcli's request 1 are not confused.
+func TestWireSummaryNamesWhatAReplyAnswers(t *testing.T) {
+	a := newActivity()
+	ev := func(dir transport.Direction, msg string) string {
+		return a.summary(transport.Event{Dir: dir, Msg: []byte(msg)})
+	}
+	ev(transport.Send, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}`)
+	ev(transport.Recv, `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{}}`)
+	for _, tc := range []struct {
+		dir       transport.Direction
+		msg, want string
+	}{
+		{transport.Send, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"the user abandoned the request"}}`, "error -32603 the user abandoned the request (elicitation/create)"},
+		{transport.Recv, `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`, "result of tools/call"},
+		{transport.Recv, `{"jsonrpc":"2.0","id":9,"error":{"code":-1,"message":"x"}}`, "error -1 x ·"},
+	} {
+		if got := ev(tc.dir, tc.msg); !strings.Contains(got, tc.want) {
+			t.Errorf("summary(%s %s) = %q, want it to contain %q", tc.dir, tc.msg, got, tc.want)
+		}
 	}
 }

@@ -87,6 +87,11 @@ func (h *HTTP) Connect(ctx context.Context) (mcp.Connection, error) {
 
 // ParseURL checks a --url value and says what to fix when it is wrong.
 func ParseURL(raw string) (*url.URL, error) {
+	if !strings.Contains(raw, "://") {
+		// 127.0.0.1:8080/mcp, localhost:8080/mcp: a URL without its
+		// scheme (url.Parse reads the first as a bad path).
+		return nil, fmt.Errorf("%q must start with http:// or https:// (http://%s?)", raw, raw)
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%q is not a URL: %v", raw, err)

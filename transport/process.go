@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // StderrLines is how many of a server's last stderr lines are kept.
@@ -348,6 +350,9 @@ func describeExit(st *os.ProcessState, waitErr error) string {
 		return "exited"
 	}
 	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		if name := unix.SignalName(ws.Signal()); name != "" {
+			return "was killed by " + name // SIGKILL, not "signal killed"
+		}
 		return "was killed by signal " + ws.Signal().String()
 	}
 	return fmt.Sprintf("exited with status %d", st.ExitCode())

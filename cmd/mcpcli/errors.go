@@ -55,8 +55,8 @@ type resourceError struct {
 }
 
 func (e *resourceError) Error() string {
-	return fmt.Sprintf("server %q could not read %q (%d: %s); run 'mcpcli resources' to list what it has",
-		e.server, e.uri, e.rpc.Code, e.rpc.Message)
+	return fmt.Sprintf("server \"%s\" could not read \"%s\" (%d: %s); run 'mcpcli resources' to list what it has",
+		e.server, e.uri, e.rpc.Code, rpcMessage(e.rpc.Code, e.rpc.Message))
 }
 
 // notFoundError is a tool or prompt the server does not have.
@@ -319,7 +319,18 @@ func statusAdvice(e *transport.StatusError) string {
 	return ""
 }
 
+// rpcMessage is a server's error message without the code it may repeat
+// (the TypeScript SDK writes "MCP error -32602: ..."): mcpcli names the code.
+func rpcMessage(code int64, msg string) string {
+	msg = strings.TrimSpace(msg)
+	if rest, ok := strings.CutPrefix(msg, fmt.Sprintf("MCP error %d:", code)); ok {
+		return strings.TrimSpace(rest)
+	}
+	return msg
+}
+
 func describeRPC(code int64, msg string) string {
+	msg = rpcMessage(code, msg)
 	switch code {
 	case jsonrpc.CodeMethodNotFound:
 		return fmt.Sprintf("the server does not support this request (-32601 method not found: %s)", msg)

@@ -54,18 +54,20 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpcli",
 		Short: "A terminal MCP client that renders elicitations",
-		Long: `mcpcli talks to an MCP server, over stdio or Streamable HTTP, and shows you
-what it asks for. When a server answers a tool call, a prompt or a resource
-read with "input_required", mcpcli shows each question (a form, or a URL to
-open), then retries the original request with your answers until the result
-arrives. Results go to stdout; everything else goes to stderr.
+		Long: `mcpcli talks to an MCP server, over stdio, Streamable HTTP or the older
+HTTP+SSE, and shows you what it asks for. When a server answers a tool call,
+a prompt or a resource read with "input_required", mcpcli shows each question
+(a form, or a URL to open), then retries the original request with your
+answers until the result arrives. Results go to stdout; everything else goes
+to stderr.
 
 Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, with
---url for Streamable HTTP, or by name with -s NAME from the config files you
-already have (Claude Code, Claude Desktop, VS Code, Cursor, or mcpcli's own;
-'mcpcli servers' lists them). Servers that require a sign-in (OAuth) get one
-when they ask. Given a server and no command, mcpcli opens the interactive
-session (mcpcli session). Try it first with:
+--url for HTTP (Streamable, or HTTP+SSE when the server speaks only that), or
+by name with -s NAME from the config files you already have (Claude Code,
+Claude Desktop, VS Code, Cursor, or mcpcli's own; 'mcpcli servers' lists
+them). Servers that require a sign-in (OAuth) get one when they ask. Given a
+server and no command, mcpcli opens the interactive session (mcpcli
+session). Try it first with:
 
   mcpcli demo
   mcpcli -- mcpcli demo-server`,
@@ -148,7 +150,37 @@ session (mcpcli session). Try it first with:
 		NewCmdAuth(f),
 	)
 	root.AddCommand(helpTopics()...)
+	root.SetHelpCommand(newHelpCmd())
 	return root
+}
+
+// newHelpCmd is cobra's help command, except that a topic nobody has is an
+// error (cobra prints the general help and exits 0).
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command or topic]",
+		Short: "Help about any command, or a topic below",
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			cmd, _, err := c.Root().Find(args)
+			if err != nil || cmd == nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var out []cobra.Completion
+			for _, sub := range cmd.Commands() {
+				if (sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand()) && strings.HasPrefix(sub.Name(), toComplete) {
+					out = append(out, cobra.CompletionWithDesc(sub.Name(), sub.Short))
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil || cmd == nil || len(rest) > 0 {
+				return usageErrorf(c.Root(), "there is no command or help topic %q; 'mcpcli help' lists them", strings.Join(args, " "))
+			}
+			return cmd.Help()
+		},
+	}
 }
 
 // annotOpenURLs marks a command that takes --open-urls without --answers.

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -22,6 +24,19 @@ func (e interrupted) Error() string {
 		return "mcpcli's terminal was closed"
 	}
 	return fmt.Sprintf("mcpcli was stopped (%v)", e.sig)
+}
+
+// name is the signal as a person sends it: Ctrl+C, SIGTERM, SIGHUP.
+func (e interrupted) name() string {
+	if e.sig == os.Interrupt {
+		return "Ctrl+C"
+	}
+	if s, ok := e.sig.(syscall.Signal); ok {
+		if n := unix.SignalName(s); n != "" {
+			return n
+		}
+	}
+	return e.sig.String()
 }
 
 // exitCode is the shell's for a process ended by the signal: 128+n.
@@ -55,14 +70,16 @@ func signalContext(servers *transport.Group) (context.Context, func()) {
 		case <-ended:
 			return
 		}
+		why := fmt.Sprintf("the run did not end in order within %s", stopWait)
 		select {
 		case <-ended:
 			return
-		case <-sigs:
+		case s2 := <-sigs:
+			why = fmt.Sprintf("a second %s came before the run ended in order", interrupted{s2}.name())
 		case <-time.After(stopWait):
 		}
 		servers.KillAll()
-		fmt.Fprintf(os.Stderr, "mcpcli: cancelled (%s); the run did not end in order within %s, so its servers were killed\n", interrupted{s}, stopWait)
+		fmt.Fprintf(os.Stderr, "mcpcli: stopped: %s; %s, so its servers were killed\n", interrupted{s}, why)
 		os.Exit(interrupted{s}.exitCode())
 	}()
 	return ctx, func() {
