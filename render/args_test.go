@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,4 +71,23 @@ func TestArgumentsStartFromGiven(t *testing.T) {
 	if diff := cmp.Diff(map[string]any{"text": "first", "count": int64(3), "loud": true, "opts": map[string]any{"a": json.Number("1")}}, u.Result()["arguments"].Content); diff != "" {
 		t.Errorf("arguments sent (-want +got):\n%s", diff)
 	}
+}
+
+// A JSON argument that does not fit its own schema is said on the field,
+// in words, before anything is sent; a form of arguments has no decline
+// to offer.
+func TestArgumentsJSONFieldIsCheckedAgainstItsSchema(t *testing.T) {
+	form, err := schema.ParseArguments([]byte(`{"type":"object","properties":{"entities":{"type":"array","items":{"$ref":"#/$defs/E"}}},"required":["entities"],"$defs":{"E":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := startArgsTUI(t, Arguments{Server: client.Server{Name: "Test Server"}, Method: "tools/call", Target: "create_entities", Form: form,
+		Given: map[string]any{"entities": []any{map[string]any{"name": 1}}}})
+	u.WaitFor("Arguments for tool create_entities")
+	u.Press(kTab) // leaving the field checks it
+	s := u.WaitFor(`does not fit its schema at "name": has type "integer", want "string"`)
+	if strings.Contains(s, "validating") || strings.Contains(s, "decline") {
+		t.Errorf("the refusal reads as the validator's jargon, or offers a decline:\n%s", s)
+	}
+	u.Press(kEsc)
 }

@@ -30,6 +30,7 @@ type FormFields struct {
 type Slot struct {
 	Field *schema.Field
 	Input huh.Field
+	form  *schema.Form // for a JSON field's own schema
 
 	kind slotKind
 	text string     // text, number and integer inputs
@@ -116,6 +117,7 @@ func BuildForm(form *schema.Form) *FormFields {
 	km := keyMap()
 	for _, f := range form.Fields {
 		s := newSlot(f)
+		s.form = form
 		s.Input.WithKeyMap(km)
 		s.Input.WithTheme(b.look)
 		// Every field is in the middle of the form as far as huh knows:
@@ -230,7 +232,7 @@ func (s *Slot) checkText(in string) error {
 	if s.untouched(in) {
 		return nil // the default was checked when the schema was parsed
 	}
-	v, err := s.Field.ParseInput(in)
+	v, err := s.parse(in)
 	if err != nil {
 		return err
 	}
@@ -238,6 +240,16 @@ func (s *Slot) checkText(in string) error {
 		return errRequired
 	}
 	return nil
+}
+
+// parse types what was typed; a JSON value is checked against its own
+// schema too, so that a wrong one is said on the field.
+func (s *Slot) parse(in string) (any, error) {
+	v, err := s.Field.ParseInput(in)
+	if err == nil && v != nil && s.form != nil && s.Field.Kind == schema.JSON {
+		err = s.form.CheckJSON(s.Field.Name, v)
+	}
+	return v, err
 }
 
 // untouched reports whether in is the server's default as the input shows it.
@@ -258,7 +270,7 @@ func (s *Slot) Value() (any, error) {
 	if s.untouched(s.text) {
 		return f.Default, nil
 	}
-	v, err := f.ParseInput(s.text)
+	v, err := s.parse(s.text)
 	if err != nil {
 		return nil, err
 	}

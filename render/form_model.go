@@ -605,7 +605,11 @@ func (m *askModel) accept() (tea.Model, tea.Cmd) {
 				why = s.Field.Label() + " " + fe.Reason
 			}
 		}
-		m.note = "Not sent: " + Line(why) + ". Fix it (enter on the field), or decline or cancel."
+		out := "decline or cancel"
+		if m.args != nil {
+			out = "cancel" // arguments are sent or not: nobody to decline
+		}
+		m.note = "Not sent: " + Line(why) + ". Fix it (enter on the field), or " + out + "."
 		m.cursor = m.firstProblem()
 		m.scrollReview()
 		return m, nil

@@ -125,6 +125,10 @@ type Form struct {
 	resolving  sync.Once
 	resolved   *jsonschema.Resolved
 	resolveErr error
+
+	// The JSON fields' own checks, made when first needed.
+	checksMu   sync.Mutex
+	jsonChecks map[string]*jsonCheck
 }
 
 // Prepare readies the JSON Schema validator, once; Validate calls it. A

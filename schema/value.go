@@ -484,7 +484,17 @@ func (f *Form) Validate(content map[string]any) error {
 		return err
 	}
 	if err := f.resolved.Validate(inst); err != nil {
-		return fmt.Errorf("content does not match the requested schema: %v", err)
+		top, at, reason := readValidation(err)
+		if fl := f.Field(top); fl != nil {
+			// Said on the field it is about, in words.
+			if at != "" && at != fmt.Sprintf("%q", top) {
+				reason = "does not fit its schema at " + at + ": " + reason
+			} else {
+				reason = "does not fit its schema: " + reason
+			}
+			return &FieldError{Field: fl.Name, Label: fl.Title, Reason: reason}
+		}
+		return fmt.Errorf("the answer does not fit the schema: %s", reason)
 	}
 	return nil
 }
