@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -196,6 +197,9 @@ func (a *Args) Coerce(key, value string) (any, error) {
 		}
 		v, err := coerceAs(t, value)
 		if err == nil {
+			if err := p.checkEnum(v); err != nil {
+				return nil, err
+			}
 			return v, nil
 		}
 		if firstErr == nil {
@@ -206,6 +210,40 @@ func (a *Args) Coerce(key, value string) (any, error) {
 		return nil, fmt.Errorf("the tool wants %s", strings.Join(describeTypes(nonNull(types)), " or "))
 	}
 	return nil, firstErr
+}
+
+// checkEnum refuses a value the property's enum does not list, naming
+// what it does.
+func (a *Arg) checkEnum(v any) error {
+	if len(a.Enum) == 0 {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var got any
+	if json.Unmarshal(b, &got) != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range a.Enum {
+		var want any
+		if json.Unmarshal(e, &want) != nil {
+			continue
+		}
+		if reflect.DeepEqual(got, want) {
+			return nil
+		}
+		names = append(names, string(e))
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	if len(names) > 10 {
+		names = append(names[:10], "…")
+	}
+	return fmt.Errorf("the tool takes one of %s", strings.Join(names, ", "))
 }
 
 func nonNull(types []string) []string {
@@ -265,6 +303,11 @@ func coerceAs(typ, value string) (any, error) {
 		return nil, errors.New("the tool wants true or false")
 	case "array", "object":
 		x, err := DecodeJSON([]byte(value))
+		if err != nil && typ == "array" && !strings.HasPrefix(v, "[") {
+			// paths=/tmp/x: a word where a list goes.
+			like, _ := json.Marshal([]string{value})
+			return nil, fmt.Errorf("the tool wants a JSON array, like %s", like)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("the tool wants a JSON %s: %v", typ, err)
 		}

@@ -80,3 +80,35 @@ func TestDecodeJSONIsStrict(t *testing.T) {
 		}
 	}
 }
+
+// A value the property's enum does not list is refused before anything is
+// sent, naming what it takes; a word where an array goes gets the array
+// to write instead.
+func TestCoerceChecksEnumsAndShowsArrays(t *testing.T) {
+	args, err := ParseArgs([]byte(`{"type":"object","properties":{
+		"kind":{"type":"string","enum":["error","success"]},
+		"n":{"type":"integer","enum":[1,2]},
+		"paths":{"type":"array","items":{"type":"string"}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		key, value, wantErr string
+	}{
+		{"kind", "error", ""},
+		{"kind", "bogus", `the tool takes one of "error", "success"`},
+		{"n", "2", ""},
+		{"n", "3", "the tool takes one of 1, 2"},
+		{"paths", "/tmp/x", `the tool wants a JSON array, like ["/tmp/x"]`},
+		{"paths", `["/tmp/x"]`, ""},
+		{"paths", `[1,`, "the tool wants a JSON array: "},
+	} {
+		_, err := args.Coerce(tc.key, tc.value)
+		switch {
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("Coerce(%s, %s) = %v, want it taken", tc.key, tc.value, err)
+		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+			t.Errorf("Coerce(%s, %s) error = %v, want %q", tc.key, tc.value, err, tc.wantErr)
+		}
+	}
+}

@@ -25,11 +25,17 @@ type pair struct{ key, value string }
 
 func splitPairs(cmd *cobra.Command, args []string) ([]pair, error) {
 	var out []pair
+	seen := map[string]bool{}
 	for _, arg := range args {
 		k, v, ok := strings.Cut(arg, "=")
 		if !ok || k == "" {
 			return nil, usageErrorf(cmd, "argument %q must look like KEY=VALUE", arg)
 		}
+		if seen[k] {
+			// As a duplicate key in --args is: one would be lost.
+			return nil, usageErrorf(cmd, "argument %s is given twice; give it once (an array is one JSON value: %s='[\"a\", \"b\"]')", render.Line(k), render.Line(k))
+		}
+		seen[k] = true
 		out = append(out, pair{k, v})
 	}
 	return out, nil
