@@ -492,6 +492,21 @@ func (s *Session) elicitOrExplain(ctx context.Context, method string, req mcp.Re
 // Server says who is on the other end.
 func (s *Session) Server() Server { return s.server }
 
+// Declares reports whether mcpcli declared the client capability
+// ("sampling", "roots", "elicitation") on this session: a server may offer
+// some tools only to clients that do.
+func (s *Session) Declares(capability string) bool {
+	switch capability {
+	case "sampling":
+		return s.opts.Sampler != nil
+	case "roots":
+		return len(s.opts.Roots) > 0
+	case "elicitation":
+		return s.opts.Modes.Form || s.opts.Modes.URL
+	}
+	return false
+}
+
 // Capabilities are what the server said it offers (never nil).
 func (s *Session) Capabilities() *mcp.ServerCapabilities {
 	if ir := s.cs.InitializeResult(); ir != nil && ir.Capabilities != nil {

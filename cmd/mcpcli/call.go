@@ -235,7 +235,22 @@ func unknownTool(s *client.Session, list *client.ToolList, name string) error {
 	for i, t := range list.Tools {
 		names[i] = t.Name
 	}
-	return &notFoundError{server: s.Server().Display(), what: "tool", name: name, maybe: suggest.Closest(name, names), list: "mcpcli tools"}
+	nf := &notFoundError{server: s.Server().Display(), what: "tool", name: name, maybe: suggest.Closest(name, names), list: "mcpcli tools"}
+	if len(nf.maybe) == 0 {
+		// server-everything lists trigger-sampling-request only to a
+		// client that declares sampling, get-roots-list to one with roots.
+		var flags []string
+		if !s.Declares("sampling") {
+			flags = append(flags, "--sampling")
+		}
+		if !s.Declares("roots") {
+			flags = append(flags, "--root DIR")
+		}
+		if len(flags) > 0 {
+			nf.hint = "; some servers list a tool only to clients that declare a capability: try " + strings.Join(flags, " or ")
+		}
+	}
+	return nf
 }
 
 // printAndSave prints a final result, then writes its binary contents to

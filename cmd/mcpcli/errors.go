@@ -64,10 +64,11 @@ type notFoundError struct {
 	server, what, name string
 	maybe              []string // what it may have been meant
 	list               string   // the command that lists them
+	hint               string   // more to try, after the list
 }
 
 func (e *notFoundError) Error() string {
-	return fmt.Sprintf("server %q has no %s %q%s; run '%s' to list them", e.server, e.what, e.name, didYouMean(e.maybe), e.list)
+	return fmt.Sprintf("server \"%s\" has no %s \"%s\"%s; run '%s' to list them%s", e.server, e.what, e.name, didYouMean(e.maybe), e.list, e.hint)
 }
 
 // demoError is a tour with flows that did not complete.
