@@ -47,7 +47,8 @@ func mcpcli(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "mcpcli")
-		cmd := exec.Command("go", "build", "-o", binPath, "github.com/mcpcli/mcpcli/cmd/mcpcli")
+		// With its supervisor beside it, as make build puts them.
+		cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "github.com/mcpcli/mcpcli/cmd/mcpcli", "github.com/mcpcli/mcpcli/cmd/mcpcli-supervise")
 		cmd.Dir = ".."
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)

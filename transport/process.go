@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/mcpcli/mcpcli/internal/supervise"
 )
 
 // StderrLines is how many of a server's last stderr lines are kept.
@@ -46,8 +48,9 @@ type Command struct {
 	Group *Group
 }
 
-// SupervisorArg is the first argument that makes mcpcli a supervisor.
-const SupervisorArg = "__mcpcli-supervise"
+// SupervisorArg is the first argument that makes mcpcli a supervisor
+// (mcpcli-supervise takes it too).
+const SupervisorArg = supervise.Arg
 
 // String is the command line as the user would recognise it.
 func (c Command) String() string { return strings.Join(c.Argv, " ") }

@@ -1,172 +1,22 @@
 package transport
 
 import (
-	"bytes"
-	"fmt"
-	"os"
-	"os/exec"
-	"os/signal"
-	"strconv"
-	"strings"
 	"syscall"
-	"time"
+
+	"github.com/mcpcli/mcpcli/internal/supervise"
 )
 
 // supervised says this system can run a server under a supervisor.
 const supervised = true
 
-// supervisorDeathSignal is what the kernel sends the supervisor when
-// mcpcli dies, however it dies (even SIGKILL).
-const supervisorDeathSignal = syscall.SIGUSR2
-
 // supervisorProcAttr starts the supervisor in a process group of its own,
 // which the server joins, with the kernel's parent-death signal set.
 func supervisorProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: supervisorDeathSignal}
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: supervise.DeathSignal}
 }
 
 // Supervise runs argv as a stdio server for mcpcli and never returns: the
 // entry point of `mcpcli __mcpcli-supervise MCPCLI-PID CMD ARGS` (see
-// SupervisorArg).
-//
-// The kernel kills only a dying process's direct child (the parent-death
-// signal), so a server's own children (an npx server's node, anything
-// `sh -c` starts) would outlive a mcpcli killed with SIGKILL. The
-// supervisor sits between: it is the server's parent and a subreaper
-// (orphans of the server become its children), and when mcpcli dies the
-// kernel sends it SIGUSR2, on which it kills the server's process group and
-// every descendant left. Otherwise it waits for the server, kills whatever
-// the server left running, and exits as the server did, so mcpcli sees the
-// server's own status.
-func Supervise(argv []string) {
-	// argv is mcpcli's pid, then the server's command.
-	var mcpcli int
-	if len(argv) > 1 {
-		mcpcli, _ = strconv.Atoi(argv[0])
-	}
-	if mcpcli <= 0 {
-		fmt.Fprintln(os.Stderr, "mcpcli: the supervisor needs mcpcli's pid and a command")
-		os.Exit(2)
-	}
-	argv = argv[1:]
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, supervisorDeathSignal, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	_ = prctl(pr_SET_CHILD_SUBREAPER, 1)
-	if os.Getppid() != mcpcli {
-		killTree() // mcpcli died before we got here
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "%v\n", err)
-		os.Exit(127)
-	}
-	// The server's stdin, stdout and stderr are its alone: were they held
-	// here too, a server that closes its stdout would not be seen to.
-	if null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0); err == nil {
-		for fd := 0; fd <= 2; fd++ {
-			syscall.Dup2(int(null.Fd()), fd)
-		}
-		null.Close()
-	}
-	done := make(chan struct{})
-	go func() {
-		cmd.Wait()
-		close(done)
-	}()
-	for {
-		select {
-		case s := <-sigs:
-			// The kernel sends it when the thread that started us ends,
-			// which is mcpcli's death unless one of its threads ended
-			// alone: our parent is another process only in the first case.
-			if s == supervisorDeathSignal && os.Getppid() != mcpcli {
-				killTree()
-			}
-			// SIGTERM, SIGINT, SIGHUP came to the whole group (mcpcli's
-			// orderly shutdown): the server has them too; wait for it.
-		case <-done:
-			// The server is gone. What it started goes too, as mcpcli's
-			// shutdown would take its process group: here even what left
-			// the group. (When mcpcli was killed, the server's stdin closed
-			// with it and the server may have ended before our SIGUSR2
-			// came: this is what makes that race harmless.)
-			killDescendants()
-			st := cmd.ProcessState
-			if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				// End the way the server ended, for mcpcli to report.
-				signal.Reset(ws.Signal())
-				syscall.Kill(os.Getpid(), ws.Signal())
-			}
-			os.Exit(st.ExitCode())
-		}
-	}
-}
-
-// killTree kills the supervisor's process group and every descendant
-// that left it, then the supervisor.
-func killTree() {
-	killDescendants()
-	syscall.Kill(-os.Getpid(), syscall.SIGKILL)
-	os.Exit(137)
-}
-
-// killDescendants kills every process below the supervisor, in rounds:
-// a process that exits hands its children to the supervisor (a subreaper)
-// while the tree is being walked, and the next round finds them there.
-// It ends when a round finds nothing alive.
-func killDescendants() {
-	for range 200 {
-		live := 0
-		for _, pid := range descendants(os.Getpid()) {
-			if !zombie(pid) {
-				live++
-				syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
-		if live == 0 {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// zombie reports whether pid has exited and waits to be reaped (or is
-// gone altogether).
-func zombie(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	i := bytes.LastIndexByte(b, ')')
-	return i < 0 || i+2 >= len(b) || b[i+2] == 'Z' || b[i+2] == 'X'
-}
-
-// descendants lists pid's children, their children and so on, from /proc.
-func descendants(pid int) []int {
-	var out []int
-	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
-	for _, t := range tasks {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if c, err := strconv.Atoi(f); err == nil {
-				out = append(out, c)
-				out = append(out, descendants(c)...)
-			}
-		}
-	}
-	return out
-}
-
-const pr_SET_CHILD_SUBREAPER = 36
-
-func prctl(option, arg int) error {
-	_, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, uintptr(option), uintptr(arg), 0)
-	if errno != 0 {
-		return errno
-	}
-	return nil
-}
+// SupervisorArg), where the small mcpcli-supervise binary is not
+// installed beside mcpcli (internal/supervise is its whole).
+func Supervise(argv []string) { supervise.Run(argv) }

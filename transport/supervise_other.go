@@ -3,9 +3,9 @@
 package transport
 
 import (
-	"fmt"
-	"os"
 	"syscall"
+
+	"github.com/mcpcli/mcpcli/internal/supervise"
 )
 
 // supervised says this system can run a server under a supervisor: only
@@ -17,7 +17,4 @@ const supervised = false
 func supervisorProcAttr() *syscall.SysProcAttr { return sysProcAttr() }
 
 // Supervise is Linux's only.
-func Supervise(argv []string) {
-	fmt.Fprintln(os.Stderr, "mcpcli: the supervisor runs on Linux only")
-	os.Exit(2)
-}
+func Supervise(argv []string) { supervise.Run(argv) }

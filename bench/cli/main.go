@@ -184,12 +184,15 @@ func runBench(cfg config, stdout, progress io.Writer) error {
 	return nil
 }
 
-// build builds the three programs into dir; a given mcpcli is used as it is.
+// build builds the programs into dir; a given mcpcli is used as it is
+// (with whatever supervisor is beside it).
 func build(dir, given string) (string, error) {
 	pkgs := []string{"./bench/bare", "./bench/server"}
 	mcpcli := filepath.Join(dir, "mcpcli")
 	if given == "" {
-		pkgs = append([]string{"./cmd/mcpcli"}, pkgs...)
+		// mcpcli with its supervisor beside it, as make build and make
+		// install put them.
+		pkgs = append([]string{"./cmd/mcpcli", "./cmd/mcpcli-supervise"}, pkgs...)
 	} else {
 		abs, err := filepath.Abs(given)
 		if err != nil {

@@ -283,6 +283,20 @@ func (s *waitSlot) set(w *waitLine) {
 	s.w = w
 }
 
+// supervisorName is the small supervisor binary, installed beside mcpcli.
+const supervisorName = "mcpcli-supervise"
+
+// supervisorBeside is the supervisor for the mcpcli binary exe: the small
+// mcpcli-supervise beside it, which starts in half the time, or else exe
+// itself (a go install of cmd/mcpcli alone).
+func supervisorBeside(exe string) string {
+	sib := filepath.Join(filepath.Dir(exe), supervisorName)
+	if st, err := os.Stat(sib); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {
+		return sib
+	}
+	return exe
+}
+
 // rootURIs turns --root directories into roots: absolute file:// URIs,
 // named after the directory.
 func rootURIs(dirs []string) ([]*mcp.Root, error) {
@@ -301,14 +315,14 @@ func rootURIs(dirs []string) ([]*mcp.Root, error) {
 	return roots, nil
 }
 
-// stdio is the transport to a server started as c: under mcpcli's own
-// binary as its supervisor (so nothing it starts outlives mcpcli), in the
-// run's group of servers. With -v the server's stderr is shown as it
-// arrives; either way its last lines are kept for when it fails.
+// stdio is the transport to a server started as c: under a supervisor
+// (so nothing it starts outlives mcpcli), in the run's group of servers.
+// With -v the server's stderr is shown as it arrives; either way its last
+// lines are kept for when it fails.
 func (f *Factory) stdio(c transport.Command) *transport.Stdio {
 	if f.Deps.Executable != nil {
 		if exe, err := f.Deps.Executable(); err == nil {
-			c.Supervisor = exe
+			c.Supervisor = supervisorBeside(exe)
 		}
 	}
 	c.Group = f.Deps.Servers
