@@ -546,8 +546,12 @@ func (m *askModel) reviewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.cursor = 0
 		}
 	case "down", "j", "ctrl+n":
+		// From the buttons ↓ wraps to the first field, as the keys line
+		// says ↑/↓ pick a field; it never lands on a button it was not on.
 		if m.cursor < n {
 			m.cursor++
+		} else {
+			m.cursor = 0
 		}
 	case "left", "h", "shift+tab":
 		if m.cursor > n {

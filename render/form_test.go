@@ -170,6 +170,49 @@ func TestFormReviewGoesBackToAField(t *testing.T) {
 	}
 }
 
+// TestFormReviewDownFromTheButtons: the review opens on Accept and says
+// "↑/↓ pick a field"; ↓ from any button wraps to the first field (enter
+// then edits it), never to a send.
+func TestFormReviewDownFromTheButtons(t *testing.T) {
+	schema := `{"type":"object","properties":{
+		"name":{"type":"string","title":"Name"},
+		"city":{"type":"string","title":"City"}}}`
+	for _, tc := range []struct {
+		name string
+		keys []string
+	}{
+		{"from accept", []string{kDown}},
+		{"from decline", []string{kRight, kDown}},
+		{"from cancel", []string{kRight, kRight, kDown}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := startTUI(t, roundOf([3]string{"p", "Who are you?", schema}), nil)
+			u.WaitFor("Name")
+			u.Type("Ada")
+			u.Press(kCtrlS)
+			u.WaitFor("Review", "▸[ Accept: send ]")
+			u.Press(tc.keys...)
+			s := u.WaitFor("Review", "▸ Name")
+			if strings.Contains(s, "▸[") {
+				t.Errorf("after %q a button is still focused:\n%s", tc.keys, s)
+			}
+			u.Press(kDown)
+			u.WaitFor("▸ City")
+			u.Press(kDown) // past the last field: the buttons again
+			u.WaitFor("▸[ Accept: send ]")
+			u.Press(kDown, kEnter) // the first field, to edit
+			u.WaitFor("field 1/2")
+			u.Press(kEsc)
+			if err := u.Err(); err != nil {
+				t.Fatalf("Answer: %v", err)
+			}
+			if got := u.res["p"].Action; got != client.Cancel {
+				t.Errorf("action = %q, want cancel (nothing sent)", got)
+			}
+		})
+	}
+}
+
 func TestFormInvalidContentIsNeverSent(t *testing.T) {
 	schema := `{"type":"object","properties":{
 		"email":{"type":"string","title":"Email","format":"email"},
