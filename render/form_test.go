@@ -485,6 +485,25 @@ func checkFits(t *testing.T, screen string, w, h int) {
 	}
 }
 
+// TestFormLongMessageCutOnce: a message line cut for the pointer to the
+// rest shows one ellipsis, the pointer's.
+func TestFormLongMessageCutOnce(t *testing.T) {
+	var msg []string
+	for i := 1; i <= 10; i++ {
+		msg = append(msg, fmt.Sprintf("Line %d of the message, long enough to be cut before the pointer.", i))
+	}
+	schema := `{"type":"object","properties":{"ok":{"type":"boolean","title":"OK?","default":true}}}`
+	u := startTUI(t, roundOf([3]string{"m", strings.Join(msg, "\n"), schema}), nil)
+	s := u.WaitFor("ctrl+o: read it all", "OK?")
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "read it all") && strings.Count(l, "…") != 1 {
+			t.Errorf("the cut line shows %d ellipses, want 1: %q", strings.Count(l, "…"), l)
+		}
+	}
+	u.Press(kEsc)
+	u.Err()
+}
+
 func TestFormLongMessageStaysAndReadsInFull(t *testing.T) {
 	var msg []string
 	for i := 1; i <= 30; i++ {
