@@ -518,7 +518,7 @@ func wrapCut(s string, width, n int) string {
 	if width < 2*Width(more) {
 		more = " …" // a narrow screen keeps the pointer on its line
 	}
-	lines[len(lines)-1] = truncate(last, max(width-Width(more), 1)) + more
+	lines[len(lines)-1] = cutBare(last, max(width-Width(more), 1)) + more
 	return strings.Join(lines, "\n")
 }
 

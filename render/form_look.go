@@ -177,6 +177,16 @@ func truncate(s string, width int) string {
 	return ""
 }
 
+// cutBare is s cut to width cells with no mark of its own, and without
+// the spaces and ellipses it then ends in: for a caller that adds the one
+// mark of the cut (" … (ctrl+o: …)"), so that a cut never shows two.
+func cutBare(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	return strings.TrimRight(ansi.Truncate(s, width, ""), " …")
+}
+
 // head is a plain (unstyled) s cut, at a character boundary, to a prefix
 // long enough to fill cells cells and more: what truncate needs to see of
 // a value that may be a megabyte long, so that drawing it costs what the

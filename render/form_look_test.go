@@ -2,6 +2,7 @@ package render
 
 import (
 	"image/color"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -18,5 +19,40 @@ func TestBackgroundReachesEveryField(t *testing.T) {
 	m.Update(tea.BackgroundColorMsg{Color: color.White})
 	if light := text.View(); light == dark {
 		t.Errorf("the text field looks the same on a light background as on a dark one:\n%q", light)
+	}
+}
+
+// TestCutMarksOnce: a text cut to make room for the pointer to the rest
+// ends in that pointer's one ellipsis, not in another of its own or of
+// the text's before it.
+func TestCutMarksOnce(t *testing.T) {
+	long := strings.Repeat("word ", 40)
+	for _, tc := range []struct {
+		name     string
+		s        string
+		width, n int
+	}{
+		{"cut inside a line", long + "\n" + long + "\n" + long, 40, 2},
+		{"cut where lines end", "one\ntwo\nthree", 40, 2},
+		{"the text ends in an ellipsis", "wait for it…\nsecond…\nthird", 40, 1},
+		{"clipped by clip first", clip(long+long, 120), 50, 2},
+		{"narrow", long, 12, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := wrapCut(tc.s, tc.width, tc.n)
+			lines := strings.Split(got, "\n")
+			if len(lines) != tc.n {
+				t.Fatalf("wrapCut(%q, %d, %d) has %d lines, want %d:\n%s", tc.s, tc.width, tc.n, len(lines), tc.n, got)
+			}
+			last := lines[len(lines)-1]
+			if c := strings.Count(last, "…"); c != 1 {
+				t.Errorf("wrapCut(%q, %d, %d) last line %q has %d ellipses, want 1", tc.s, tc.width, tc.n, last, c)
+			}
+			for _, l := range lines {
+				if Width(l) > max(tc.width, 10) {
+					t.Errorf("wrapCut(%q, %d, %d) line %q is wider than %d", tc.s, tc.width, tc.n, l, tc.width)
+				}
+			}
+		})
 	}
 }

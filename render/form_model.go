@@ -205,7 +205,7 @@ func (m *askModel) fullHeader() []string {
 	lines = append(lines, m.look.chrome().Dim.Render(truncate(sub, w)))
 	msg := m.messageLines()
 	if n := m.maxMessageLines(); len(msg) > n {
-		msg = append(msg[:n-1:n-1], truncate(msg[n-1], w-24)+m.look.chrome().Dim.Render(" … (ctrl+o: read it all)"))
+		msg = append(msg[:n-1:n-1], cutBare(msg[n-1], w-24)+m.look.chrome().Dim.Render(" … (ctrl+o: read it all)"))
 	}
 	lines = append(lines, msg...)
 	return append(lines, m.look.chrome().Rule.Render(strings.Repeat("─", w)))
@@ -499,7 +499,7 @@ func (m *askModel) noteLines() []string {
 	lines := strings.Split(lipgloss.Wrap(m.note, w, " /:,"), "\n")
 	if len(lines) > maxNoteLines {
 		lines = lines[:maxNoteLines]
-		lines[maxNoteLines-1] = truncate(lines[maxNoteLines-1]+" …", w)
+		lines[maxNoteLines-1] = cutBare(lines[maxNoteLines-1], w-2) + " …"
 	}
 	return lines
 }
@@ -546,8 +546,12 @@ func (m *askModel) reviewKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.cursor = 0
 		}
 	case "down", "j", "ctrl+n":
+		// From the buttons ↓ wraps to the first field, as the keys line
+		// says ↑/↓ pick a field; it never lands on a button it was not on.
 		if m.cursor < n {
 			m.cursor++
+		} else {
+			m.cursor = 0
 		}
 	case "left", "h", "shift+tab":
 		if m.cursor > n {

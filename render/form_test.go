@@ -170,6 +170,49 @@ func TestFormReviewGoesBackToAField(t *testing.T) {
 	}
 }
 
+// TestFormReviewDownFromTheButtons: the review opens on Accept and says
+// "↑/↓ pick a field"; ↓ from any button wraps to the first field (enter
+// then edits it), never to a send.
+func TestFormReviewDownFromTheButtons(t *testing.T) {
+	schema := `{"type":"object","properties":{
+		"name":{"type":"string","title":"Name"},
+		"city":{"type":"string","title":"City"}}}`
+	for _, tc := range []struct {
+		name string
+		keys []string
+	}{
+		{"from accept", []string{kDown}},
+		{"from decline", []string{kRight, kDown}},
+		{"from cancel", []string{kRight, kRight, kDown}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := startTUI(t, roundOf([3]string{"p", "Who are you?", schema}), nil)
+			u.WaitFor("Name")
+			u.Type("Ada")
+			u.Press(kCtrlS)
+			u.WaitFor("Review", "▸[ Accept: send ]")
+			u.Press(tc.keys...)
+			s := u.WaitFor("Review", "▸ Name")
+			if strings.Contains(s, "▸[") {
+				t.Errorf("after %q a button is still focused:\n%s", tc.keys, s)
+			}
+			u.Press(kDown)
+			u.WaitFor("▸ City")
+			u.Press(kDown) // past the last field: the buttons again
+			u.WaitFor("▸[ Accept: send ]")
+			u.Press(kDown, kEnter) // the first field, to edit
+			u.WaitFor("field 1/2")
+			u.Press(kEsc)
+			if err := u.Err(); err != nil {
+				t.Fatalf("Answer: %v", err)
+			}
+			if got := u.res["p"].Action; got != client.Cancel {
+				t.Errorf("action = %q, want cancel (nothing sent)", got)
+			}
+		})
+	}
+}
+
 func TestFormInvalidContentIsNeverSent(t *testing.T) {
 	schema := `{"type":"object","properties":{
 		"email":{"type":"string","title":"Email","format":"email"},
@@ -440,6 +483,25 @@ func checkFits(t *testing.T, screen string, w, h int) {
 			t.Errorf("line is %d cells, more than %d: %q", n, w, l)
 		}
 	}
+}
+
+// TestFormLongMessageCutOnce: a message line cut for the pointer to the
+// rest shows one ellipsis, the pointer's.
+func TestFormLongMessageCutOnce(t *testing.T) {
+	var msg []string
+	for i := 1; i <= 10; i++ {
+		msg = append(msg, fmt.Sprintf("Line %d of the message, long enough to be cut before the pointer.", i))
+	}
+	schema := `{"type":"object","properties":{"ok":{"type":"boolean","title":"OK?","default":true}}}`
+	u := startTUI(t, roundOf([3]string{"m", strings.Join(msg, "\n"), schema}), nil)
+	s := u.WaitFor("ctrl+o: read it all", "OK?")
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "read it all") && strings.Count(l, "…") != 1 {
+			t.Errorf("the cut line shows %d ellipses, want 1: %q", strings.Count(l, "…"), l)
+		}
+	}
+	u.Press(kEsc)
+	u.Err()
 }
 
 func TestFormLongMessageStaysAndReadsInFull(t *testing.T) {

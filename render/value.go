@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpcli/mcpcli/client"
 )
@@ -117,15 +118,21 @@ func (v *ValueForm) AskValue(ctx context.Context, q Question) (string, error) {
 }
 
 type valueModel struct {
-	q      Question
-	input  textinput.Model
-	width  int
-	height int
-	note   string
-	value  string
-	done   bool
-	quit   bool
-	look   *look
+	q     Question
+	input textinput.Model
+	// suggestions are q.Suggestions made safe to show; pick is the one
+	// shown while nothing is typed (↑/↓ move it). Once something is typed
+	// the input's own completion takes over: the suggestions that start
+	// with it, ↑/↓ between them, tab takes the one shown.
+	suggestions []string
+	pick        int
+	width       int
+	height      int
+	note        string
+	value       string
+	done        bool
+	quit        bool
+	look        *look
 
 	onView func(string)
 }
@@ -139,11 +146,10 @@ func newValueModel(q Question) *valueModel {
 	for i, s := range q.Suggestions {
 		clean[i] = Line(s)
 	}
+	m.suggestions = clean
 	m.input.SetSuggestions(clean)
 	m.input.ShowSuggestions = len(clean) > 0
-	if len(clean) > 0 {
-		m.input.Placeholder = clean[0]
-	}
+	m.showPick()
 	m.input.SetWidth(min(m.width, maxWidth) - 4)
 	return m
 }
@@ -165,9 +171,35 @@ func (m *valueModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.done || m.quit {
 			return m, nil
 		}
+		empty := m.input.Value() == ""
 		switch msg.String() {
+		case "tab":
+			// The server's value as it suggested it: the input's own
+			// completion would keep the case of what was typed.
+			if c := m.current(); c != "" {
+				m.input.SetValue(c)
+				m.input.CursorEnd()
+				m.note = ""
+			}
+			return m, nil
+		case "up", "ctrl+p", "down", "ctrl+n":
+			if empty && len(m.suggestions) > 0 {
+				step := 1
+				if k := msg.String(); k == "up" || k == "ctrl+p" {
+					step = len(m.suggestions) - 1
+				}
+				m.pick = (m.pick + step) % len(m.suggestions)
+				m.showPick()
+				return m, nil
+			}
 		case "enter":
 			v := m.input.Value()
+			if empty && m.q.Required && len(m.suggestions) > 0 {
+				// The suggestion shown is what enter uses, as the keys
+				// line says.
+				m.value, m.done = m.suggestions[m.pick], true
+				return m, tea.Quit
+			}
 			if strings.TrimSpace(v) == "" && m.q.Required {
 				m.note = Line(m.q.Name) + " is required (esc abandons the request)"
 				return m, nil
@@ -199,30 +231,25 @@ func (m *valueModel) View() tea.View {
 			lines = append(lines, truncate(l, w))
 		}
 	}
-	lines = append(lines, "", m.input.View())
+	// The input pads itself to its width before the completion it shows:
+	// cut what overflows, with no mark (it is blank).
+	lines = append(lines, "", ansi.Truncate(m.input.View(), w, ""))
 	if m.note != "" {
 		lines = append(lines, ch.Error.Render(truncate(m.note, w)))
 	}
-	if n := len(m.q.Suggestions); n > 0 {
-		shown := m.q.Suggestions
-		if len(shown) > 8 {
-			shown = shown[:8]
-		}
-		var q []string
-		for _, s := range shown {
-			q = append(q, Line(s))
-		}
+	if len(m.suggestions) > 0 {
+		shown := m.matches()
 		more := ""
-		if m.q.More || n > len(shown) {
-			more = " …"
+		if len(shown) > 8 || m.q.More {
+			shown, more = shown[:min(len(shown), 8)], " …"
 		}
-		lines = append(lines, "", ch.Dim.Render(truncate("suggested: "+strings.Join(q, ", ")+more, w)))
+		line := "suggested: " + strings.Join(shown, ", ") + more
+		if len(shown) == 0 {
+			line = "no suggestion starts with what you typed"
+		}
+		lines = append(lines, "", ch.Dim.Render(truncate(line, w)))
 	}
-	keys := "enter use it · tab complete · esc abandon the request"
-	if !m.q.Required {
-		keys = "enter use it (empty: leave unset) · tab complete · esc abandon the request"
-	}
-	lines = append(lines, "", ch.Dim.Render(truncate(keys, w)))
+	lines = append(lines, "", ch.Dim.Render(truncate(m.keys(), w)))
 	s := ""
 	if !m.done && !m.quit {
 		s = fit(strings.Join(lines, "\n"), m.width, m.height)
@@ -233,4 +260,78 @@ func (m *valueModel) View() tea.View {
 	v := tea.NewView(s)
 	v.AltScreen = true
 	return v
+}
+
+// showPick puts the suggestion picked into the empty input, dim.
+func (m *valueModel) showPick() {
+	if len(m.suggestions) > 0 {
+		m.input.Placeholder = m.suggestions[m.pick]
+	}
+}
+
+// matches is the suggestions on offer: all of them while nothing is
+// typed, then those that start with what is typed.
+func (m *valueModel) matches() []string {
+	v := strings.ToLower(m.input.Value())
+	if v == "" {
+		return m.suggestions
+	}
+	var out []string
+	for _, s := range m.suggestions {
+		if strings.HasPrefix(strings.ToLower(s), v) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// current is the suggestion tab takes, or "": the one picked while
+// nothing is typed, then the input's completion of what is typed.
+func (m *valueModel) current() string {
+	if m.input.Value() == "" {
+		if len(m.suggestions) == 0 {
+			return ""
+		}
+		return m.suggestions[m.pick]
+	}
+	return m.input.CurrentSuggestion()
+}
+
+// shown is the suggestion drawn dim in the input (tab takes it), or "".
+func (m *valueModel) shown() string {
+	v := m.input.Value()
+	if c := m.current(); c != v {
+		return c
+	}
+	return ""
+}
+
+// maxKeyLabel bounds a suggestion named in the keys line.
+const maxKeyLabel = 32
+
+// keys is the keys line. The suggestion tab takes is named there between
+// ‹ and ›: it is drawn in the input dim, and without color dim text looks
+// typed.
+func (m *valueModel) keys() string {
+	const esc = "esc abandon the request"
+	sug := m.shown()
+	switch {
+	case sug == "" && m.q.Required:
+		return "enter use it · " + esc
+	case sug == "":
+		return "enter use it (empty: leave unset) · " + esc
+	}
+	label := "‹" + clip(sug, maxKeyLabel) + "›"
+	other := ""
+	if len(m.matches()) > 1 {
+		other = " · ↑/↓ another"
+	}
+	switch {
+	case m.input.Value() != "":
+		return "tab complete to " + label + other + " · enter use what you typed · esc abandon"
+	case m.q.Required:
+		return "enter or tab take " + label + other + " · " + esc
+	default:
+		return "tab take " + label + other + " · enter leave unset · esc abandon"
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -53,15 +54,30 @@ func TestPrompterAskValue(t *testing.T) {
 	}
 }
 
-// valueTUI runs ValueForm.AskValue through the real bubbletea loop.
+// valueTUI runs ValueForm.AskValue through the real bubbletea loop; it
+// returns the value, the error and the first screen.
 func valueTUI(t *testing.T, q Question, keys ...string) (string, error, string) {
+	t.Helper()
+	got, err, first, _ := valueTUIScreens(t, q, keys...)
+	return got, err, first
+}
+
+// valueTUIScreens is valueTUI that also returns the last screen drawn
+// before the question ended.
+func valueTUIScreens(t *testing.T, q Question, keys ...string) (got string, err error, first, last string) {
 	t.Helper()
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	var out syncBuffer
 	seen := make(chan string, 100)
 	v := &ValueForm{Term: &Terminal{In: pr, Out: &out, Options: []tea.ProgramOption{tea.WithWindowSize(80, 24), tea.WithEnvironment([]string{"TERM=xterm-256color"})}}}
+	var lastMu sync.Mutex
 	v.onView = func(s string) {
+		if s != "" {
+			lastMu.Lock()
+			last = ansi.Strip(s)
+			lastMu.Unlock()
+		}
 		select {
 		case seen <- ansi.Strip(s):
 		default:
@@ -76,9 +92,9 @@ func valueTUI(t *testing.T, q Question, keys ...string) (string, error, string) 
 		got, err := v.AskValue(context.Background(), q)
 		done <- result{got, err}
 	}()
-	var first string
+
 	deadline := time.After(waitLimit)
-	for !strings.Contains(first, "enter use it") {
+	for !strings.Contains(first, "esc abandon") {
 		select {
 		case first = <-seen:
 		case <-deadline:
@@ -91,11 +107,13 @@ func valueTUI(t *testing.T, q Question, keys ...string) (string, error, string) 
 	}
 	select {
 	case r := <-done:
-		return r.v, r.err, first
+		lastMu.Lock()
+		defer lastMu.Unlock()
+		return r.v, r.err, first, last
 	case <-time.After(waitLimit):
 		t.Fatalf("AskValue did not end")
 	}
-	return "", nil, ""
+	return "", nil, "", ""
 }
 
 func TestValueFormFullScreen(t *testing.T) {
@@ -119,5 +137,80 @@ func TestValueFormFullScreen(t *testing.T) {
 	_, err, _ = valueTUI(t, question(true), kEsc)
 	if !errors.Is(err, client.ErrAbandoned) {
 		t.Errorf("esc: err = %v, want client.ErrAbandoned", err)
+	}
+}
+
+// TestValueFormSuggestionBeforeTyping: the suggestion drawn in the empty
+// input is what tab and enter take, and ↑/↓ switch it, before anything is
+// typed (the README: "tab takes the one shown, ↑/↓ switch").
+func TestValueFormSuggestionBeforeTyping(t *testing.T) {
+	sug := []string{"Engineering", "Sales", "Marketing"}
+	for _, tc := range []struct {
+		name     string
+		required bool
+		keys     []string
+		want     string
+		wantErr  error
+	}{
+		{"enter takes the one shown", true, []string{kEnter}, "Engineering", nil},
+		{"tab takes the one shown", true, []string{kTab, kEnter}, "Engineering", nil},
+		{"down switches", true, []string{kDown, kEnter}, "Sales", nil},
+		{"up wraps to the last", true, []string{kUp, kTab, kEnter}, "Marketing", nil},
+		{"down then up is back", true, []string{kDown, kDown, kUp, kEnter}, "Sales", nil},
+		{"tab then edit", true, []string{kTab, kBack, kEnter}, "Engineerin", nil},
+		{"typed text is sent as typed", true, []string{"Eng", kEnter}, "Eng", nil},
+		{"typed, tab completes", true, []string{"s", kTab, kEnter}, "Sales", nil},
+		{"optional: tab takes it", false, []string{kDown, kTab, kEnter}, "Sales", nil},
+		{"optional: enter leaves it unset", false, []string{kEnter}, "", ErrSkipped},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err, _, _ := valueTUIScreens(t, question(tc.required, sug...), tc.keys...)
+			if got != tc.want || !errors.Is(err, tc.wantErr) {
+				t.Errorf("keys %q: AskValue = %q, %v; want %q, %v", tc.keys, got, err, tc.want, tc.wantErr)
+			}
+		})
+	}
+}
+
+// TestValueFormScreen: the keys line names the suggestion tab takes
+// between ‹ and › (dim text looks typed without color), the suggested line
+// narrows to what matches what is typed, and no line is cut at the edge.
+func TestValueFormScreen(t *testing.T) {
+	sug := []string{"Engineering", "Sales", "Marketing", "Support"}
+	for _, tc := range []struct {
+		name     string
+		required bool
+		keys     []string
+		want     []string
+		not      []string
+	}{
+		{"nothing typed", true, nil,
+			[]string{"> Engineering", "suggested: Engineering, Sales, Marketing, Support", "enter or tab take ‹Engineering› · ↑/↓ another"}, nil},
+		{"down", true, []string{kDown},
+			[]string{"> Sales", "enter or tab take ‹Sales›"}, nil},
+		{"optional", false, []string{kDown},
+			[]string{"tab take ‹Sales› · ↑/↓ another · enter leave unset"}, nil},
+		{"typed", true, []string{"S"},
+			[]string{"> Sales", "suggested: Sales, Support\n", "tab complete to ‹Sales› · ↑/↓ another · enter use what you typed"}, []string{"Engineering", "…"}},
+		{"typed, down", true, []string{"S", kDown},
+			[]string{"> Support", "tab complete to ‹Support›"}, []string{"…"}},
+		{"typed, one match", true, []string{"Ma"},
+			[]string{"suggested: Marketing\n", "tab complete to ‹Marketing› · enter"}, []string{"↑/↓", "…"}},
+		{"typed, no match", true, []string{"x"},
+			[]string{"no suggestion starts with what you typed", "enter use it · esc"}, []string{"tab", "…"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, _, screen := valueTUIScreens(t, question(tc.required, sug...), append(tc.keys, kEsc)...)
+			for _, w := range tc.want {
+				if !strings.Contains(screen+"\n", w) {
+					t.Errorf("after %q the screen lacks %q:\n%s", tc.keys, w, screen)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(screen, w) {
+					t.Errorf("after %q the screen shows %q:\n%s", tc.keys, w, screen)
+				}
+			}
+		})
 	}
 }
