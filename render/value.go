@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -151,7 +152,24 @@ func newValueModel(q Question) *valueModel {
 	m.input.ShowSuggestions = len(clean) > 0
 	m.showPick()
 	m.input.SetWidth(min(m.width, maxWidth) - 4)
+	m.styleInput()
 	return m
+}
+
+// styleInput gives the input mcpcli's palette for the background (the
+// input's own grey prompt hardly shows on a light one); the suggestion
+// stays dimmer than typed text.
+func (m *valueModel) styleInput() {
+	p := PaletteFor(m.look.dark)
+	st := textinput.DefaultStyles(m.look.dark)
+	for _, s := range []*textinput.StyleState{&st.Focused, &st.Blurred} {
+		s.Prompt = lipgloss.NewStyle().Foreground(lipgloss.Color(p.Accent))
+		s.Text = lipgloss.NewStyle().Foreground(lipgloss.Color(p.Text))
+		s.Placeholder = lipgloss.NewStyle().Foreground(lipgloss.Color(p.Placeholder))
+		s.Suggestion = lipgloss.NewStyle().Foreground(lipgloss.Color(p.Dim))
+	}
+	st.Cursor.Color = lipgloss.Color(p.Accent)
+	m.input.SetStyles(st)
 }
 
 // Init implements tea.Model.
@@ -166,6 +184,7 @@ func (m *valueModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.look.dark = msg.IsDark()
+		m.styleInput()
 		return m, nil
 	case tea.KeyPressMsg:
 		if m.done || m.quit {
