@@ -716,12 +716,7 @@ func TestBigResultsAreWhole(t *testing.T) {
 // or error) as its text.
 func rawLegacyServer(t *testing.T, params string) mcp.Transport {
 	t.Helper()
-	cr, sw := io.Pipe() // server writes, client reads
-	sr, cw := io.Pipe() // client writes, server reads
-	go func() {
-		defer sw.Close()
-		sc := bufio.NewScanner(sr)
-		sc.Buffer(nil, 1<<20)
+	return pipeServer(t, func(sc *bufio.Scanner, sw io.Writer) {
 		var callID json.RawMessage
 		for sc.Scan() {
 			var m struct {
@@ -752,9 +747,7 @@ func rawLegacyServer(t *testing.T, params string) mcp.Transport {
 				fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no"}}`+"\n", m.ID)
 			}
 		}
-	}()
-	t.Cleanup(func() { sr.Close(); cw.Close() })
-	return &mcp.IOTransport{Reader: cr, Writer: cw}
+	})
 }
 
 // A legacy form the go-sdk refuses before mcpcli sees it (a nested object,

@@ -22,12 +22,7 @@ import (
 // server cannot send a resultType it does not know.
 func rawServer(t *testing.T, result func(method string) string) mcp.Transport {
 	t.Helper()
-	cr, sw := io.Pipe() // server writes, client reads
-	sr, cw := io.Pipe() // client writes, server reads
-	go func() {
-		defer sw.Close()
-		sc := bufio.NewScanner(sr)
-		sc.Buffer(nil, 1<<20)
+	return pipeServer(t, func(sc *bufio.Scanner, sw io.Writer) {
 		for sc.Scan() {
 			var m struct {
 				ID     json.RawMessage `json:"id"`
@@ -42,6 +37,20 @@ func rawServer(t *testing.T, result func(method string) string) mcp.Transport {
 			}
 			fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", m.ID, res)
 		}
+	})
+}
+
+// pipeServer is a server written by hand: serve reads the client's lines
+// from sc and writes its own to w, until the test ends.
+func pipeServer(t *testing.T, serve func(sc *bufio.Scanner, w io.Writer)) mcp.Transport {
+	t.Helper()
+	cr, sw := io.Pipe() // server writes, client reads
+	sr, cw := io.Pipe() // client writes, server reads
+	go func() {
+		defer sw.Close()
+		sc := bufio.NewScanner(sr)
+		sc.Buffer(nil, 1<<20)
+		serve(sc, sw)
 	}()
 	t.Cleanup(func() { sr.Close(); cw.Close() })
 	return &mcp.IOTransport{Reader: cr, Writer: cw}

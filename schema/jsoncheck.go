@@ -39,12 +39,8 @@ func (f *Form) CheckJSON(name string, v any) error {
 	if c.err != nil {
 		return nil
 	}
-	b, err := json.Marshal(v)
+	inst, err := asWire(v)
 	if err != nil {
-		return err
-	}
-	var inst any
-	if err := json.Unmarshal(b, &inst); err != nil {
 		return err
 	}
 	if err := c.resolved.Validate(inst); err != nil {
@@ -55,6 +51,18 @@ func (f *Form) CheckJSON(name string, v any) error {
 		return fmt.Errorf("does not fit its schema: %s", reason)
 	}
 	return nil
+}
+
+// asWire is v as the wire will carry it (JSON and back): what the
+// validator must see.
+func asWire(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var inst any
+	err = json.Unmarshal(b, &inst)
+	return inst, err
 }
 
 // newJSONCheck resolves a property's schema on its own, lending it the

@@ -474,13 +474,8 @@ func (f *Form) Validate(content map[string]any) error {
 	if f.resolveErr != nil {
 		return fmt.Errorf("the requested schema cannot be used to check the answer, so nothing is sent: %v", f.resolveErr)
 	}
-	// Round-trip through JSON so the validator sees what the wire will carry.
-	b, err := json.Marshal(content)
+	inst, err := asWire(content)
 	if err != nil {
-		return err
-	}
-	var inst any
-	if err := json.Unmarshal(b, &inst); err != nil {
 		return err
 	}
 	if err := f.resolved.Validate(inst); err != nil {
