@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/render"
@@ -27,6 +28,7 @@ type entry struct {
 	key    string // name or URI: what the request takes
 	name   string // shown, sanitized
 	title  string // sanitized, "" when it adds nothing
+	uri    string // a resource's URI or template, sanitized: shown after the name
 	tags   string // annotations, short
 	search string // lower-case name and title, for the filter
 }
@@ -118,24 +120,16 @@ func (m *Model) setList(msg loadedMsg) {
 		}
 		m.res = msg.res
 		for _, r := range msg.res.Resources {
-			name := r.Title
-			if name == "" {
-				name = r.Name
-			}
 			tags := ""
 			if m.subs[r.URI] {
 				tags = "●"
 			}
-			items = append(items, newEntry(r.URI, r.URI, name, tags))
+			items = append(items, newResourceEntry(r.URI, r.URI, r.Title, r.Name, tags))
 		}
 		m.tmpl = msg.tmpl
 		if msg.tmpl != nil {
 			for _, t := range msg.tmpl.Templates {
-				name := t.Title
-				if name == "" {
-					name = t.Name
-				}
-				items = append(items, newEntry(templateKey+t.URITemplate, t.URITemplate, name, "{}"))
+				items = append(items, newResourceEntry(templateKey+t.URITemplate, t.URITemplate, t.Title, t.Name, "{}"))
 			}
 		}
 	}
@@ -149,6 +143,21 @@ func newEntry(key, name, title, tags string) entry {
 		e.title = render.Line(title)
 	}
 	e.search = strings.ToLower(e.name + " " + e.title)
+	return e
+}
+
+// newResourceEntry is a resource or template: its title (or name) first,
+// its URI after it. Resources of one server often share a long URI
+// prefix; their names tell them apart at any width.
+func newResourceEntry(key, uri, title, name, tags string) entry {
+	if title == "" {
+		title = name
+	}
+	if title == "" || title == uri {
+		return newEntry(key, uri, "", tags)
+	}
+	e := entry{key: key, name: render.Line(title), uri: render.Line(uri), tags: tags}
+	e.search = strings.ToLower(e.name + " " + e.uri)
 	return e
 }
 
@@ -252,6 +261,19 @@ func (m *Model) listRow(e *entry, on bool, w int) string {
 		avail--
 	}
 	text := clip(name, avail)
+	if e.uri != "" {
+		// The name comes first: it is cut only to leave the URI 8
+		// cells, and never below half the row. The URI, cut in its
+		// middle, keeps its scheme and its end.
+		if nw, uw := ansi.StringWidth(name), ansi.StringWidth(e.uri); nw+2+uw > avail {
+			if keep := max(avail/2, avail-2-8); nw > keep {
+				text = clip(name, keep)
+			}
+		}
+		if rest := avail - ansi.StringWidth(text) - 2; rest >= 6 {
+			text += "  " + m.st.dim.Render(clipMiddle(e.uri, rest))
+		}
+	}
 	if e.title != "" {
 		if rest := avail - len([]rune(text)) - 2; rest >= 6 {
 			text += "  " + m.st.dim.Render(clip(e.title, rest))

@@ -2,10 +2,6 @@ package session
 
 import (
 	"fmt"
-	"mime"
-	"os"
-	"path"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -13,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/blobs"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/schema"
 )
@@ -475,85 +472,27 @@ func (m *Model) copyJSON(c *call) tea.Cmd {
 }
 
 // saveItem writes the focused image, audio or blob to a new file in the
-// working directory.
+// working directory, named as read/call --save names it: after its
+// resource, else content-N (N counting the result's binary contents from
+// 1), with an extension for its MIME type.
 func (m *Model) saveItem(c *call) {
 	b := c.view.focused()
 	if b == nil || (b.kind != itemMedia && b.kind != itemBlob) {
 		m.setStatus("nothing to save here: tab to an image, audio or binary content", true)
 		return
 	}
-	name, err := saveNew(fileName(b, c.id), b.data)
+	saved, err := blobs.SaveItem(".", saveable(b), c.view.binaryIndex())
 	if err != nil {
 		m.setStatus("could not save it: "+err.Error(), true)
 		return
 	}
-	m.setStatus(fmt.Sprintf("saved %s to %s", render.Size(len(b.data)), name), false)
+	m.setStatus(fmt.Sprintf("saved %s to %s", render.Size(len(b.data)), saved.Path), false)
 }
 
-// fileName is a safe base name for a block's data.
-func fileName(b *block, id int) string {
-	base := ""
-	if b.kind == itemBlob && b.name != "" {
-		base = path.Base(strings.TrimRight(b.name, "/"))
+// saveable is a block's data as --save sees it.
+func saveable(b *block) blobs.Item {
+	if b.kind == itemBlob {
+		return blobs.Item{Kind: "blob", MIME: b.mime, URI: b.name, Data: b.data}
 	}
-	var keep strings.Builder
-	for _, r := range base {
-		if r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
-			keep.WriteRune(r)
-		}
-	}
-	base = strings.TrimLeft(keep.String(), ".")
-	if base == "" {
-		base = fmt.Sprintf("mcpcli-%d-%s", id, b.name)
-		if b.kind == itemBlob {
-			base = fmt.Sprintf("mcpcli-%d-blob", id)
-		}
-		base += extension(b.mime)
-	}
-	return base
-}
-
-func extension(mimeType string) string {
-	switch mimeType {
-	case "image/png":
-		return ".png"
-	case "image/jpeg":
-		return ".jpg"
-	case "image/gif":
-		return ".gif"
-	case "audio/wav", "audio/x-wav":
-		return ".wav"
-	case "audio/mpeg":
-		return ".mp3"
-	}
-	if exts, _ := mime.ExtensionsByType(mimeType); len(exts) > 0 {
-		return exts[0]
-	}
-	return ".bin"
-}
-
-// saveNew writes data to name in the working directory, or to name-1,
-// name-2... when it exists: nothing is overwritten.
-func saveNew(name string, data []byte) (string, error) {
-	ext := filepath.Ext(name)
-	stem := strings.TrimSuffix(name, ext)
-	for i := 0; i < 100; i++ {
-		try := name
-		if i > 0 {
-			try = fmt.Sprintf("%s-%d%s", stem, i, ext)
-		}
-		f, err := os.OpenFile(try, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if os.IsExist(err) {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		if _, err := f.Write(data); err != nil {
-			f.Close()
-			return "", err
-		}
-		return try, f.Close()
-	}
-	return "", fmt.Errorf("%s and 99 others like it exist already", name)
+	return blobs.Item{Kind: b.name, MIME: b.mime, Data: b.data}
 }

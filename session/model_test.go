@@ -269,10 +269,11 @@ func TestResizeReflows(t *testing.T) {
 	h.waitShow("#1 linker", "✓ complete")
 }
 
-// s saves an image in the working directory, never over a file.
+// s saves an image in the working directory, named as call --save names
+// it, never over a file.
 func TestSaveItem(t *testing.T) {
 	t.Chdir(t.TempDir())
-	if err := os.WriteFile("mcpcli-1-image.png", []byte("there before"), 0o644); err != nil {
+	if err := os.WriteFile("content-1.png", []byte("there before"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	h := newHarness(t, testServer(), harnessOptions{})
@@ -281,13 +282,36 @@ func TestSaveItem(t *testing.T) {
 	h.keys("enter", "enter")
 	h.waitShow("made a note")
 	h.keys("tab", "s")
-	h.waitShow("saved 9 B to mcpcli-1-image-1.png")
-	b, err := os.ReadFile("mcpcli-1-image-1.png")
+	h.waitShow("saved 9 B to content-1-2.png")
+	b, err := os.ReadFile("content-1-2.png")
 	if err != nil || string(b) != "\x89PNG fake" {
 		t.Errorf("the saved image holds %q, %v", b, err)
 	}
-	if b, _ := os.ReadFile("mcpcli-1-image.png"); string(b) != "there before" {
+	if b, _ := os.ReadFile("content-1.png"); string(b) != "there before" {
 		t.Errorf("the file that was there was overwritten: %q", b)
+	}
+}
+
+// s on a resource's blob saves it as read --save DIR names it: after the
+// resource's URI, with the extension of its MIME type.
+func TestSaveBlobNamedAsReadSave(t *testing.T) {
+	t.Chdir(t.TempDir())
+	srv := testServer()
+	srv.AddResource(&mcp.Resource{URI: "mem://blob/5", Name: "blob-five", MIMEType: "text/plain"},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "mem://blob/5", MIMEType: "text/plain", Blob: []byte("five")}}}, nil
+		})
+	h := newHarness(t, srv, harnessOptions{})
+	h.keys("3")
+	h.waitShow("blob-five")
+	h.keys("/")
+	h.typ("blob-five")
+	h.keys("enter", "enter")
+	h.waitShow("#1 read mem://blob/5", "s saves it")
+	h.keys("s")
+	h.waitShow("saved 4 B to 5.txt")
+	if b, err := os.ReadFile("5.txt"); err != nil || string(b) != "five" {
+		t.Errorf("5.txt holds %q, %v; want the blob", b, err)
 	}
 }
 

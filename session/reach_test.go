@@ -33,7 +33,7 @@ func TestTemplateWithCompletions(t *testing.T) {
 		return "mcp", nil
 	}})
 	h.keys("3")
-	h.waitShow("Resources 2+1", "demo://notes/{topic}")
+	h.waitShow("Resources 2+1", "Notes on a topic")
 	h.keys("end")
 	h.waitShow("A template: its variables are topic", "enter fills in its variables")
 	h.keys("enter")

@@ -277,6 +277,18 @@ func (v *resultView) focusRow() int {
 	return -1
 }
 
+// binaryIndex is the focused block's place among the result's images,
+// audio and blobs, counting from 1: the N of --save's content-N.
+func (v *resultView) binaryIndex() int {
+	n := 0
+	for i := 0; i <= v.focus && i < len(v.items); i++ {
+		if k := v.blocks[v.items[i]].kind; k == itemMedia || k == itemBlob {
+			n++
+		}
+	}
+	return n
+}
+
 func (v *resultView) focused() *block {
 	if v.focus < 0 || v.focus >= len(v.items) {
 		return nil

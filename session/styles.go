@@ -79,6 +79,24 @@ func clip(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
+// clipMiddle cuts s to w cells in its middle: a URI keeps its scheme and
+// its last segment, where URIs of one server differ.
+func clipMiddle(s string, w int) string {
+	sw := ansi.StringWidth(s)
+	if w <= 0 {
+		return ""
+	}
+	if sw <= w {
+		return s
+	}
+	if w < 4 {
+		return clip(s, w)
+	}
+	head := (w - 1) / 3
+	tail := w - 1 - head
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, sw-tail, "")
+}
+
 // spread puts left and right on one line of w cells.
 func spread(left, right string, w int) string {
 	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)

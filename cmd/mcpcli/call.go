@@ -431,74 +431,9 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 
 func promptRun(ctx context.Context, cmd *cobra.Command, opts *PromptOptions) error {
 	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		list, err := s.ListPrompts(ctx)
+		args, err := promptArguments(ctx, cmd, s, promptRequest{name: opts.Name, args: opts.Args, ask: opts.Ask, values: opts.Values, lists: "mcpcli prompts"})
 		if err != nil {
 			return err
-		}
-		var prompt *mcp.Prompt
-		var names []string
-		for _, p := range list.Prompts {
-			names = append(names, p.Name)
-			if p.Name == opts.Name {
-				prompt = p
-			}
-		}
-		if prompt == nil {
-			return &notFoundError{server: s.Server().Display(), what: "prompt", name: opts.Name, maybe: suggest.Closest(opts.Name, names), list: "mcpcli prompts"}
-		}
-		var argNames, missing []string
-		for _, a := range prompt.Arguments {
-			argNames = append(argNames, a.Name)
-			if _, ok := opts.Args[a.Name]; a.Required && !ok {
-				missing = append(missing, a.Name)
-			}
-		}
-		for k := range opts.Args {
-			if !slices.Contains(argNames, k) {
-				return usageErrorf(cmd, "prompt %q has no argument %q%s; its arguments are: %s", opts.Name, k, didYouMean(suggest.Closest(k, argNames)), orNone(argNames))
-			}
-		}
-		if opts.Values != nil && s.Capabilities().Completions != nil && len(prompt.Arguments) > len(opts.Args) {
-			// The server suggests values: ask for every argument not
-			// given, one by one, each with its suggestions.
-			var want []wanted
-			for _, a := range prompt.Arguments {
-				if a != nil {
-					want = append(want, wanted{name: a.Name, description: a.Description, required: a.Required})
-				}
-			}
-			ref := &mcp.CompleteReference{Type: "ref/prompt", Name: opts.Name}
-			if err := askMissing(ctx, s, opts.Values, ref, "prompt "+opts.Name, want, opts.Args); err != nil {
-				return err
-			}
-			missing = missing[:0]
-			for _, a := range prompt.Arguments {
-				if _, ok := opts.Args[a.Name]; a.Required && !ok {
-					missing = append(missing, a.Name)
-				}
-			}
-		}
-		args := opts.Args
-		if len(missing) > 0 {
-			form, ferr := schema.ParseArguments(render.PromptSchema(prompt))
-			if opts.Ask == nil || ferr != nil {
-				return usageErrorf(cmd, "prompt %q needs %s: give %s as KEY=VALUE (or run it on a terminal to fill them in); 'mcpcli prompts' lists each prompt's arguments",
-					opts.Name, quoted(missing), plural2(len(missing), "it", "them"))
-			}
-			given := map[string]any{}
-			for k, v := range args {
-				given[k] = v
-			}
-			got, err := askArguments(ctx, opts.Ask, render.Arguments{
-				Server: s.Server(), Method: "prompts/get", Target: opts.Name, Description: prompt.Description, Form: form, Given: given,
-			})
-			if err != nil {
-				return err
-			}
-			args = map[string]string{}
-			for k, v := range got {
-				args[k] = fmt.Sprint(v)
-			}
 		}
 		res, err := s.GetPrompt(ctx, opts.Name, args)
 		if err != nil {
@@ -506,6 +441,95 @@ func promptRun(ctx context.Context, cmd *cobra.Command, opts *PromptOptions) err
 		}
 		return printResult(opts.Out, res, opts.JSON)
 	})
+}
+
+// promptRequest is a prompt to get, as typed: one-shot, or in the line
+// session.
+type promptRequest struct {
+	name string
+	args map[string]string // filled in with what is asked
+	// ask asks for missing required arguments on a form, values one by
+	// one with the server's suggestions; nil when nobody can be asked.
+	ask    argumentAsker
+	values valueAsker
+	// lists is the command that lists the prompts, for the messages.
+	lists string
+}
+
+// promptArguments checks a prompt's arguments against the server's list
+// before anything is sent: the prompt must be there, take each argument
+// given and get each required one (asked for, when someone can be asked).
+func promptArguments(ctx context.Context, cmd *cobra.Command, s *client.Session, r promptRequest) (map[string]string, error) {
+	list, err := s.ListPrompts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var prompt *mcp.Prompt
+	var names []string
+	for _, p := range list.Prompts {
+		names = append(names, p.Name)
+		if p.Name == r.name {
+			prompt = p
+		}
+	}
+	if prompt == nil {
+		return nil, &notFoundError{server: s.Server().Display(), what: "prompt", name: r.name, maybe: suggest.Closest(r.name, names), list: r.lists}
+	}
+	var argNames, missing []string
+	for _, a := range prompt.Arguments {
+		argNames = append(argNames, a.Name)
+		if _, ok := r.args[a.Name]; a.Required && !ok {
+			missing = append(missing, a.Name)
+		}
+	}
+	for k := range r.args {
+		if !slices.Contains(argNames, k) {
+			return nil, usageErrorf(cmd, "prompt %q has no argument %q%s; its arguments are: %s", r.name, k, didYouMean(suggest.Closest(k, argNames)), orNone(argNames))
+		}
+	}
+	if r.values != nil && s.Capabilities().Completions != nil && len(prompt.Arguments) > len(r.args) {
+		// The server suggests values: ask for every argument not
+		// given, one by one, each with its suggestions.
+		var want []wanted
+		for _, a := range prompt.Arguments {
+			if a != nil {
+				want = append(want, wanted{name: a.Name, description: a.Description, required: a.Required})
+			}
+		}
+		ref := &mcp.CompleteReference{Type: "ref/prompt", Name: r.name}
+		if err := askMissing(ctx, s, r.values, ref, "prompt "+r.name, want, r.args); err != nil {
+			return nil, err
+		}
+		missing = missing[:0]
+		for _, a := range prompt.Arguments {
+			if _, ok := r.args[a.Name]; a.Required && !ok {
+				missing = append(missing, a.Name)
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return r.args, nil
+	}
+	form, ferr := schema.ParseArguments(render.PromptSchema(prompt))
+	if r.ask == nil || ferr != nil {
+		return nil, usageErrorf(cmd, "prompt %q needs %s: give %s as KEY=VALUE (or run it on a terminal to fill them in); '%s' lists each prompt's arguments",
+			r.name, quoted(missing), plural2(len(missing), "it", "them"), r.lists)
+	}
+	given := map[string]any{}
+	for k, v := range r.args {
+		given[k] = v
+	}
+	got, err := askArguments(ctx, r.ask, render.Arguments{
+		Server: s.Server(), Method: "prompts/get", Target: r.name, Description: prompt.Description, Form: form, Given: given,
+	})
+	if err != nil {
+		return nil, err
+	}
+	args := map[string]string{}
+	for k, v := range got {
+		args[k] = fmt.Sprint(v)
+	}
+	return args, nil
 }
 
 func orNone(names []string) string {
@@ -596,10 +620,9 @@ func readRun(ctx context.Context, opts *ReadOptions) error {
 		uri := opts.URI
 		if opts.Template != nil {
 			var err error
-			if uri, err = opts.Template.fill(ctx, s, opts.Ask); err != nil {
+			if uri, err = opts.Template.resolve(ctx, s, opts.Console, opts.Ask); err != nil {
 				return err
 			}
-			opts.Console.Printf("mcpcli: reading %s", render.Line(uri))
 		}
 		res, err := s.ReadResource(ctx, uri)
 		var je *jsonrpc.Error

@@ -96,8 +96,8 @@ cancels the ask. So "printf 'a\nAda\n\ny\n' | mcpcli call ..." accepts
 with the first field "Ada" and the second field's default.
 
 mcpcli session --accessible is a whole session of lines on one connection:
-one command a line (tools, call TOOL K=V ..., prompt, read, history, rerun N,
-level, save, quit), each ask answered on the lines that follow it, results on
+one command a line (tools, call TOOL K=V ..., prompt, resources, read URI or
+read TEMPLATE K=V ..., history, rerun N, level, save, quit), each ask answered on the lines that follow it, results on
 stdout. 'mcpcli session --help' lists its commands.`,
 		},
 		{

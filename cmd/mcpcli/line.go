@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
@@ -39,8 +37,12 @@ type LineOptions struct {
 	// Ask asks for missing arguments (a terminal); nil means they are an
 	// error, as in one-shot mode.
 	Ask argumentAsker
-	TTY bool
-	Now func() time.Time
+	// Values asks for a template's variables, and a prompt's arguments
+	// one by one when the server completes them; nil means they are an
+	// error, as in one-shot mode.
+	Values valueAsker
+	TTY    bool
+	Now    func() time.Time
 	// Settled, when set, is called after each command: nothing waits for
 	// the server any more (a "waiting for …" line a request that failed
 	// left pending goes, before the next prompt).
@@ -195,8 +197,8 @@ const lineHelp = `commands:
   call TOOL [K=V ...]   call a tool; or: call TOOL {"k": "v"}
   prompts [NAME]        list the prompts, or one in full
   prompt NAME [K=V ...] get a prompt
-  resources             list the resources
-  read URI              read a resource
+  resources             list the resources and resource templates
+  read URI [K=V ...]    read a resource; K=V fill a template's {variables}
   history               the requests so far, numbered
   rerun N               send request N again
   level LEVEL           set the server's log level (debug ... emergency)
@@ -216,7 +218,7 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 	case "prompts":
 		return false, l.prompts(ctx, args)
 	case "resources":
-		return false, l.resources(ctx)
+		return false, listResources(ctx, l.s, l.out, l.o.JSON, "read 'TEMPLATE' NAME=VALUE ...")
 	case "call":
 		if len(args) == 0 {
 			return false, errors.New("call what? call TOOL [K=V ...]; 'tools' lists them")
@@ -236,10 +238,14 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 		}
 		return false, l.send(ctx, "prompts/get", args[0], argv, 0)
 	case "read":
-		if len(args) != 1 {
-			return false, errors.New("read takes one URI: read URI; 'resources' lists them")
+		if len(args) == 0 {
+			return false, errors.New("read what? read URI, or read TEMPLATE NAME=VALUE ...; 'resources' lists them")
 		}
-		return false, l.send(ctx, "resources/read", args[0], nil, 0)
+		uri, err := l.readURI(ctx, args[0], args[1:])
+		if err != nil {
+			return false, err
+		}
+		return false, l.send(ctx, "resources/read", uri, nil, 0)
 	case "history":
 		l.history()
 	case "rerun":
@@ -336,50 +342,57 @@ func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[s
 	return out, nil
 }
 
-// promptArgs reads a prompt's KEY=VALUE arguments (always strings).
+// promptArgs reads a prompt's KEY=VALUE arguments (always strings) and
+// checks them as the one-shot prompt command does.
 func (l *line) promptArgs(ctx context.Context, name string, words []string) (map[string]any, error) {
-	out := map[string]any{}
+	given := map[string]string{}
 	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok || k == "" {
 			return nil, fmt.Errorf("argument %q must look like KEY=VALUE", w)
 		}
-		out[k] = v
+		given[k] = v
 	}
-	if l.o.Ask == nil {
-		return out, nil
-	}
-	list, err := l.s.ListPrompts(ctx)
+	args, err := promptArguments(ctx, nil, l.s, promptRequest{name: name, args: given, ask: l.o.Ask, values: l.o.Values, lists: "prompts"})
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range list.Prompts {
-		if p.Name != name {
-			continue
-		}
-		var missing []string
-		for _, a := range p.Arguments {
-			if _, ok := out[a.Name]; a.Required && !ok {
-				missing = append(missing, a.Name)
-			}
-		}
-		if len(missing) == 0 {
-			return out, nil
-		}
-		form, err := schema.ParseArguments(render.PromptSchema(p))
-		if err != nil {
-			return out, nil
-		}
-		got, err := askArguments(ctx, l.o.Ask, render.Arguments{Server: l.s.Server(), Method: "prompts/get", Target: name, Description: p.Description, Form: form, Given: out})
-		if err != nil {
-			return nil, err
-		}
-		for k, v := range got {
-			got[k] = fmt.Sprint(v)
-		}
-		return got, nil
+	out := make(map[string]any, len(args))
+	for k, v := range args {
+		out[k] = v
 	}
 	return out, nil
+}
+
+// readURI is the URI to read: raw, or the template raw filled with the
+// NAME=VALUE words (and what is asked), as the one-shot read fills it.
+func (l *line) readURI(ctx context.Context, raw string, words []string) (string, error) {
+	values := map[string]string{}
+	for _, w := range words {
+		k, v, ok := strings.Cut(w, "=")
+		if !ok || k == "" {
+			return "", fmt.Errorf("%q must look like NAME=VALUE: read URI, or read TEMPLATE NAME=VALUE ...", w)
+		}
+		values[k] = v
+	}
+	if !isTemplate(raw) {
+		if len(words) > 0 {
+			return "", fmt.Errorf("NAME=VALUE fills a resource template (a URI with {variables}, as 'resources' lists them); %q has none", raw)
+		}
+		return raw, nil
+	}
+	t, err := newTemplate(raw, values)
+	if err != nil {
+		return "", err
+	}
+	if missing := t.missing(); len(missing) > 0 && l.o.Values == nil {
+		pairs := make([]string, len(missing))
+		for i, n := range missing {
+			pairs[i] = n + "=VALUE"
+		}
+		return "", fmt.Errorf("template %q needs %s: read %s %s", raw, quoted(missing), raw, strings.Join(pairs, " "))
+	}
+	return t.resolve(ctx, l.s, l.con, l.o.Values)
 }
 
 // send sends one request and prints its result.
@@ -487,24 +500,6 @@ func (l *line) prompts(ctx context.Context, args []string) error {
 		return &notFoundError{server: l.s.Server().Display(), what: "prompt", name: args[0], maybe: suggest.Closest(args[0], names), list: "prompts"}
 	}
 	return nil
-}
-
-func (l *line) resources(ctx context.Context) error {
-	list, err := l.s.ListResources(ctx)
-	if err != nil {
-		return err
-	}
-	for _, r := range list.Resources {
-		fmt.Fprintf(l.out, "%s  %s\n", render.Line(r.URI), render.Line(resourceName(r)))
-	}
-	return nil
-}
-
-func resourceName(r *mcp.Resource) string {
-	if r.Title != "" {
-		return r.Title
-	}
-	return r.Name
 }
 
 func sortedMapKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }

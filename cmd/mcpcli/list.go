@@ -214,46 +214,53 @@ func NewCmdResources(f *Factory, runF func(context.Context, *ListOptions) error)
 
 func resourcesRun(ctx context.Context, opts *ListOptions) error {
 	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		list, err := s.ListResources(ctx)
-		if err != nil {
-			return err
-		}
-		templates, err := s.ListResourceTemplates(ctx)
-		var je *jsonrpc.Error
-		if errors.As(err, &je) && je.Code == jsonrpc.CodeMethodNotFound {
-			templates, err = &client.TemplateList{}, nil // a server without templates may not know the method
-		}
-		if err != nil {
-			return err
-		}
-		if opts.JSON {
-			resources := make([]any, len(list.Resources))
-			for i, r := range list.Resources {
-				resources[i] = rawOr(list.Raw[r.URI], r)
-			}
-			ts := make([]any, len(templates.Templates))
-			for i, t := range templates.Templates {
-				ts[i] = rawOr(templates.Raw[t.URITemplate], t)
-			}
-			return render.WriteJSON(opts.Out, map[string]any{"resources": resources, "resourceTemplates": ts})
-		}
-		if len(list.Resources) == 0 && len(templates.Templates) == 0 {
-			fmt.Fprintln(opts.Out, "(the server has no resources)")
-		}
-		for _, r := range list.Resources {
-			listEntry(opts.Out, r.URI, r.Title, r.Name, r.MIMEType, r.Description)
-		}
-		if len(templates.Templates) > 0 {
-			if len(list.Resources) > 0 {
-				fmt.Fprintln(opts.Out)
-			}
-			fmt.Fprintln(opts.Out, "Templates (mcpcli read 'TEMPLATE' --var NAME=VALUE):")
-			for _, t := range templates.Templates {
-				listEntry(opts.Out, t.URITemplate, t.Title, t.Name, t.MIMEType, t.Description)
-			}
-		}
-		return nil
+		return listResources(ctx, s, opts.Out, opts.JSON, "mcpcli read 'TEMPLATE' --var NAME=VALUE")
 	})
+}
+
+// listResources prints the server's resources, then its resource
+// templates, with how to read one (readTemplate); with asJSON, both
+// lists as the server sent them.
+func listResources(ctx context.Context, s *client.Session, w io.Writer, asJSON bool, readTemplate string) error {
+	list, err := s.ListResources(ctx)
+	if err != nil {
+		return err
+	}
+	templates, err := s.ListResourceTemplates(ctx)
+	var je *jsonrpc.Error
+	if errors.As(err, &je) && je.Code == jsonrpc.CodeMethodNotFound {
+		templates, err = &client.TemplateList{}, nil // a server without templates may not know the method
+	}
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		resources := make([]any, len(list.Resources))
+		for i, r := range list.Resources {
+			resources[i] = rawOr(list.Raw[r.URI], r)
+		}
+		ts := make([]any, len(templates.Templates))
+		for i, t := range templates.Templates {
+			ts[i] = rawOr(templates.Raw[t.URITemplate], t)
+		}
+		return render.WriteJSON(w, map[string]any{"resources": resources, "resourceTemplates": ts})
+	}
+	if len(list.Resources) == 0 && len(templates.Templates) == 0 {
+		fmt.Fprintln(w, "(the server has no resources)")
+	}
+	for _, r := range list.Resources {
+		listEntry(w, r.URI, r.Title, r.Name, r.MIMEType, r.Description)
+	}
+	if len(templates.Templates) > 0 {
+		if len(list.Resources) > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "Templates (%s):\n", readTemplate)
+		for _, t := range templates.Templates {
+			listEntry(w, t.URITemplate, t.Title, t.Name, t.MIMEType, t.Description)
+		}
+	}
+	return nil
 }
 
 // rawOr is the server's bytes of an item, or the item as decoded where

@@ -62,7 +62,8 @@ terminal or a pipe:
   tools [NAME]            list the tools, or one in full
   call TOOL [K=V ...]     call a tool (or: call TOOL {"k": "v"})
   prompts, prompt NAME [K=V ...]
-  resources, read URI
+  resources               the resources and resource templates
+  read URI [K=V ...]      read a resource; K=V fill a template's {variables}
   history, rerun N        the requests so far; send number N again
   level LEVEL             the server's log level
   save FILE               write the requests as a script
@@ -117,7 +118,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 					f.recorder = nil
 				})
 			},
-			Prompter: f.prompter(), Ask: f.arguments(), TTY: f.Deps.InTTY,
+			Prompter: f.prompter(), Ask: f.arguments(), Values: f.values(), TTY: f.Deps.InTTY,
 			Settled: func() {
 				if f.wait != nil {
 					f.wait.set(nil)

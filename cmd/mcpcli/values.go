@@ -71,15 +71,28 @@ func parseTemplate(cmd *cobra.Command, raw string, vars []string) (*template, er
 		}
 		values[k] = v
 	}
-	if !strings.Contains(raw, "{") {
-		if len(vars) > 0 {
-			return nil, usageErrorf(cmd, "--var fills a URI template (a URI with {variables}, as 'mcpcli resources' lists them); %q has none", raw)
-		}
+	if !isTemplate(raw) && len(vars) > 0 {
+		return nil, usageErrorf(cmd, "--var fills a URI template (a URI with {variables}, as 'mcpcli resources' lists them); %q has none", raw)
+	}
+	t, err := newTemplate(raw, values)
+	if err != nil {
+		return nil, usageErrorf(cmd, "%v", err)
+	}
+	return t, nil
+}
+
+// isTemplate says whether raw is a URI template rather than a URI.
+func isTemplate(raw string) bool { return strings.Contains(raw, "{") }
+
+// newTemplate reads a URI template with the values given for its
+// variables; nil for a plain URI (see isTemplate).
+func newTemplate(raw string, values map[string]string) (*template, error) {
+	if !isTemplate(raw) {
 		return nil, nil
 	}
 	t, err := uritemplate.New(raw)
 	if err != nil {
-		return nil, usageErrorf(cmd, "%q is not a URI template: %v", raw, err)
+		return nil, fmt.Errorf("%q is not a URI template: %v", raw, err)
 	}
 	known := map[string]bool{}
 	for _, n := range t.Varnames() {
@@ -87,7 +100,7 @@ func parseTemplate(cmd *cobra.Command, raw string, vars []string) (*template, er
 	}
 	for k := range values {
 		if !known[k] {
-			return nil, usageErrorf(cmd, "template %q has no variable %q; its variables are: %s", raw, k, strings.Join(t.Varnames(), ", "))
+			return nil, fmt.Errorf("template %q has no variable %q; its variables are: %s", raw, k, strings.Join(t.Varnames(), ", "))
 		}
 	}
 	return &template{raw: raw, t: t, vars: values}, nil
@@ -130,4 +143,15 @@ func (t *template) fill(ctx context.Context, s *client.Session, ask valueAsker) 
 		}
 	}
 	return t.expand()
+}
+
+// resolve is the URI to read: the template filled in, its missing
+// variables asked of ask, and said on con.
+func (t *template) resolve(ctx context.Context, s *client.Session, con *render.Console, ask valueAsker) (string, error) {
+	uri, err := t.fill(ctx, s, ask)
+	if err != nil {
+		return "", err
+	}
+	con.Printf("mcpcli: reading %s", render.Line(uri))
+	return uri, nil
 }

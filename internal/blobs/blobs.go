@@ -84,10 +84,9 @@ type Saved struct {
 	Path string
 }
 
-// Save writes each item to a new file in dir (made if missing): named
-// after its resource when it has one, else content-N (N counting the
-// items from 1), with an extension for its MIME type when the name has
-// none. An existing file is never overwritten: -2, -3... is added.
+// Save writes each item to a new file in dir (made if missing), named by
+// Name with N counting the items from 1. An existing file is never
+// overwritten: -2, -3... is added.
 func Save(dir string, items []Item) ([]Saved, error) {
 	if len(items) == 0 {
 		return nil, nil
@@ -97,20 +96,38 @@ func Save(dir string, items []Item) ([]Saved, error) {
 	}
 	var out []Saved
 	for i, it := range items {
-		base := fileName(it.URI)
-		if base == "" {
-			base = fmt.Sprintf("content-%d", i+1)
-		}
-		if path.Ext(base) == "" {
-			base += Extension(it.MIME)
-		}
-		p, err := create(dir, base, it.Data)
+		s, err := SaveItem(dir, it, i+1)
 		if err != nil {
 			return out, err
 		}
-		out = append(out, Saved{Item: it, Path: p})
+		out = append(out, s)
 	}
 	return out, nil
+}
+
+// SaveItem writes one item, the nth binary content of its result
+// (counting from 1), to a new file in dir, named by Name; an existing
+// file is never overwritten. Dir must exist.
+func SaveItem(dir string, it Item, n int) (Saved, error) {
+	p, err := create(dir, Name(it, n), it.Data)
+	if err != nil {
+		return Saved{}, err
+	}
+	return Saved{Item: it, Path: p}, nil
+}
+
+// Name is the file name of the nth binary content of a result (counting
+// from 1): named after its resource when it has one, else content-N, with
+// an extension for its MIME type when the name has none.
+func Name(it Item, n int) string {
+	base := fileName(it.URI)
+	if base == "" {
+		base = fmt.Sprintf("content-%d", n)
+	}
+	if path.Ext(base) == "" {
+		base += Extension(it.MIME)
+	}
+	return base
 }
 
 // create writes data to a new file named base in dir, or base-N.
