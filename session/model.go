@@ -325,7 +325,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.gone = true
 		text := m.o.ErrorText(m.c.Explain(msg.err))
 		m.act.add(actRow{at: m.o.Now(), kind: kindError, text: text})
-		m.setStatus(text+"; q quits", true)
+		m.setStatus(text+"; q quits (start again to reconnect)", true)
 		return m, nil
 	case shareDoneMsg:
 		return m, nil
