@@ -98,9 +98,12 @@ func plainText(b []byte) string {
 // error: the transport's own failure (*TooLargeError, *RedirectError),
 // else from what the last response showed, *AuthError for 401 and 403,
 // *StatusError for an answer that carries no JSON-RPC message.
-func (h *HTTP) Explain(err error) error { return h.rec.explain(h.URL, err) }
+func (h *HTTP) Explain(err error) error { return h.rec.explain(h.URL, err, false) }
 
-func (r *recorder) explain(url string, err error) error {
+// explain is Explain for either HTTP transport; sse says a 2xx without a
+// body is the normal answer to a POST (HTTP+SSE answers on its stream), so
+// that it never stands for an error it did not cause.
+func (r *recorder) explain(url string, err error, sse bool) error {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -119,6 +122,9 @@ func (r *recorder) explain(url string, err error) error {
 	var je *jsonrpc.Error
 	if errors.As(err, &je) && je.Code != CodeRejectedByTransport {
 		return err // the server answered in JSON-RPC
+	}
+	if sse && ex.status >= 200 && ex.status < 300 {
+		return err
 	}
 	mt, _, _ := mime.ParseMediaType(ex.ctype)
 	se := &StatusError{URL: url, Status: ex.status, ContentType: mt, Text: ex.text, Cause: err}

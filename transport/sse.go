@@ -124,7 +124,7 @@ func (s *SSE) Explain(err error) error {
 	if errors.As(err, &se) {
 		return se
 	}
-	return s.rec.explain(s.URL, err)
+	return s.rec.explain(s.URL, err, true)
 }
 
 // SSEError is an HTTP+SSE server that could not be reached: its GET did

@@ -175,3 +175,23 @@ func TestSSEEndpointOnAnotherOrigin(t *testing.T) {
 		t.Fatalf("Connect = %v, want an *OriginError naming %s", err, other.URL)
 	}
 }
+
+// Over HTTP+SSE every POST is answered 202 with no body (the answers come
+// on the stream): that is no failure, and mcpcli's own errors (a tool the
+// server does not have, a command it does not know) pass Explain as they
+// are, not as "HTTP 202 … a bug in the server".
+func TestSSEExplainLeavesOtherErrorsAlone(t *testing.T) {
+	url := sseServer(t)
+	s, err := client.Connect(testCtx(t), &transport.HTTP{URL: url}, client.Options{})
+	if err != nil {
+		t.Fatalf("Connect(%s) = %v", url, err)
+	}
+	defer s.Close()
+	if _, err := s.CallTool(testCtx(t), "hello", nil); err != nil {
+		t.Fatalf("CallTool(hello) = %v", err)
+	}
+	mine := errors.New(`server "x" has no tool "nope"`)
+	if got := s.Explain(mine); got != mine {
+		t.Errorf("Explain(%v) = %v, want it unchanged", mine, got)
+	}
+}
