@@ -490,10 +490,15 @@ func (s *Session) legacyRound(ctx context.Context) (_ context.Context, fl *infli
 // answerLegacy serves a server-initiated elicitation/create (protocol
 // versions before 2026-07-28) through the same Answerer.
 func (s *Session) answerLegacy(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	if reached, ok := ctx.Value(legacyReached{}).(*bool); ok {
-		*reached = true
+	la, _ := ctx.Value(legacyReached{}).(*legacyAnswer)
+	if la != nil {
+		la.reached = true
 	}
-	return s.answerLegacyWith(ctx, req, "")
+	res, err := s.answerLegacyWith(ctx, req, "")
+	if la != nil && res != nil {
+		la.sent = &mcp.ElicitResult{Action: res.Action, Content: maps.Clone(res.Content)}
+	}
+	return res, err
 }
 
 // answerLegacyWith answers a legacy elicitation/create; refused, when set,
@@ -514,6 +519,9 @@ func (s *Session) answerLegacyWith(ctx context.Context, req *mcp.ElicitRequest, 
 	defer done()
 	round := Round{Server: s.server, Call: fl.call, Method: fl.method, Target: fl.target, Number: number, Legacy: true}
 	ask := NewAsk("elicitation", p, jsonpeek.Get(raw, "requestedSchema"))
+	if la, ok := ctx.Value(legacyReached{}).(*legacyAnswer); ok {
+		la.ask = ask // to take back a default the go-sdk would add (keepLeftOut)
+	}
 	if refused != "" && ask.Form != nil && ask.Form.Renderable() {
 		ask.Form.Problems = append(ask.Form.Problems, schema.Problem{Reason: refused})
 	}

@@ -794,3 +794,35 @@ func TestLegacyFormTheSDKRefusesIsShownNotHidden(t *testing.T) {
 		}
 	}
 }
+
+// A default mcpcli leaves out because it does not fit its field (outside
+// its enum) is not sent on the 2025-11-25 path either, although the go-sdk
+// applies every default to what an accepted answer omits; a default that
+// fits still goes, as the review shows.
+func TestLegacyDefaultLeftOutIsNotSent(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	schema := `{"type":"object","properties":{"c":{"type":"string","enum":["a","b"],"default":"zzz"},"n":{"type":"integer","default":3}}}`
+	var seen []client.Ask
+	s, err := client.Connect(ctx, transport.Wrap(rawLegacyServer(t, `{"message":"Pick","requestedSchema":`+schema+`}`), "raw"), client.Options{
+		Modes: client.Modes{Form: true}, ProtocolVersion: "2025-11-25", PinProtocol: true,
+		Answerer: client.AnswererFunc(func(_ context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
+			seen = append(seen, r.Asks...)
+			return map[string]*mcp.ElicitResult{r.Asks[0].Key: {Action: client.Accept, Content: map[string]any{}}}, nil
+		}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.CallTool(ctx, "ask", nil)
+	if err != nil {
+		t.Fatalf("CallTool(ask) = %v", err)
+	}
+	if len(seen) != 1 || seen[0].Form.Field("c").DefaultProblem == "" {
+		t.Fatalf("the answerer saw %+v, want c's default left out", seen)
+	}
+	if got, want := res.Tool.Content[0].(*mcp.TextContent).Text, `{"action":"accept","content":{"n":3}}`; got != want {
+		t.Errorf("the server got %s, want %s", got, want)
+	}
+}

@@ -467,8 +467,15 @@ func (s *Session) refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // legacyReached marks, in a legacy elicitation/create's context, that the
-// go-sdk handed the request to answerLegacy.
+// go-sdk handed the request to answerLegacy, and keeps what it answered.
 type legacyReached struct{}
+
+// legacyAnswer is what answerLegacy gave the go-sdk for one request.
+type legacyAnswer struct {
+	reached bool
+	ask     Ask
+	sent    *mcp.ElicitResult
+}
 
 // elicitOrExplain lets the go-sdk answer a 2025-11-25 elicitation/create
 // as usual; when the go-sdk refuses the ask before mcpcli sees it (a form
@@ -476,17 +483,40 @@ type legacyReached struct{}
 // the person is shown the ask anyway, as mcpcli cannot show it, and picks
 // decline or cancel, as on the 2026-07-28 path: never a silent refusal.
 func (s *Session) elicitOrExplain(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
-	reached := new(bool)
-	res, err := next(context.WithValue(ctx, legacyReached{}, reached), method, req)
+	la := &legacyAnswer{}
+	res, err := next(context.WithValue(ctx, legacyReached{}, la), method, req)
+	if err == nil {
+		la.keepLeftOut(res)
+	}
 	var jerr *jsonrpc.Error
 	er, ok := req.(*mcp.ElicitRequest)
-	if err == nil || *reached || !ok || er.Params == nil || !errors.As(err, &jerr) || jerr.Code != jsonrpc.CodeInvalidParams {
+	if err == nil || la.reached || !ok || er.Params == nil || !errors.As(err, &jerr) || jerr.Code != jsonrpc.CodeInvalidParams {
 		return res, err
 	}
 	if m := er.Params.Mode; m != "" && m != "form" {
 		return res, err // a URL ask the go-sdk refused: its error says why
 	}
 	return s.answerLegacyWith(ctx, er, jerr.Message)
+}
+
+// keepLeftOut takes back what the go-sdk added to an accepted answer from
+// a default mcpcli left out because it does not fit its field (a default
+// outside its enum): the person was told it is not sent, and the go-sdk,
+// which applies every default of the schema to what is omitted, would
+// send it. Defaults that fit stay: the review shows them as sent.
+func (la *legacyAnswer) keepLeftOut(res mcp.Result) {
+	er, ok := res.(*mcp.ElicitResult)
+	if !ok || !la.reached || la.sent == nil || er.Action != Accept || er.Content == nil || la.ask.Form == nil {
+		return
+	}
+	for k := range er.Content {
+		if _, answered := la.sent.Content[k]; answered {
+			continue
+		}
+		if f := la.ask.Form.Field(k); f != nil && f.DefaultProblem != "" {
+			delete(er.Content, k)
+		}
+	}
 }
 
 // Server says who is on the other end.
