@@ -90,6 +90,7 @@ type Process struct {
 	done    chan struct{}
 	state   *os.ProcessState
 	waitErr error
+	signal  syscall.Signal // what killed the server, said by its supervisor
 
 	closeOnce sync.Once
 	signaled  atomic.Bool // mcpcli sent it SIGTERM or SIGKILL
@@ -153,6 +154,7 @@ func Start(c Command) (*Process, error) {
 	cmd.Dir = c.Dir
 	cmd.Env = environ(os.Environ(), c.Unset, c.Env)
 	cmd.SysProcAttr = sysProcAttr()
+	var status *os.File // the supervisor's status pipe, read end
 	if c.Supervisor != "" && supervised && cmd.Err == nil {
 		// The supervisor would report a missing program as a server that
 		// exited 127; look first, to say what is wrong.
@@ -172,6 +174,12 @@ func Start(c Command) (*Process, error) {
 		cmd.Args = append([]string{c.Supervisor, SupervisorArg, strconv.Itoa(os.Getpid()), cmd.Path}, c.Argv[1:]...)
 		cmd.Path = c.Supervisor
 		cmd.SysProcAttr = supervisorProcAttr()
+		// The supervisor says on this pipe when the server was killed by a
+		// signal (it exits 128+N, which a server may do too).
+		if statusR, statusW, err := os.Pipe(); err == nil {
+			cmd.ExtraFiles = []*os.File{statusW} // its descriptor 3: supervise.StatusFD
+			status = statusR
+		}
 	}
 	// The pipes are mcpcli's own, not exec's: the write end of stdin stays
 	// pollable (a write to a server that stopped reading can be cut short
@@ -179,10 +187,12 @@ func Start(c Command) (*Process, error) {
 	// was written (see Unread).
 	stdinR, stdin, err := os.Pipe()
 	if err != nil {
+		closeFiles(status, cmd.ExtraFiles...)
 		return nil, &StartError{Program: c.Argv[0], Err: err}
 	}
 	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
+		closeFiles(status, cmd.ExtraFiles...)
 		stdinR.Close()
 		stdin.Close()
 		return nil, &StartError{Program: c.Argv[0], Err: err}
@@ -192,6 +202,7 @@ func Start(c Command) (*Process, error) {
 	// 'server & ...') would never be seen to exit.
 	stderr, stderrW, err := os.Pipe()
 	if err != nil {
+		closeFiles(status, cmd.ExtraFiles...)
 		stdinR.Close()
 		stdin.Close()
 		stdout.Close()
@@ -204,7 +215,9 @@ func Start(c Command) (*Process, error) {
 	stdinR.Close() // the server's ends
 	stdoutW.Close()
 	stderrW.Close()
+	closeFiles(nil, cmd.ExtraFiles...)
 	if err != nil {
+		closeFiles(status)
 		stdin.Close()
 		stdout.Close()
 		stderr.Close()
@@ -226,9 +239,25 @@ func Start(c Command) (*Process, error) {
 		stderr.Close()
 		close(copied)
 	}()
+	said := make(chan syscall.Signal, 1)
+	if status != nil {
+		go func() {
+			b, _ := io.ReadAll(io.LimitReader(status, 64))
+			status.Close()
+			var n int
+			fmt.Sscanf(string(b), "signal %d", &n)
+			said <- syscall.Signal(n)
+		}()
+	}
 	go func() {
 		p.waitErr = cmd.Wait()
 		p.state = cmd.ProcessState
+		if status != nil {
+			select {
+			case p.signal = <-said:
+			case <-time.After(stderrSettle):
+			}
+		}
 		// What the server wrote to stderr before it exited is its last
 		// words: wait for them, but not for a child still holding stderr.
 		select {
@@ -345,7 +374,23 @@ func (p *Process) wait(d time.Duration) bool {
 	}
 }
 
-func describeExit(st *os.ProcessState, waitErr error) string {
+// closeFiles closes what is not nil.
+func closeFiles(f *os.File, more ...*os.File) {
+	for _, x := range append([]*os.File{f}, more...) {
+		if x != nil {
+			x.Close()
+		}
+	}
+}
+
+func describeExit(st *os.ProcessState, waitErr error, sig syscall.Signal) string {
+	if sig != 0 {
+		// The server was killed; its supervisor exited 128+N to say so.
+		if name := unix.SignalName(sig); name != "" {
+			return "was killed by " + name
+		}
+		return fmt.Sprintf("was killed by signal %d", int(sig))
+	}
 	if st == nil {
 		if waitErr != nil {
 			return "could not be waited for (" + waitErr.Error() + ")"

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -158,7 +159,7 @@ func (s *Stdio) Explain(err error) error {
 		// the session (after a failure of its own), not the server.
 		return err
 	}
-	return &ExitError{Cmd: s.Cmd.String(), State: p.state, WaitErr: p.waitErr, Stderr: p.StderrTail(), Cause: err}
+	return &ExitError{Cmd: s.Cmd.String(), State: p.state, WaitErr: p.waitErr, Signal: p.signal, Stderr: p.StderrTail(), Cause: err}
 }
 
 // StdoutError says a server wrote on stdout something mcpcli cannot read,
@@ -208,13 +209,16 @@ type ExitError struct {
 	Cmd     string
 	State   *os.ProcessState
 	WaitErr error
-	Stderr  []string
-	Cause   error
+	// Signal is what killed the server when its supervisor said so (the
+	// supervisor itself then exits 128+N).
+	Signal syscall.Signal
+	Stderr []string
+	Cause  error
 }
 
 func (e *ExitError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "server (stdio: %s) %s before answering", e.Cmd, describeExit(e.State, e.WaitErr))
+	fmt.Fprintf(&b, "server (stdio: %s) %s before answering", e.Cmd, describeExit(e.State, e.WaitErr, e.Signal))
 	if len(e.Stderr) == 0 {
 		b.WriteString("; it wrote nothing to stderr")
 	}

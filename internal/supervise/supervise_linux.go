@@ -49,6 +49,7 @@ func Run(argv []string) {
 		os.Exit(2)
 	}
 	argv = argv[1:]
+	status := statusFile()
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, DeathSignal, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	_ = prctl(pr_SET_CHILD_SUBREAPER, 1)
@@ -94,13 +95,40 @@ func Run(argv []string) {
 			killDescendants()
 			st := cmd.ProcessState
 			if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				// End the way the server ended, for mcpcli to report.
-				signal.Reset(ws.Signal())
-				syscall.Kill(os.Getpid(), ws.Signal())
+				// Killed by a signal: said to mcpcli on the status pipe,
+				// and in the exit status as a shell says it. (Raising the
+				// signal on ourselves races os.Exit, and Go turns a
+				// SIGSEGV or SIGBUS sent that way into a crash of its own.)
+				if status != nil {
+					fmt.Fprintf(status, "signal %d\n", int(ws.Signal()))
+				}
+				os.Exit(128 + int(ws.Signal()))
 			}
 			os.Exit(st.ExitCode())
 		}
 	}
+}
+
+// StatusFD is the descriptor on which mcpcli hears how the server ended,
+// when that was a signal: the supervisor cannot end the same way.
+const StatusFD = 3
+
+// statusFile is the status pipe mcpcli gave, or nil; the server does not
+// inherit it.
+func statusFile() *os.File {
+	if _, err := fcntl(StatusFD, syscall.F_GETFD); err != nil {
+		return nil
+	}
+	syscall.CloseOnExec(StatusFD)
+	return os.NewFile(StatusFD, "status")
+}
+
+func fcntl(fd, cmd int) (int, error) {
+	r, _, errno := syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(fd), uintptr(cmd), 0)
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(r), nil
 }
 
 // killTree kills the supervisor's process group and every descendant

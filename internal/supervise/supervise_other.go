@@ -13,6 +13,9 @@ import (
 // Arg is the first argument a supervisor is started with.
 const Arg = "__mcpcli-supervise"
 
+// StatusFD is the descriptor of the status pipe (Linux only).
+const StatusFD = 3
+
 // DeathSignal is Linux's only; here a placeholder.
 const DeathSignal = syscall.SIGTERM
 
