@@ -31,14 +31,22 @@ func splitPairs(cmd *cobra.Command, args []string) ([]pair, error) {
 		if !ok || k == "" {
 			return nil, usageErrorf(cmd, "argument %q must look like KEY=VALUE", arg)
 		}
-		if seen[k] {
-			// As a duplicate key in --args is: one would be lost.
-			return nil, usageErrorf(cmd, "argument %s is given twice; give it once (an array is one JSON value: %s='[\"a\", \"b\"]')", render.Line(k), render.Line(k))
+		if err := once(seen, "argument", k); err != nil {
+			return nil, usageErrorf(cmd, "%v", err)
 		}
-		seen[k] = true
 		out = append(out, pair{k, v})
 	}
 	return out, nil
+}
+
+// once refuses a key given twice (as a duplicate key in --args is: one
+// value would be lost), and notes it as given.
+func once(seen map[string]bool, what, k string) error {
+	if seen[k] {
+		return fmt.Errorf("%s %s is given twice; give it once", what, render.Line(k))
+	}
+	seen[k] = true
+	return nil
 }
 
 // CallOptions are what call needs.
@@ -582,7 +590,10 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitDash(f, cmd, args)
 			if len(args) != 1 {
-				return usageErrorf(cmd, "give one resource URI: mcpcli read URI; 'mcpcli resources' lists them")
+				if len(args) > 1 && isTemplate(args[0]) && strings.Contains(args[1], "=") {
+					return usageErrorf(cmd, "a template's variables go in --var: mcpcli read '%s' --var %s", render.Line(args[0]), render.Line(args[1]))
+				}
+				return usageErrorf(cmd, "give one resource URI: mcpcli read URI (a template's variables go in --var NAME=VALUE); 'mcpcli resources' lists them")
 			}
 			tmpl, err := parseTemplate(cmd, args[0], vars)
 			if err != nil {

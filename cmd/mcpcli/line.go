@@ -318,10 +318,14 @@ func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[s
 		}
 		l.specs[tool.Name] = spec
 	}
+	seen := map[string]bool{}
 	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok || k == "" {
 			return nil, fmt.Errorf("argument %q must look like KEY=VALUE", w)
+		}
+		if err := once(seen, "argument", k); err != nil {
+			return nil, err
 		}
 		if _, known := spec.Props[k]; !known && spec.Closed && len(spec.Names) > 0 {
 			return nil, fmt.Errorf("tool %q has no argument %q%s; its arguments are: %s", name, k, didYouMean(suggest.Closest(k, spec.Names)), strings.Join(spec.Names, ", "))
@@ -346,10 +350,14 @@ func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[s
 // checks them as the one-shot prompt command does.
 func (l *line) promptArgs(ctx context.Context, name string, words []string) (map[string]any, error) {
 	given := map[string]string{}
+	seen := map[string]bool{}
 	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok || k == "" {
 			return nil, fmt.Errorf("argument %q must look like KEY=VALUE", w)
+		}
+		if err := once(seen, "argument", k); err != nil {
+			return nil, err
 		}
 		given[k] = v
 	}
@@ -368,10 +376,14 @@ func (l *line) promptArgs(ctx context.Context, name string, words []string) (map
 // NAME=VALUE words (and what is asked), as the one-shot read fills it.
 func (l *line) readURI(ctx context.Context, raw string, words []string) (string, error) {
 	values := map[string]string{}
+	seen := map[string]bool{}
 	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok || k == "" {
 			return "", fmt.Errorf("%q must look like NAME=VALUE: read URI, or read TEMPLATE NAME=VALUE ...", w)
+		}
+		if err := once(seen, "variable", k); err != nil {
+			return "", err
 		}
 		values[k] = v
 	}

@@ -64,10 +64,14 @@ type template struct {
 // K=V flags that fill it.
 func parseTemplate(cmd *cobra.Command, raw string, vars []string) (*template, error) {
 	values := map[string]string{}
+	seen := map[string]bool{}
 	for _, kv := range vars {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
 			return nil, usageErrorf(cmd, "--var %q must look like NAME=VALUE", kv)
+		}
+		if err := once(seen, "--var", k); err != nil {
+			return nil, usageErrorf(cmd, "%v", err)
 		}
 		values[k] = v
 	}
