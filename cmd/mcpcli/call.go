@@ -177,10 +177,13 @@ func callRun(ctx context.Context, cmd *cobra.Command, opts *CallOptions) error {
 // missing required arguments are asked on a form; over Streamable HTTP,
 // arguments annotated x-mcp-header are mirrored in headers and a tool
 // whose annotations are invalid is left out (the spec's MUSTs); and a
-// 2025-11-25 tool may require a task.
+// 2025-11-25 tool may require a task. A call with no arguments at all is
+// checked for required ones too (a server need not refuse it: the demo's
+// echo answers {} with nothing); arguments given whole with --args are
+// the server's to check, and a refusal is explained from the list after.
 func needsToolList(s *client.Session, opts *CallOptions) bool {
 	_, http := s.Transport().(*transport.HTTP)
-	return len(opts.Pairs) > 0 || opts.Ask != nil || !s.Server().Modern() || http
+	return len(opts.Pairs) > 0 || len(opts.Base) == 0 || opts.Ask != nil || !s.Server().Modern() || http
 }
 
 // explainRefusedCall is a call made without the tool list that the server
