@@ -40,15 +40,28 @@ at http://ADDR/mcp, and the older HTTP+SSE transport at http://ADDR/sse.`,
 		// and one given by mistake (--answers meant for a client) is said
 		// rather than ignored.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			var given []string
+			var given, example []string
 			cmd.InheritedFlags().VisitAll(func(fl *pflag.Flag) {
-				if fl.Changed {
-					given = append(given, "--"+fl.Name)
+				if !fl.Changed {
+					return
+				}
+				given = append(given, "--"+fl.Name)
+				switch {
+				case fl.Name == "url":
+					// A client of an HTTP server starts no server.
+				case fl.Value.Type() == "bool":
+					example = append(example, "--"+fl.Name)
+				case isSlice(fl.Value):
+					for _, v := range fl.Value.(pflag.SliceValue).GetSlice() {
+						example = append(example, "--"+fl.Name+" "+shellQuote(v))
+					}
+				default:
+					example = append(example, "--"+fl.Name+" "+shellQuote(fl.Value.String()))
 				}
 			})
 			if len(given) > 0 {
-				return usageErrorf(cmd, "%s %s for the client commands, not for demo-server (it takes only --http): give %s to the command that starts it, as in 'mcpcli tools %s -- mcpcli demo-server'",
-					strings.Join(given, ", "), plural2(len(given), "is a flag", "are flags"), plural2(len(given), "it", "them"), strings.Join(given, " … "))
+				return usageErrorf(cmd, "%s %s for the client commands, not for demo-server (it takes only --http): give %s to the command that starts it, as in 'mcpcli tools %s-- mcpcli demo-server'",
+					strings.Join(given, ", "), plural2(len(given), "is a flag", "are flags"), plural2(len(given), "it", "them"), strings.Join(append(example, ""), " "))
 			}
 			return nil
 		},
@@ -229,4 +242,10 @@ func runFlow(ctx context.Context, s *client.Session, fl demoserver.Flow, opts *D
 		return err
 	}
 	return printResult(opts.Out, res, opts.JSON)
+}
+
+// isSlice says whether a flag is repeatable (--env, --header, --root).
+func isSlice(v pflag.Value) bool {
+	_, ok := v.(pflag.SliceValue)
+	return ok
 }
