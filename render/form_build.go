@@ -292,9 +292,41 @@ func jsonExample(f *schema.Field) string {
 	case "object":
 		return `JSON, like {"key": "value"}`
 	case "array":
+		var p struct {
+			Items json.RawMessage `json:"items"`
+		}
+		_ = json.Unmarshal(f.Schema, &p)
+		switch itemType(p.Items) {
+		case "object":
+			return `JSON, like [{"key": "value"}]`
+		case "integer", "number":
+			return `JSON, like [1, 2]`
+		case "array":
+			return `JSON, like [["a"], ["b"]]`
+		}
 		return `JSON, like ["a", "b"]`
 	}
 	return "JSON"
+}
+
+// itemType is what an array's items are: their type, or "object" for a
+// $ref or properties (a reference is most often to an object).
+func itemType(items json.RawMessage) string {
+	if len(items) == 0 {
+		return ""
+	}
+	var p struct {
+		Ref        string          `json:"$ref"`
+		Properties json.RawMessage `json:"properties"`
+	}
+	_ = json.Unmarshal(items, &p)
+	if t := jsonType(&schema.Field{Schema: items}); t != "" {
+		return t
+	}
+	if p.Ref != "" || p.Properties != nil {
+		return "object"
+	}
+	return ""
 }
 
 // jsonType is the first type a JSON field's schema names, or "".
