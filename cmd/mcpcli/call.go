@@ -140,7 +140,7 @@ func callRun(ctx context.Context, cmd *cobra.Command, opts *CallOptions) error {
 			return err
 		}
 		if tool == nil {
-			return unknownTool(s, list, opts.Tool)
+			return unknownTool(s, list, opts.Tool, "mcpcli tools")
 		}
 		inputSchema := jsonpeek.Get(list.Raw[tool.Name], "inputSchema")
 		spec, err := schema.ParseArgs(inputSchema)
@@ -200,7 +200,7 @@ func explainRefusedCall(ctx context.Context, cmd *cobra.Command, s *client.Sessi
 	case lerr != nil:
 		return err
 	case tool == nil:
-		return unknownTool(s, list, opts.Tool)
+		return unknownTool(s, list, opts.Tool, "mcpcli tools")
 	}
 	spec, perr := schema.ParseArgs(jsonpeek.Get(list.Raw[tool.Name], "inputSchema"))
 	if perr != nil {
@@ -236,7 +236,9 @@ func askArguments(ctx context.Context, ask argumentAsker, a render.Arguments) (m
 }
 
 // unknownTool says the server has no such tool, and which it may be.
-func unknownTool(s *client.Session, list *client.ToolList, name string) error {
+// lists is the command that lists the tools where the person is:
+// "mcpcli tools", or "tools" in the line session.
+func unknownTool(s *client.Session, list *client.ToolList, name, lists string) error {
 	for _, d := range list.Dropped {
 		if d.Name == name {
 			return fmt.Errorf("server %q lists tool %q, but its inputSchema is invalid (%s), so mcpcli leaves it out; the server's inputSchema must be fixed", s.Server().Display(), name, d.Reason)
@@ -246,7 +248,7 @@ func unknownTool(s *client.Session, list *client.ToolList, name string) error {
 	for i, t := range list.Tools {
 		names[i] = t.Name
 	}
-	nf := &notFoundError{server: s.Server().Display(), what: "tool", name: name, maybe: suggest.Closest(name, names), list: "mcpcli tools"}
+	nf := &notFoundError{server: s.Server().Display(), what: "tool", name: name, maybe: suggest.Closest(name, names), list: lists}
 	if len(nf.maybe) == 0 {
 		// server-everything lists trigger-sampling-request only to a
 		// client that declares sampling, get-roots-list to one with roots.

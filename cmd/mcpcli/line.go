@@ -296,7 +296,10 @@ func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[s
 		}
 		out, words = obj, words[1:]
 	}
-	if len(words) == 0 && l.o.Ask == nil {
+	if len(words) == 0 && l.o.Ask == nil && len(out) > 0 {
+		// Arguments given whole, as --args: the server's to check. With
+		// none at all the (kept) tool list is read, as one-shot call does,
+		// to name a tool that is not there or a required argument missing.
 		return out, nil
 	}
 	tool, list, err := l.s.Tool(ctx, name)
@@ -304,7 +307,7 @@ func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[s
 		return nil, err
 	}
 	if tool == nil {
-		return nil, unknownTool(l.s, list, name)
+		return nil, unknownTool(l.s, list, name, "tools")
 	}
 	inputSchema := jsonpeek.Get(list.Raw[tool.Name], "inputSchema")
 	if l.specsOf != list {
@@ -479,7 +482,7 @@ func (l *line) tools(ctx context.Context, args []string) error {
 			return err
 		}
 		if tool == nil {
-			return unknownTool(l.s, list, args[0])
+			return unknownTool(l.s, list, args[0], "tools")
 		}
 		render.ToolDetail(l.out, tool, list.Raw[tool.Name], 0)
 		return nil

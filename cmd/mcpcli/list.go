@@ -104,7 +104,7 @@ func toolsRun(ctx context.Context, opts *ListOptions) error {
 				return err
 			}
 			if t == nil {
-				return unknownTool(s, list, opts.Name)
+				return unknownTool(s, list, opts.Name, "mcpcli tools")
 			}
 			tools = []*mcp.Tool{t}
 		}
