@@ -750,6 +750,30 @@ func rawLegacyServer(t *testing.T, params string) mcp.Transport {
 	})
 }
 
+// askLegacy calls rawLegacyServer's tool "ask", which sends params as a
+// 2025-11-25 elicitation/create, answering it with answer; it returns the
+// asks the answerer saw and the call's result.
+func askLegacy(ctx context.Context, t *testing.T, params string, answer *mcp.ElicitResult) ([]client.Ask, *client.Result) {
+	t.Helper()
+	var seen []client.Ask
+	s, err := client.Connect(ctx, transport.Wrap(rawLegacyServer(t, params), "raw"), client.Options{
+		Modes: client.Modes{Form: true}, ProtocolVersion: "2025-11-25", PinProtocol: true,
+		Answerer: client.AnswererFunc(func(_ context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
+			seen = append(seen, r.Asks...)
+			return map[string]*mcp.ElicitResult{r.Asks[0].Key: answer}, nil
+		}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	res, err := s.CallTool(ctx, "ask", nil)
+	if err != nil {
+		t.Fatalf("CallTool(ask) = %v", err)
+	}
+	return seen, res
+}
+
 // A legacy form the go-sdk refuses before mcpcli sees it (a nested object,
 // enumNames that do not match enum) is still shown to the person, as a
 // form mcpcli cannot show, with the reason; their decline or cancel is what
@@ -765,22 +789,7 @@ func TestLegacyFormTheSDKRefusesIsShownNotHidden(t *testing.T) {
 			t.Run(tc.name+"/"+action, func(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 				defer cancel()
-				var seen []client.Ask
-				s, err := client.Connect(ctx, transport.Wrap(rawLegacyServer(t, `{"message":"Where?","requestedSchema":`+tc.schema+`}`), "raw"), client.Options{
-					Modes: client.Modes{Form: true}, ProtocolVersion: "2025-11-25", PinProtocol: true,
-					Answerer: client.AnswererFunc(func(_ context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
-						seen = append(seen, r.Asks...)
-						return map[string]*mcp.ElicitResult{r.Asks[0].Key: {Action: action}}, nil
-					}),
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer s.Close()
-				res, err := s.CallTool(ctx, "ask", nil)
-				if err != nil {
-					t.Fatalf("CallTool(ask) = %v", err)
-				}
+				seen, res := askLegacy(ctx, t, `{"message":"Where?","requestedSchema":`+tc.schema+`}`, &mcp.ElicitResult{Action: action})
 				if len(seen) != 1 || seen[0].Form == nil || seen[0].Form.Renderable() {
 					t.Fatalf("the answerer saw %+v, want one ask whose form cannot be shown", seen)
 				}
@@ -803,22 +812,7 @@ func TestLegacyDefaultLeftOutIsNotSent(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	schema := `{"type":"object","properties":{"c":{"type":"string","enum":["a","b"],"default":"zzz"},"n":{"type":"integer","default":3}}}`
-	var seen []client.Ask
-	s, err := client.Connect(ctx, transport.Wrap(rawLegacyServer(t, `{"message":"Pick","requestedSchema":`+schema+`}`), "raw"), client.Options{
-		Modes: client.Modes{Form: true}, ProtocolVersion: "2025-11-25", PinProtocol: true,
-		Answerer: client.AnswererFunc(func(_ context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
-			seen = append(seen, r.Asks...)
-			return map[string]*mcp.ElicitResult{r.Asks[0].Key: {Action: client.Accept, Content: map[string]any{}}}, nil
-		}),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := s.CallTool(ctx, "ask", nil)
-	if err != nil {
-		t.Fatalf("CallTool(ask) = %v", err)
-	}
+	seen, res := askLegacy(ctx, t, `{"message":"Pick","requestedSchema":`+schema+`}`, &mcp.ElicitResult{Action: client.Accept, Content: map[string]any{}})
 	if len(seen) != 1 || seen[0].Form.Field("c").DefaultProblem == "" {
 		t.Fatalf("the answerer saw %+v, want c's default left out", seen)
 	}
