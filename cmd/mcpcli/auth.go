@@ -117,16 +117,9 @@ func authLoginRun(ctx context.Context, opts *AuthOptions) error {
 	if err := opts.Login(ctx); err != nil {
 		return &signInFailed{login: opts.LoginArgs, err: err}
 	}
-	store, err := opts.Store()
-	if err != nil {
+	st, err := keptStatus(opts)
+	if err != nil || opts.JSON {
 		return err
-	}
-	st, err := oauth.Inspect(store, opts.Server)
-	if err != nil {
-		return err
-	}
-	if opts.JSON {
-		return render.WriteJSON(opts.Out, statusJSON(st))
 	}
 	if len(st.Records) == 0 {
 		fmt.Fprintf(opts.Out, "Signed in to %s, for this run only: the token could not be kept in %s\n", render.Line(st.Server), render.Line(st.Where))
@@ -189,17 +182,27 @@ func statusJSON(st *oauth.Status) authStatus {
 	return out
 }
 
-func authStatusRun(ctx context.Context, opts *AuthOptions) error {
+// keptStatus reads what is kept for the server; with -o json it has
+// printed it too (login and status print the same JSON).
+func keptStatus(opts *AuthOptions) (*oauth.Status, error) {
 	store, err := opts.Store()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	st, err := oauth.Inspect(store, opts.Server)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if opts.JSON {
-		return render.WriteJSON(opts.Out, statusJSON(st))
+		return st, render.WriteJSON(opts.Out, statusJSON(st))
+	}
+	return st, nil
+}
+
+func authStatusRun(ctx context.Context, opts *AuthOptions) error {
+	st, err := keptStatus(opts)
+	if err != nil || opts.JSON {
+		return err
 	}
 	if len(st.Records) == 0 {
 		fmt.Fprintf(opts.Out, "Not signed in to %s (nothing is kept for it in %s); 'mcpcli auth login %s' signs in\n",
