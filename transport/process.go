@@ -187,12 +187,12 @@ func Start(c Command) (*Process, error) {
 	// was written (see Unread).
 	stdinR, stdin, err := os.Pipe()
 	if err != nil {
-		closeFiles(status, cmd.ExtraFiles...)
+		closeFiles(append(cmd.ExtraFiles, status)...)
 		return nil, &StartError{Program: c.Argv[0], Err: err}
 	}
 	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
-		closeFiles(status, cmd.ExtraFiles...)
+		closeFiles(append(cmd.ExtraFiles, status)...)
 		stdinR.Close()
 		stdin.Close()
 		return nil, &StartError{Program: c.Argv[0], Err: err}
@@ -202,7 +202,7 @@ func Start(c Command) (*Process, error) {
 	// 'server & ...') would never be seen to exit.
 	stderr, stderrW, err := os.Pipe()
 	if err != nil {
-		closeFiles(status, cmd.ExtraFiles...)
+		closeFiles(append(cmd.ExtraFiles, status)...)
 		stdinR.Close()
 		stdin.Close()
 		stdout.Close()
@@ -215,7 +215,7 @@ func Start(c Command) (*Process, error) {
 	stdinR.Close() // the server's ends
 	stdoutW.Close()
 	stderrW.Close()
-	closeFiles(nil, cmd.ExtraFiles...)
+	closeFiles(cmd.ExtraFiles...)
 	if err != nil {
 		closeFiles(status)
 		stdin.Close()
@@ -375,33 +375,38 @@ func (p *Process) wait(d time.Duration) bool {
 }
 
 // closeFiles closes what is not nil.
-func closeFiles(f *os.File, more ...*os.File) {
-	for _, x := range append([]*os.File{f}, more...) {
-		if x != nil {
-			x.Close()
+func closeFiles(fs ...*os.File) {
+	for _, f := range fs {
+		if f != nil {
+			f.Close()
 		}
 	}
 }
 
-func describeExit(st *os.ProcessState, waitErr error, sig syscall.Signal) string {
-	if sig != 0 {
-		// The server was killed; its supervisor exited 128+N to say so.
-		if name := unix.SignalName(sig); name != "" {
-			return "was killed by " + name
-		}
-		return fmt.Sprintf("was killed by signal %d", int(sig))
-	}
+func sysStatus(st *os.ProcessState) (syscall.WaitStatus, bool) {
 	if st == nil {
-		if waitErr != nil {
-			return "could not be waited for (" + waitErr.Error() + ")"
-		}
-		return "exited"
+		return 0, false
 	}
-	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		if name := unix.SignalName(ws.Signal()); name != "" {
+	ws, ok := st.Sys().(syscall.WaitStatus)
+	return ws, ok
+}
+
+// describeExit says how the server ended; sig, when set, is the signal
+// its supervisor said killed it (the supervisor itself exits 128+N).
+func describeExit(st *os.ProcessState, waitErr error, sig syscall.Signal) string {
+	if ws, ok := sysStatus(st); sig == 0 && ok && ws.Signaled() {
+		sig = ws.Signal()
+	}
+	switch {
+	case sig != 0:
+		if name := unix.SignalName(sig); name != "" {
 			return "was killed by " + name // SIGKILL, not "signal killed"
 		}
-		return "was killed by signal " + ws.Signal().String()
+		return fmt.Sprintf("was killed by signal %d", int(sig))
+	case st == nil && waitErr != nil:
+		return "could not be waited for (" + waitErr.Error() + ")"
+	case st == nil:
+		return "exited"
 	}
 	return fmt.Sprintf("exited with status %d", st.ExitCode())
 }
