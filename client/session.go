@@ -523,16 +523,14 @@ func (la *legacyAnswer) keepLeftOut(res mcp.Result) {
 func (s *Session) Server() Server { return s.server }
 
 // Declares reports whether mcpcli declared the client capability
-// ("sampling", "roots", "elicitation") on this session: a server may offer
-// some tools only to clients that do.
+// ("sampling" or "roots") on this session: a server may offer some tools
+// only to clients that do.
 func (s *Session) Declares(capability string) bool {
 	switch capability {
 	case "sampling":
 		return s.opts.Sampler != nil
 	case "roots":
 		return len(s.opts.Roots) > 0
-	case "elicitation":
-		return s.opts.Modes.Form || s.opts.Modes.URL
 	}
 	return false
 }

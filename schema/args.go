@@ -218,12 +218,8 @@ func (a *Arg) checkEnum(v any) error {
 	if len(a.Enum) == 0 {
 		return nil
 	}
-	b, err := json.Marshal(v)
+	got, err := asWire(v)
 	if err != nil {
-		return nil
-	}
-	var got any
-	if json.Unmarshal(b, &got) != nil {
 		return nil
 	}
 	var names []string
