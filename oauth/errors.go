@@ -17,9 +17,15 @@ type SignInRequiredError struct {
 	Server string // the MCP server URL
 	Issuer string // its authorization server, when known
 	Status int    // 401 or 403
+	// Expired, when set, is when the token kept for the server expired:
+	// it could not be refreshed (no refresh token, or the refresh failed).
+	Expired time.Time
 }
 
 func (e *SignInRequiredError) Error() string {
+	if !e.Expired.IsZero() {
+		return fmt.Sprintf("the sign-in kept for server %s expired at %s and cannot be refreshed", e.Server, e.Expired.Local().Format(time.DateTime))
+	}
 	msg := fmt.Sprintf("server %s requires sign-in (HTTP %d)", e.Server, e.Status)
 	if e.Issuer != "" {
 		msg += fmt.Sprintf(" with authorization server %q", e.Issuer)

@@ -223,7 +223,25 @@ func (h *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 	if h.ts == nil {
 		return nil, nil
 	}
+	if rec := h.entry.current(); rec != nil && rec.Token != nil && rec.Token.RefreshToken == "" && !rec.Token.Valid() {
+		// Expired, and nothing to refresh it with: the request goes
+		// without it, and the server's 401 starts a sign-in (golang.org/x/oauth2
+		// would fail the request with "token expired and refresh token is
+		// not set").
+		return nil, nil
+	}
 	return h.ts, nil
+}
+
+// Rearm lets the next refusal ask the person again: a sign-in that failed
+// or was declined is not the answer to every later request, and the bound
+// on sign-ins starts again. A session calls it for each request the
+// person makes; a one-shot command never does (one failed sign-in ends
+// it, without asking again for each of its requests).
+func (h *Handler) Rearm() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.failed, h.signIns, h.refreshed = nil, 0, false
 }
 
 // currentToken is the token in use, or nil.
@@ -400,7 +418,11 @@ func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.R
 		}
 	}
 	if h.cfg.Consent == nil {
-		return &SignInRequiredError{Server: h.server, Issuer: issuer, Status: resp.StatusCode}
+		e := &SignInRequiredError{Server: h.server, Issuer: issuer, Status: resp.StatusCode}
+		if rec != nil && rec.Token != nil && !rec.Token.Valid() {
+			e.Expired = rec.Token.Expiry
+		}
+		return e
 	}
 	if h.failed != nil {
 		// One failed sign-in per command: the next request would only

@@ -712,3 +712,78 @@ func TestWaiting(t *testing.T) {
 		})
 	}
 }
+
+// expireKept makes the token kept for rs expired an hour ago, without a
+// refresh token (a server that issues none).
+func expireKept(t *testing.T, store Store, rs *fakeRS) time.Time {
+	t.Helper()
+	e, _ := store.Load(ServerKey(rs.URL()))
+	tok := e.current().Token
+	tok.Expiry = time.Now().Add(-time.Hour).Round(time.Second)
+	tok.RefreshToken = ""
+	store.Save(ServerKey(rs.URL()), e)
+	return tok.Expiry
+}
+
+// TestExpiredWithoutRefresh: a kept token that expired and cannot be
+// refreshed is not sent (golang.org/x/oauth2 would fail the request with
+// "token expired and refresh token is not set"): the server's 401 signs in
+// again where the person can be asked, and says the sign-in expired where
+// they cannot.
+func TestExpiredWithoutRefresh(t *testing.T) {
+	as := newFakeAS(t, nil)
+	rs := newFakeRS(t, as, nil)
+	store := newMemStore()
+	b := &browser{}
+	if status, err := call(t, newHandler(t, rs, store, b, nil), rs.URL()); err != nil || status != 200 {
+		t.Fatalf("sign-in: %d, %v", status, err)
+	}
+
+	expired := expireKept(t, store, rs)
+	_, err := call(t, newHandler(t, rs, store, nil, nil), rs.URL())
+	var sr *SignInRequiredError
+	if !errors.As(err, &sr) || !sr.Expired.Equal(expired) {
+		t.Fatalf("call without a way to ask = %v, want a *SignInRequiredError that says the sign-in expired at %v", err, expired)
+	}
+	if !strings.Contains(sr.Error(), "expired") || strings.Contains(err.Error(), "refresh token is not set") {
+		t.Errorf("the error says %q", err)
+	}
+
+	if status, err := call(t, newHandler(t, rs, store, b, nil), rs.URL()); err != nil || status != 200 {
+		t.Fatalf("call with a way to ask = %d, %v; want a new sign-in", status, err)
+	}
+	if b.count() != 2 {
+		t.Errorf("browser opened %d times, want 2 (a new sign-in)", b.count())
+	}
+	if tok := keptRecord(t, store, rs).Token; !tok.Valid() {
+		t.Errorf("the new sign-in's token was not kept: %+v", tok)
+	}
+}
+
+// TestRearm: a declined sign-in is the answer to the rest of a command's
+// requests, but a session asks again for the next request the person
+// makes (Rearm).
+func TestRearm(t *testing.T) {
+	as := newFakeAS(t, nil)
+	rs := newFakeRS(t, as, nil)
+	asked := 0
+	no := errors.New("you declined")
+	h := newHandler(t, rs, newMemStore(), nil, func(c *Config) {
+		c.Consent = func(context.Context, string) error { asked++; return no }
+	})
+	for range 2 {
+		if _, err := call(t, h, rs.URL()); !errors.Is(err, no) {
+			t.Fatalf("call = %v, want the refusal", err)
+		}
+	}
+	if asked != 1 {
+		t.Fatalf("asked %d times before Rearm, want 1", asked)
+	}
+	h.Rearm()
+	if _, err := call(t, h, rs.URL()); !errors.Is(err, no) {
+		t.Fatalf("call after Rearm = %v, want the refusal", err)
+	}
+	if asked != 2 {
+		t.Errorf("asked %d times after Rearm, want 2", asked)
+	}
+}

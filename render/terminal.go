@@ -91,7 +91,6 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 		in = s
 	}
 	opts := []tea.ProgramOption{
-		tea.WithContext(ctx),
 		tea.WithInput(in),
 		tea.WithOutput(t.Out),
 		tea.WithoutSignalHandler(),
@@ -103,11 +102,18 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 	if _, isFile := t.Out.(*os.File); isFile {
 		opts = append(opts, tea.WithColorProfile(t.colorProfile()))
 	}
-	final, err := tea.NewProgram(m, append(opts, t.Options...)...).Run()
+	p := tea.NewProgram(m, append(opts, t.Options...)...)
+	// ctx ends the program as a quit does, not as a kill (tea.WithContext):
+	// a killed program does not wait for its reader to let go of the
+	// terminal, which then takes the next key meant for whoever reads next
+	// (the session, after a form its server's end closed).
+	stop := context.AfterFunc(ctx, p.Quit)
+	defer stop()
+	final, err := p.Run()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
 		if errors.Is(err, tea.ErrInterrupted) {
 			return final, ErrCancelled
 		}

@@ -33,9 +33,12 @@ func (a *Answerer) Answer(ctx context.Context, r client.Round) (map[string]*mcp.
 		out map[string]*mcp.ElicitResult
 		err error
 	)
-	if serr := a.Feed.Share(ctx, func() { out, err = a.Inner.Answer(ctx, r) }); serr != nil {
+	cctx, stop, ended := a.Feed.whileConnected(ctx)
+	defer stop()
+	if serr := a.Feed.Share(cctx, func() { out, err = a.Inner.Answer(cctx, r) }); serr != nil {
 		err = serr
 	}
+	err = ended(err)
 	a.Feed.push(roundEvent{at: a.Feed.now(), round: r, asked: asked, answers: out, err: err})
 	return out, err
 }
@@ -55,9 +58,12 @@ func (s *Sampler) Sample(ctx context.Context, r client.SamplingRound) (*client.S
 		out *client.SamplingAnswer
 		err error
 	)
-	if serr := s.Feed.Share(ctx, func() { out, err = s.Inner.Sample(ctx, r) }); serr != nil {
+	cctx, stop, ended := s.Feed.whileConnected(ctx)
+	defer stop()
+	if serr := s.Feed.Share(cctx, func() { out, err = s.Inner.Sample(cctx, r) }); serr != nil {
 		err = serr
 	}
+	err = ended(err)
 	s.Feed.push(sampleEvent{at: s.Feed.now(), asked: asked, round: r, answer: out, err: err})
 	return out, err
 }
@@ -88,6 +94,7 @@ type call struct {
 	task     *client.TaskStatus // the task the call runs as, if it does
 	result   *client.Result
 	errText  string
+	lost     string // the connection ended (or was restarted) while it ran: said so
 	view     *resultView
 	rerunOf  int
 }
@@ -332,6 +339,10 @@ func argSuffix(args map[string]any) string {
 
 // start sends a request and shows its call view.
 func (m *Model) start(method, target string, args map[string]any, rerunOf int) tea.Cmd {
+	if m.gone || m.reconnecting {
+		m.setStatus(fmt.Sprintf("not sent: the server is not connected (R %ss it)", m.restartVerb()), true)
+		return nil
+	}
 	id := len(m.calls) + 1
 	ctx, cancel := context.WithCancel(m.ctx)
 	c := &call{id: id, method: method, target: target, args: args, started: m.o.Now(), cancel: cancel, rerunOf: rerunOf}
@@ -384,6 +395,11 @@ func (m *Model) callDone(msg callDoneMsg) tea.Cmd {
 		c.result = msg.res
 		c.view = msg.view
 		return m.layoutCmd(c)
+	case c.lost != "":
+		// Its own error is the connection's end (or the cancel that
+		// came with it): said once, in words.
+		c.state = stateFailed
+		c.errText = c.lost
 	case errors.Is(msg.err, context.Canceled) || errors.Is(msg.err, client.ErrAbandoned):
 		c.state = stateCancelled
 		if m.ctx.Err() == nil {
@@ -395,6 +411,9 @@ func (m *Model) callDone(msg callDoneMsg) tea.Cmd {
 	default:
 		c.state = stateFailed
 		c.errText = m.o.ErrorText(m.c.Explain(msg.err))
+		if !m.gone && !m.reconnecting && unreachable(msg.err) {
+			m.lostConnection(msg.err)
+		}
 	}
 	return nil
 }

@@ -42,6 +42,63 @@ type Feed struct {
 	holdMu  sync.Mutex
 	hold    func() (release func())
 	release func()
+
+	connMu sync.Mutex
+	conn   *connection // the connection of the moment
+}
+
+// connection is one connection of the session, as far as the asks of its
+// requests go: when it ends, they end (a form open for a dead server is
+// closed).
+type connection struct {
+	ended chan struct{}
+	once  sync.Once
+}
+
+func (c *connection) end() { c.once.Do(func() { close(c.ended) }) }
+
+// errConnectionEnded ends an ask whose connection ended before it was
+// answered.
+var errConnectionEnded = errors.New("the connection to the server ended before the ask was answered")
+
+// current is the connection of the moment.
+func (f *Feed) current() *connection {
+	f.connMu.Lock()
+	defer f.connMu.Unlock()
+	return f.conn
+}
+
+// newConnection starts the asks of a new connection (after R).
+func (f *Feed) newConnection() *connection {
+	f.connMu.Lock()
+	defer f.connMu.Unlock()
+	f.conn = &connection{ended: make(chan struct{})}
+	return f.conn
+}
+
+// whileConnected is ctx, ended too when the connection of the moment ends;
+// ended says why an ask run with it failed: errConnectionEnded when the
+// connection ended first.
+func (f *Feed) whileConnected(ctx context.Context) (cctx context.Context, stop func(), ended func(error) error) {
+	conn := f.current()
+	cctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-conn.ended:
+			cancel()
+		case <-cctx.Done():
+		}
+	}()
+	return cctx, cancel, func(err error) error {
+		select {
+		case <-conn.ended:
+			if err != nil {
+				return errConnectionEnded
+			}
+		default:
+		}
+		return err
+	}
 }
 
 // HoldConsole keeps the console's writes back while the session is on
@@ -80,7 +137,7 @@ func NewFeed(now func() time.Time) *Feed {
 	if now == nil {
 		now = time.Now
 	}
-	return &Feed{wake: make(chan struct{}, 1), closed: make(chan struct{}), now: now}
+	return &Feed{wake: make(chan struct{}, 1), closed: make(chan struct{}), now: now, conn: &connection{ended: make(chan struct{})}}
 }
 
 func (f *Feed) push(ev any) {

@@ -39,6 +39,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case "S":
 		m.save()
 		return nil
+	case "R":
+		return m.restart()
 	case "1", "2", "3", "4", "5":
 		m.viewing = nil
 		m.tab = tab(k[0] - '1')
@@ -358,6 +360,7 @@ var helpText = []string{
 	"  q                 quit (asks again while requests run)",
 	"  L                 server log level",
 	"  S                 save the session as a replayable script",
+	"  R                 restart a stdio server / reconnect (History is kept)",
 	"Tools, Prompts, Resources",
 	"  ↑/↓ pgup/pgdn     move        /  filter (esc clears)",
 	"  enter             call / get / read (a form asks the arguments)",

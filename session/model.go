@@ -84,6 +84,10 @@ type Options struct {
 	Now func() time.Time
 	// ErrorText turns an error into the words the one-shot commands use.
 	ErrorText func(error) string
+	// Reconnect, when set, is R: it ends the connection (and a stdio
+	// server) and connects again, signing in if the server asks; nil means
+	// the session cannot.
+	Reconnect func(ctx context.Context) (Reached, error)
 }
 
 type tab int
@@ -141,6 +145,10 @@ type Model struct {
 	gone         bool // the connection ended
 	quitting     bool
 	seq          int // numbers expanded views, to match late answers
+
+	lost         string // why the connection ended, in full
+	reconnecting bool   // R is under way
+	gen          int    // the connection's generation: one more for each R
 
 	// exec runs what borrows the terminal: tea.Exec (tests run it at once).
 	exec func(tea.ExecCommand, tea.ExecCallback) tea.Cmd
@@ -201,6 +209,7 @@ func (m *Model) Close() {
 // Messages.
 
 type loadedMsg struct {
+	gen   int // the connection it was read on
 	which tab
 	tools *client.ToolList
 	pr    *client.PromptList
@@ -209,19 +218,19 @@ type loadedMsg struct {
 	err   error
 }
 
-// goneMsg is the connection ended under the session.
-type goneMsg struct{ err error }
-
 // watchConnection waits for the connection to end: a server that exits
 // or hangs up is said at once, not at the next request.
 func (m *Model) watchConnection() tea.Cmd {
-	c, ctx := m.c, m.ctx
+	c, ctx, gen, conn := m.c, m.ctx, m.gen, m.feed.current()
 	return func() tea.Msg {
 		err := c.Wait(ctx)
+		// An ask on screen for this connection ends now, not when the
+		// person answers it (the program waits while a form runs).
+		conn.end()
 		if ctx.Err() != nil {
 			return nil
 		}
-		return goneMsg{err}
+		return goneMsg{gen, err}
 	}
 }
 
@@ -239,10 +248,10 @@ func (m *Model) load(which tab) tea.Cmd {
 		return nil
 	}
 	m.loading[which] = true
-	c, ctx := m.c, m.ctx
+	c, ctx, gen := m.c, m.ctx, m.gen
 	caps := c.Capabilities()
 	return func() tea.Msg {
-		msg := loadedMsg{which: which}
+		msg := loadedMsg{gen: gen, which: which}
 		switch which {
 		case tabTools:
 			if caps.Tools == nil {
@@ -288,11 +297,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd := m.consume(msg)
 		return m, tea.Batch(cmd, m.feed.next())
 	case loadedMsg:
+		if msg.gen != m.gen {
+			return m, nil // read on a connection since replaced
+		}
 		m.loading[msg.which] = false
 		m.loaded[msg.which] = true
 		m.loadErr[msg.which] = msg.err
 		if msg.err != nil {
 			m.act.add(actRow{at: m.o.Now(), kind: kindError, text: fmt.Sprintf("reading the %s list failed: %s", strings.ToLower(tabNames[msg.which]), m.o.ErrorText(m.c.Explain(msg.err)))})
+			if !m.gone && unreachable(msg.err) {
+				m.lostConnection(msg.err)
+			}
 		}
 		m.setList(msg)
 		if m.again[msg.which] {
@@ -322,11 +337,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setStatus(msg.text, msg.err)
 		return m, nil
 	case goneMsg:
-		m.gone = true
-		text := m.o.ErrorText(m.c.Explain(msg.err))
-		m.act.add(actRow{at: m.o.Now(), kind: kindError, text: text})
-		m.setStatus(text+"; q quits (start again to reconnect)", true)
+		if msg.gen == m.gen && !m.gone && !m.reconnecting {
+			m.lostConnection(msg.err)
+		}
 		return m, nil
+	case reconnectedMsg:
+		return m, m.reconnected(msg)
 	case shareDoneMsg:
 		return m, nil
 	case tea.KeyPressMsg:
@@ -410,9 +426,9 @@ func (m *Model) relayout() tea.Cmd {
 
 // Sizes.
 
-// bodyHeight is the rows between the header (bar, tabs, rule) and the
-// footer (rule, keys).
-func (m *Model) bodyHeight() int { return max(m.height-5, 3) }
+// bodyHeight is the rows between the header (bar, tabs, rule, and while
+// the connection is down the reason for it) and the footer (rule, keys).
+func (m *Model) bodyHeight() int { return max(m.height-5-len(m.lostBanner()), 3) }
 
 // View implements tea.Model.
 func (m *Model) View() tea.View {
@@ -434,6 +450,10 @@ func (m *Model) frame(b *strings.Builder) {
 	b.WriteByte('\n')
 	b.WriteString(m.st.rule.Render(strings.Repeat("─", w)))
 	b.WriteByte('\n')
+	for _, l := range m.lostBanner() {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
 	body := m.body()
 	h := m.bodyHeight()
 	for i := 0; i < h; i++ {
@@ -453,24 +473,33 @@ func (m *Model) bar() string {
 	if s.Version != "" {
 		name += " " + render.Line(s.Version)
 	}
-	proto := s.Protocol
-	if m.o.Negotiated != "" {
-		proto += " (" + m.o.Negotiated + ")"
+	state := ""
+	if cs := m.connState(); cs != "" {
+		state = " · " + cs
 	}
-	parts := []string{proto}
-	if m.o.Transport != "" {
-		parts = append(parts, m.o.Transport)
+	var facts string
+	for _, negotiated := range []bool{true, false} {
+		proto := s.Protocol
+		if m.o.Negotiated != "" && negotiated {
+			proto += " (" + m.o.Negotiated + ")"
+		}
+		parts := []string{proto}
+		if m.o.Transport != "" {
+			parts = append(parts, m.o.Transport)
+		}
+		if l := m.c.LogLevel(); l != "" {
+			parts = append(parts, "log "+l)
+		}
+		facts = " · " + strings.Join(parts, " · ")
+		if state == "" || m.width-len(" mcpcli ▸ ")-ansi.StringWidth(facts+state) >= 12 {
+			break
+		}
+		// The connection's state is worth more than how it was negotiated
+		// (Activity says that).
 	}
-	if l := m.c.LogLevel(); l != "" {
-		parts = append(parts, "log "+l)
-	}
-	if m.gone {
-		parts = append(parts, "DISCONNECTED")
-	}
-	facts := " · " + strings.Join(parts, " · ")
-	// The facts stay whole; the server's name gives way.
-	room := max(m.width-len(" mcpcli ▸ ")-ansi.StringWidth(facts), 12)
-	return clip(" mcpcli ▸ "+m.st.title.Render(clip(name, room))+m.st.dim.Render(facts), m.width)
+	// The facts and the state stay whole; the server's name gives way.
+	room := max(m.width-len(" mcpcli ▸ ")-ansi.StringWidth(facts+state), 12)
+	return clip(" mcpcli ▸ "+m.st.title.Render(clip(name, room))+m.st.dim.Render(facts)+m.st.err.Render(state), m.width)
 }
 
 func (m *Model) tabsLine() string {

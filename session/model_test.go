@@ -365,7 +365,7 @@ func TestSavedScript(t *testing.T) {
 func TestServerGone(t *testing.T) {
 	h := newHarness(t, testServer(), harnessOptions{})
 	h.ss.Close()
-	s := h.waitShow("DISCONNECTED", "q quits")
+	s := h.waitShow("✗ disconnected", "closed the connection", "disconnected: q quits")
 	if !strings.Contains(s, "Test Server") {
 		t.Errorf("the bar lost the server:\n%s", s)
 	}

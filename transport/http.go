@@ -51,8 +51,9 @@ type exchange struct {
 	method    string
 	status    int
 	ctype     string
-	challenge string // WWW-Authenticate
-	text      string // the start of a text/plain body of an error status
+	challenge string      // WWW-Authenticate
+	text      string      // the start of a text/plain body of an error status
+	sent      Credentials // what the request carried to prove who sent it
 }
 
 // Observe implements Transport.
@@ -210,7 +211,7 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		rt.obs(Event{Time: time.Now(), Dir: Recv, HTTP: &HTTPHeaders{Status: resp.StatusCode, Header: resp.Header.Clone()}})
 	}
 	if rt.rec != nil && (req.Method == http.MethodPost && isCall(body) || req.Method == http.MethodGet && rt.recordGET) {
-		rt.rec.record(req.Method, resp)
+		rt.rec.record(req.Method, credentials(req, rt.header), resp)
 	}
 	switch mt {
 	case "text/event-stream":

@@ -61,9 +61,10 @@ func (r *recorder) get() exchange {
 	return r.last
 }
 
-// record keeps what the response to a request says, to explain a failure.
-func (r *recorder) record(method string, resp *http.Response) {
-	ex := exchange{method: method, status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), challenge: resp.Header.Get("WWW-Authenticate")}
+// record keeps what the response to a request says, and what the request
+// carried to prove who sent it, to explain a failure.
+func (r *recorder) record(method string, sent Credentials, resp *http.Response) {
+	ex := exchange{method: method, sent: sent, status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), challenge: resp.Header.Get("WWW-Authenticate")}
 	if mt, _, _ := mime.ParseMediaType(ex.ctype); resp.StatusCode >= 400 && (mt == "text/plain" || mt == "") {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorText+1))
 		resp.Body = readCloser{io.MultiReader(bytes.NewReader(b), resp.Body), resp.Body}
@@ -98,7 +99,14 @@ func plainText(b []byte) string {
 // error: the transport's own failure (*TooLargeError, *RedirectError),
 // else from what the last response showed, *AuthError for 401 and 403,
 // *StatusError for an answer that carries no JSON-RPC message.
-func (h *HTTP) Explain(err error) error { return h.rec.explain(h.URL, err, false) }
+func (h *HTTP) Explain(err error) error {
+	err = h.rec.explain(h.URL, err, false)
+	var ae *AuthError
+	if errors.As(err, &ae) {
+		ae.SignsIn = h.OAuth != nil
+	}
+	return err
+}
 
 // explain is Explain for either HTTP transport; sse says a 2xx without a
 // body is the normal answer to a POST (HTTP+SSE answers on its stream), so
@@ -117,7 +125,7 @@ func (r *recorder) explain(url string, err error, sse bool) error {
 	ex := r.get()
 	switch ex.status {
 	case http.StatusUnauthorized, http.StatusForbidden:
-		return &AuthError{URL: url, Status: ex.status, Challenge: ex.challenge, Cause: err}
+		return &AuthError{URL: url, Status: ex.status, Challenge: ex.challenge, Sent: ex.sent, Cause: err}
 	}
 	var je *jsonrpc.Error
 	if errors.As(err, &je) && je.Code != CodeRejectedByTransport {
@@ -127,7 +135,7 @@ func (r *recorder) explain(url string, err error, sse bool) error {
 		return err
 	}
 	mt, _, _ := mime.ParseMediaType(ex.ctype)
-	se := &StatusError{URL: url, Status: ex.status, ContentType: mt, Text: ex.text, Cause: err}
+	se := &StatusError{URL: url, Status: ex.status, ContentType: mt, Text: ex.text, Sent: ex.sent, Cause: err}
 	switch {
 	case ex.status == http.StatusNotFound:
 		se.Kind = NotFound
@@ -164,7 +172,10 @@ type StatusError struct {
 	Kind        StatusKind
 	ContentType string
 	Text        string // the start of a text/plain body, on one line
-	Cause       error
+	// Sent is what the request carried to prove who sent it: a server
+	// that forgot a token (it restarted) may answer it with a 500.
+	Sent  Credentials
+	Cause error
 }
 
 func (e *StatusError) Error() string {
@@ -185,13 +196,37 @@ func (e *StatusError) Error() string {
 
 func (e *StatusError) Unwrap() error { return e.Cause }
 
-// AuthError is a server that wants credentials mcpcli did not send (401),
-// or refuses the ones it sent (403).
+// AuthError is a server that refused a request with 401 (it wants
+// credentials, or others than those sent) or 403 (they do not allow it).
 type AuthError struct {
 	URL       string
 	Status    int
-	Challenge string // WWW-Authenticate
-	Cause     error
+	Challenge string      // WWW-Authenticate
+	Sent      Credentials // what the refused request carried
+	// SignsIn: the transport signs in when refused (Streamable HTTP with
+	// mcpcli's OAuth handler), so a sign-in kept for the server is used.
+	SignsIn bool
+	Cause   error
+}
+
+// Credentials says what a request carried to prove who sent it.
+type Credentials struct {
+	// Token: a bearer token of mcpcli's own sign-in (OAuth).
+	Token bool
+	// Headers: headers the person gave (--header, a config entry's
+	// headers), which may be credentials of their own.
+	Headers bool
+}
+
+// None reports a request that carried nothing to prove who sent it.
+func (c Credentials) None() bool { return !c.Token && !c.Headers }
+
+// credentials is what req carries, header being the person's headers.
+func credentials(req *http.Request, header http.Header) Credentials {
+	return Credentials{
+		Token:   req.Header.Get("Authorization") != "" && header.Get("Authorization") == "",
+		Headers: len(header) > 0,
+	}
 }
 
 func (e *AuthError) Error() string {

@@ -109,7 +109,7 @@ func (s *SSE) connectError(err error) error {
 	}
 	switch {
 	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden:
-		return &AuthError{URL: s.URL, Status: e.Status, Challenge: ex.challenge, Cause: err}
+		return &AuthError{URL: s.URL, Status: e.Status, Challenge: ex.challenge, Sent: ex.sent, Cause: err}
 	case e.Status >= 200 && e.Status < 300 && e.ContentType != "text/event-stream":
 		e.Problem = "its answer is " + e.ContentType + ", not an event stream"
 	case e.Status >= 200 && e.Status < 300:

@@ -14,18 +14,19 @@ import (
 	"github.com/mcpcli/mcpcli/internal/authtest"
 )
 
-// authServerMain is "authserver ADDR [-scope S]...": an OAuth
+// authServerMain is "authserver ADDR [-scope S]... [-step-up S]": an OAuth
 // authorization server and the MCP server it guards, at http://ADDR/mcp.
 func authServerMain() {
 	fs := flag.NewFlagSet("authserver", flag.ExitOnError)
 	var scopes multi
 	fs.Var(&scopes, "scope", "a scope the MCP server requires (repeatable)")
+	stepUp := fs.String("step-up", "", "a scope the tool admin needs too (403 insufficient_scope without it)")
 	fs.Parse(os.Args[1:])
 	if fs.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: authserver ADDR [-scope S]...")
+		fmt.Fprintln(os.Stderr, "usage: authserver ADDR [-scope S]... [-step-up S]")
 		os.Exit(2)
 	}
-	srv := authtest.New(authtest.Options{Scopes: scopes})
+	srv := authtest.New(authtest.Options{Scopes: scopes, StepUp: *stepUp})
 	fmt.Fprintln(os.Stderr, http.ListenAndServe(fs.Arg(0), srv.Handler()))
 	os.Exit(1)
 }
@@ -39,17 +40,35 @@ func (m *multi) Set(s string) error { *m = append(*m, s); return nil }
 // scripts: it does what a browser does with a sign-in link when the
 // authorization server asks nothing, GET and follow the redirects (on
 // loopback only) back to mcpcli's callback. It records each URL it is
-// given in $TESTBROWSER_LOG.
+// given in $TESTBROWSER_LOG. The visit $TESTBROWSER_DENY numbers (1 for
+// the first in the log) is denied instead, as a person who clicks Deny:
+// the browser comes back to mcpcli with error=access_denied.
 func testBrowserMain() {
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: testbrowser URL")
 		os.Exit(2)
 	}
+	visit := 0
 	if log := os.Getenv("TESTBROWSER_LOG"); log != "" {
 		f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 		if err == nil {
 			fmt.Fprintln(f, os.Args[1])
 			f.Close()
+		}
+		b, _ := os.ReadFile(log)
+		visit = strings.Count(string(b), "\n")
+	}
+	denied := false
+	if deny := os.Getenv("TESTBROWSER_DENY"); deny != "" && deny == fmt.Sprint(visit) {
+		denied = true
+		if authz, err := url.Parse(os.Args[1]); err == nil {
+			q := authz.Query()
+			back, err := url.Parse(q.Get("redirect_uri"))
+			if err == nil {
+				v := url.Values{"error": {"access_denied"}, "state": {q.Get("state")}, "iss": {authz.Scheme + "://" + authz.Host}}
+				back.RawQuery = v.Encode()
+				os.Args[1] = back.String()
+			}
 		}
 	}
 	local := func(u *url.URL) error {
@@ -77,7 +96,7 @@ func testBrowserMain() {
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
 	resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
+	if resp.StatusCode/100 != 2 && !denied {
 		fmt.Fprintf(os.Stderr, "testbrowser: ended at HTTP %d: %s\n", resp.StatusCode, body)
 		os.Exit(1)
 	}

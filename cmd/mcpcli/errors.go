@@ -82,8 +82,9 @@ func (e *demoError) Error() string {
 }
 
 // report turns the outcome of a command into a message on stderr and an
-// exit code. It is the only place that does.
-func report(ctx context.Context, w *render.Console, err error) int {
+// exit code. It is the only place that does. login names the run's server
+// to mcpcli auth login ("-s NAME", "--url URL"), or is "".
+func report(ctx context.Context, w *render.Console, err error, login string) int {
 	if err == nil {
 		return exitOK
 	}
@@ -129,7 +130,7 @@ func report(ctx context.Context, w *render.Console, err error) int {
 		w.Printf("Run '%s --help' for usage.", ue.cmd)
 		return exitError
 	}
-	w.Printf("mcpcli: %s", render.Line(explain(err)))
+	w.Printf("mcpcli: %s", render.Line(explainAs(err, login)))
 	if tail := stderrTail(err); len(tail) > 0 {
 		w.Printf("  last %d line%s of the server's stderr:", len(tail), plural(len(tail)))
 		for _, l := range tail {
@@ -165,7 +166,11 @@ func plural(n int) string {
 
 // explain says what an error means in words, and what to do next: the
 // flag to try, the command to run.
-func explain(err error) string {
+func explain(err error) string { return explainAs(err, "") }
+
+// explainAs is explain for a run that names its server to mcpcli with
+// login ("-s NAME", "--url URL"): the commands it suggests name it so.
+func explainAs(err error, login string) string {
 	var (
 		ee  *transport.ExitError
 		se  *transport.StdoutError
@@ -191,7 +196,7 @@ func explain(err error) string {
 		tll *transport.TooLongError
 		sc  *transport.StdoutClosedError
 	)
-	if msg, ok := explainSignIn(err); ok {
+	if msg, ok := explainSignIn(err, login); ok {
 		return msg
 	}
 	if msg, ok := explainConfig(err); ok {
@@ -253,12 +258,9 @@ func explain(err error) string {
 		}
 		return st.Error()
 	case errors.As(err, &ae):
-		if ae.Status == http.StatusForbidden {
-			return ae.Error() + fmt.Sprintf("; neither the credentials given with --header (or in the server's config entry), if any, nor your sign-in allow it ('mcpcli auth status --url %s' shows the sign-in)", ae.URL)
-		}
-		return ae.Error() + fmt.Sprintf("; it refused the credentials mcpcli sent: check the --header values (or the server's config entry), or sign in again with 'mcpcli auth login --url %s'", ae.URL)
+		return ae.Error() + authAdvice(ae, login)
 	case errors.As(err, &hs):
-		return hs.Error() + statusAdvice(hs)
+		return hs.Error() + statusAdvice(hs, login)
 	case errors.As(err, &ve):
 		return ve.Error() + "; use a client or server release with a version in common"
 	case errors.As(err, &to):
@@ -303,12 +305,57 @@ func undeclared(e *client.UndeclaredError) string {
 	return e.Error()
 }
 
+// headerCreds names the credentials a person gives mcpcli for a server.
+const headerCreds = "the --header values (or the headers of the server's config entry)"
+
+// authAdvice says what to do about a refusal (401, 403), from what the
+// refused request carried: it blames only credentials that were sent.
+func authAdvice(e *transport.AuthError, login string) string {
+	if login == "" {
+		login = "--url " + e.URL
+	}
+	signIn := fmt.Sprintf("'mcpcli auth login %s'", login)
+	sent := e.Sent
+	if e.Status == http.StatusForbidden {
+		switch {
+		case sent.Token && sent.Headers:
+			return fmt.Sprintf("; neither %s nor your sign-in allow it ('mcpcli auth status %s' shows what the sign-in grants)", headerCreds, login)
+		case sent.Token:
+			return fmt.Sprintf("; your sign-in does not allow it ('mcpcli auth status %s' shows what it grants; %s signs in again)", login, signIn)
+		case sent.Headers:
+			return fmt.Sprintf("; %s do not allow it", headerCreds)
+		case e.SignsIn:
+			return fmt.Sprintf("; mcpcli sent no credentials: sign in with %s, or give them with --header", signIn)
+		}
+		return "; mcpcli sent no credentials: give them with --header \"Authorization: Bearer TOKEN\" (or in the server's config entry)"
+	}
+	switch {
+	case sent.Token && sent.Headers:
+		return fmt.Sprintf("; it refused the sign-in token mcpcli sent: sign in again with %s, or check %s", signIn, headerCreds)
+	case sent.Token:
+		return fmt.Sprintf("; it refused the sign-in token mcpcli sent: sign in again with %s", signIn)
+	case sent.Headers:
+		return fmt.Sprintf("; it refused the credentials given: check %s", headerCreds)
+	case e.SignsIn:
+		return fmt.Sprintf("; mcpcli sent no credentials: sign in with %s", signIn)
+	}
+	return "; mcpcli sent no credentials, and signs in by itself over Streamable HTTP only: give them with --header \"Authorization: Bearer TOKEN\" (or in the server's config entry)"
+}
+
 // statusAdvice says what to do about an HTTP answer without JSON-RPC.
-func statusAdvice(e *transport.StatusError) string {
+func statusAdvice(e *transport.StatusError, login string) string {
 	switch e.Kind {
 	case transport.NotFound:
 		return ": nothing there answers the request; check the URL's path (servers often serve MCP at /mcp)"
 	case transport.ServerFailed:
+		if e.Sent.Token {
+			// The TypeScript SDK's servers answer a token they cannot
+			// verify (one they issued before a restart) with a 500.
+			if login == "" {
+				login = "--url " + e.URL
+			}
+			return fmt.Sprintf("; mcpcli sent the sign-in token kept for it, which a server that restarted may have forgotten: sign in again with 'mcpcli auth login %s'", login)
+		}
 		return "; the server's own logs may tell"
 	case transport.Refused:
 		return "; check the URL and any --header"
@@ -355,7 +402,7 @@ func describeRPC(code int64, msg string) string {
 
 // explainSignIn words what went wrong signing in (the oauth package's
 // typed errors), with the command that signs in again.
-func explainSignIn(err error) (string, bool) {
+func explainSignIn(err error, named string) (string, bool) {
 	var (
 		sf    *signInFailed
 		si    *oauth.SignInError
@@ -370,9 +417,12 @@ func explainSignIn(err error) (string, bool) {
 	case !errors.As(err, &si):
 		return "", false
 	}
-	login := "--url " + si.Server
+	login := named
 	if errors.As(err, &sf) {
 		login = sf.login
+	}
+	if login == "" {
+		login = "--url " + si.Server
 	}
 	again := fmt.Sprintf("'mcpcli auth login %s'", login)
 	var (
@@ -390,6 +440,8 @@ func explainSignIn(err error) (string, bool) {
 		ref   *urlmode.RefusedError
 	)
 	switch {
+	case errors.As(err, &req) && !req.Expired.IsZero():
+		return fmt.Sprintf("%s, and this run cannot ask you to sign in again (no terminal); sign in with %s on a terminal, or pass --answers FILE to have the link printed (--open-urls opens it)", req.Error(), again), true
 	case errors.As(err, &req):
 		msg := fmt.Sprintf("server %s requires you to sign in (HTTP %d)", req.Server, req.Status)
 		if req.Issuer != "" {

@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpcli/mcpcli/transport"
+)
 
 // A server's message that repeats its code ("MCP error -32602: …", as the
 // TypeScript SDK writes them) is shown once, with the code mcpcli names.
@@ -16,5 +21,51 @@ func TestRPCMessage(t *testing.T) {
 		if got := rpcMessage(tc.code, tc.msg); got != tc.out {
 			t.Errorf("rpcMessage(%d, %q) = %q, want %q", tc.code, tc.msg, got, tc.out)
 		}
+	}
+}
+
+// A refusal blames only what was sent, and names the server as the run
+// named it (-s NAME, or --url URL).
+func TestAuthAdvice(t *testing.T) {
+	const url = "http://127.0.0.1:8080/mcp"
+	for _, tc := range []struct {
+		name    string
+		err     *transport.AuthError
+		login   string
+		want    string
+		notWant string
+	}{
+		{"401, nothing sent, a transport that signs in", &transport.AuthError{URL: url, Status: 401, SignsIn: true}, "-s linear",
+			"; mcpcli sent no credentials: sign in with 'mcpcli auth login -s linear'", "refused the"},
+		{"401, nothing sent, HTTP+SSE", &transport.AuthError{URL: url, Status: 401}, "",
+			`mcpcli sent no credentials, and signs in by itself over Streamable HTTP only: give them with --header "Authorization: Bearer TOKEN"`, "auth login"},
+		{"401, a sign-in's token", &transport.AuthError{URL: url, Status: 401, SignsIn: true, Sent: transport.Credentials{Token: true}}, "",
+			"it refused the sign-in token mcpcli sent: sign in again with 'mcpcli auth login --url " + url + "'", "--header"},
+		{"401, headers", &transport.AuthError{URL: url, Status: 401, Sent: transport.Credentials{Headers: true}}, "--url " + url,
+			"it refused the credentials given: check the --header values", "auth login"},
+		{"403, a sign-in's token", &transport.AuthError{URL: url, Status: 403, SignsIn: true, Sent: transport.Credentials{Token: true}}, "-s linear",
+			"your sign-in does not allow it ('mcpcli auth status -s linear' shows what it grants; 'mcpcli auth login -s linear' signs in again)", "--header"},
+		{"403, headers", &transport.AuthError{URL: url, Status: 403, Sent: transport.Credentials{Headers: true}}, "",
+			"the --header values (or the headers of the server's config entry) do not allow it", "sign-in"},
+	} {
+		got := explainAs(tc.err, tc.login)
+		if !strings.Contains(got, tc.want) || strings.Contains(got, tc.notWant) {
+			t.Errorf("%s: explainAs = %q, want it to say %q and not %q", tc.name, got, tc.want, tc.notWant)
+		}
+	}
+}
+
+// A 500 to a request that carried a sign-in's token (a server that
+// restarted and forgot it, as the TypeScript SDK's do) names auth login;
+// a 500 to one that carried none does not.
+func TestServerFailedAdvice(t *testing.T) {
+	const url = "http://127.0.0.1:8080/mcp"
+	withToken := &transport.StatusError{URL: url, Status: 500, Kind: transport.ServerFailed, Sent: transport.Credentials{Token: true}}
+	if got, want := explainAs(withToken, "-s demo"), "mcpcli sent the sign-in token kept for it, which a server that restarted may have forgotten: sign in again with 'mcpcli auth login -s demo'"; !strings.Contains(got, want) {
+		t.Errorf("explainAs(500 with a token) = %q, want it to say %q", got, want)
+	}
+	without := &transport.StatusError{URL: url, Status: 500, Kind: transport.ServerFailed}
+	if got := explainAs(without, "-s demo"); strings.Contains(got, "auth login") {
+		t.Errorf("explainAs(500 without a token) = %q: it names auth login", got)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/config"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
+	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -79,6 +80,15 @@ type Factory struct {
 	// share, in the interactive session, lends the terminal to what asks
 	// on it outside a form (a sign-in that comes mid-session).
 	share func(ctx context.Context, run func()) error
+	// session: the run is a session (the TUI or the line session), whose
+	// requests each may ask for a sign-in again.
+	session bool
+
+	// Made by the first Connect, and kept by the next (a session that
+	// reconnects): how the run answers, and its trace.
+	answerer client.Answerer
+	sampler  client.Sampler
+	tracer   *transport.Tracer
 }
 
 // cleanup runs what the run left to do at its end.
@@ -349,43 +359,43 @@ func (f *Factory) stdio(c transport.Command) *transport.Stdio {
 // Connect starts a session with the server over t, with this run's
 // answerer, trace and display; adjust, when given, changes the options
 // last. Closing the session closes t.
+//
+// Every way mcpcli reaches a server comes through here: an HTTP server
+// gets its sign-in (signInFor) whatever the command. A session may call it
+// again to reconnect: the answerers and the trace of the first call are
+// kept.
 func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.Transport, adjust ...func(*client.Options)) (*client.Session, error) {
 	con := f.Console()
-	answerer, sampler, err := f.Answerers(cmd)
-	if err != nil {
-		t.Close()
-		return nil, err
+	if f.answerer == nil {
+		var err error
+		if f.answerer, f.sampler, err = f.Answerers(cmd); err != nil {
+			f.answerer = nil
+			t.Close()
+			return nil, err
+		}
 	}
+	answerer, sampler := f.answerer, f.sampler
 	roots, err := rootURIs(f.Flags.Roots)
 	if err != nil {
 		t.Close()
 		return nil, usageErrorf(cmd, "%v", err)
 	}
+	var signIn *oauth.Handler
+	if h, ok := t.(*transport.HTTP); ok && h.OAuth == nil {
+		if signIn, err = f.signInFor(h, false); err != nil {
+			t.Close()
+			return nil, err
+		}
+	}
 	var closers []func()
 	if f.Flags.Trace != "" {
-		var w io.Writer
-		escape := false
-		if f.Flags.Trace == "-" {
-			w, escape = con, true
-		} else {
-			file, err := os.Create(f.Flags.Trace)
-			if err != nil {
+		if f.tracer == nil {
+			if closers, err = f.trace(cmd); err != nil {
 				t.Close()
-				return nil, usageErrorf(cmd, "--trace %q: %v", f.Flags.Trace, err)
+				return nil, err
 			}
-			w = file
-			closers = append(closers, func() { file.Close() })
 		}
-		tr := transport.NewTracer(w)
-		tr.EscapeControls = escape
-		tr.RedactHeaders = f.secret
-		t.Observe(tr.Observe)
-		name := f.Flags.Trace
-		closers = append([]func(){func() {
-			if err := tr.Err(); err != nil {
-				con.Warn(fmt.Sprintf("the trace %s is incomplete: %v", name, err))
-			}
-		}}, closers...)
+		t.Observe(f.tracer.Observe)
 	}
 	modes, _ := client.ParseModes(f.Flags.Elicitation)
 	connectTimeout := f.Flags.Timeout
@@ -451,14 +461,52 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 	for _, a := range adjust {
 		a(&opts)
 	}
+	if signIn != nil && f.session {
+		// Each request the person makes in a session may ask them to sign
+		// in, even after a sign-in they declined.
+		onStep := opts.OnStep
+		opts.OnStep = func(st client.Step) {
+			if st.Kind == client.StepSend && st.Round == 0 {
+				signIn.Rearm()
+			}
+			if onStep != nil {
+				onStep(st)
+			}
+		}
+	}
 	s, err := client.Connect(ctx, t, opts)
 	wait.set(nil)
+	f.closers = append(f.closers, closers...)
 	if err != nil {
-		for _, c := range closers {
-			c()
-		}
 		return nil, err
 	}
-	f.closers = append(f.closers, closers...)
 	return s, nil
+}
+
+// trace opens --trace, once a run, and returns what closes it.
+func (f *Factory) trace(cmd *cobra.Command) ([]func(), error) {
+	con := f.Console()
+	var closers []func()
+	var w io.Writer
+	escape := false
+	if f.Flags.Trace == "-" {
+		w, escape = con, true
+	} else {
+		file, err := os.Create(f.Flags.Trace)
+		if err != nil {
+			return nil, usageErrorf(cmd, "--trace %q: %v", f.Flags.Trace, err)
+		}
+		w = file
+		closers = append(closers, func() { file.Close() })
+	}
+	tr := transport.NewTracer(w)
+	tr.EscapeControls = escape
+	tr.RedactHeaders = f.secret
+	f.tracer = tr
+	name := f.Flags.Trace
+	return append([]func(){func() {
+		if err := tr.Err(); err != nil {
+			con.Warn(fmt.Sprintf("the trace %s is incomplete: %v", name, err))
+		}
+	}}, closers...), nil
 }

@@ -147,7 +147,9 @@ every name with its file.`,
 			Use:   "sign-in",
 			Short: "OAuth sign-in to HTTP servers, and where tokens are kept",
 			Long: `A Streamable HTTP server that answers 401 (or 403 insufficient_scope) on any
-command gets a sign-in (OAuth 2.1, MCP authorization):
+command, the session (full-screen or --accessible) and watch included, and
+in the middle of a session too, gets a sign-in (OAuth 2.1, MCP
+authorization); the request then goes on:
 
   1. its protected resource metadata names its authorization server, whose
      metadata mcpcli checks (the resource, the issuer, PKCE S256);
@@ -164,7 +166,8 @@ command gets a sign-in (OAuth 2.1, MCP authorization):
      issuer, exchanges the code (PKCE, resource) and retries the request.
 
 Tokens are kept per server and per authorization server, refreshed
-silently, in the system keyring (macOS Keychain, Windows Credential
+silently (one that expired with no refresh token means a new sign-in), in
+the system keyring (macOS Keychain, Windows Credential
 Manager, the Secret Service over D-Bus), or, where there is none, in
 $XDG_STATE_HOME/mcpcli/oauth.json (~/.local/state/mcpcli/oauth.json), mode
 0600. $MCPCLI_TOKEN_STORE chooses: auto, keyring or file. Tokens never appear

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/schema"
 	"github.com/mcpcli/mcpcli/session"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // LineOptions are what the line session (session --accessible) needs.
@@ -47,6 +49,11 @@ type LineOptions struct {
 	// the server any more (a "waiting for …" line a request that failed
 	// left pending goes, before the next prompt).
 	Settled func()
+	// ErrorText words an error as report does; nil means explain.
+	ErrorText func(error) string
+	// Restart is what Connect does again to the server: "restart" (a
+	// stdio server) or "reconnect" (HTTP); the command of that name runs it.
+	Restart string
 }
 
 // line is one line session.
@@ -63,6 +70,9 @@ type line struct {
 	specsOf *client.ToolList
 	specs   map[string]*schema.Args
 	tool    int // requests whose tool said isError
+	// ended is closed when the connection of the moment ends.
+	ended    chan struct{}
+	toldTail bool // the dead server's last stderr lines were shown
 }
 
 // lineError is a line session in which commands failed.
@@ -81,8 +91,22 @@ func lineRun(ctx context.Context, o *LineOptions) error {
 	connect := func(ctx context.Context) (*client.Session, error) {
 		return o.Connect(ctx, l.rec)
 	}
-	return withSession(ctx, o.Console, connect, func(s *client.Session) error {
-		l.s = s
+	if o.ErrorText == nil {
+		o.ErrorText = explain
+	}
+	if o.Restart == "" {
+		o.Restart = "restart"
+	}
+	// How the commands went is said apart: it is not the connection's
+	// error, for withSession to explain by what became of the server.
+	var outcome error
+	err := withSession(ctx, o.Console, connect, func(s *client.Session) error {
+		l.use(ctx, s)
+		defer func() {
+			if l.s != s && l.s != nil {
+				l.s.Close() // the session's since a restart
+			}
+		}()
 		if o.TTY {
 			l.con.Printf("mcpcli session with %s (%s); help lists the commands", render.Line(s.Server().Display()), s.Server().Protocol)
 		}
@@ -99,12 +123,16 @@ func lineRun(ctx context.Context, o *LineOptions) error {
 		}
 		switch {
 		case l.failed > 0:
-			return &lineError{failed: l.failed, of: l.commands}
+			outcome = &lineError{failed: l.failed, of: l.commands}
 		case l.tool > 0:
-			return toolError{}
+			outcome = toolError{}
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return outcome
 }
 
 func (l *line) loop(ctx context.Context) error {
@@ -189,7 +217,67 @@ func (l *line) fail(err error) {
 		l.con.Printf("mcpcli: cancelled; the request was abandoned")
 		return
 	}
-	l.con.Printf("mcpcli: %s", render.Line(explain(l.s.Explain(err))))
+	err = l.s.Explain(err)
+	msg := l.o.ErrorText(err)
+	if l.gone() || serverGone(err) {
+		msg += fmt.Sprintf("; '%s' %ss the server (the history is kept)", l.o.Restart, l.o.Restart)
+	}
+	l.con.Printf("mcpcli: %s", render.Line(msg))
+	if tail := stderrTail(err); len(tail) > 0 && !l.toldTail {
+		// Said once: each command after says the server is gone.
+		l.toldTail = true
+		l.con.Printf("  last %d line%s of the server's stderr:", len(tail), plural(len(tail)))
+		for _, t := range tail {
+			l.con.Printf("  | %s", render.Line(t))
+		}
+	}
+}
+
+// use makes s the connection commands go to, and watches for its end.
+func (l *line) use(ctx context.Context, s *client.Session) {
+	l.s = s
+	l.specsOf, l.specs, l.toldTail = nil, nil, false
+	ended := make(chan struct{})
+	l.ended = ended
+	go func() {
+		s.Wait(ctx)
+		close(ended)
+	}()
+}
+
+// serverGone reports whether err says the server is gone: a stdio server
+// that exited, a connection that ended, an HTTP server no longer reached.
+func serverGone(err error) bool {
+	var (
+		ee *transport.ExitError
+		sc *transport.StdoutClosedError
+		ce *client.ClosedError
+		ne *net.OpError
+	)
+	return errors.As(err, &ee) || errors.As(err, &sc) || errors.As(err, &ce) || errors.As(err, &ne) && ne.Op == "dial"
+}
+
+// gone reports whether the connection of the moment has ended.
+func (l *line) gone() bool {
+	select {
+	case <-l.ended:
+		return true
+	default:
+		return false
+	}
+}
+
+// restart ends the connection (and a stdio server that still runs) and
+// connects again: the requests so far stay, to list, re-run and save.
+func (l *line) restart(ctx context.Context) error {
+	l.s.Close()
+	s, err := l.o.Connect(ctx, l.rec)
+	if err != nil {
+		return fmt.Errorf("%s failed: %w", l.o.Restart, err)
+	}
+	l.use(ctx, s)
+	l.con.Printf("mcpcli: %sed: connected to %s (%s); the history is kept", l.o.Restart, render.Line(s.Server().Display()), s.Server().Protocol)
+	return nil
 }
 
 const lineHelp = `commands:
@@ -203,6 +291,7 @@ const lineHelp = `commands:
   rerun N               send request N again
   level LEVEL           set the server's log level (debug ... emergency)
   save FILE             write the requests as a script of one-shot commands
+  restart, reconnect    start the server again (stdio) or connect again (HTTP)
   quit                  end the session (so does end of input)`
 
 // command runs one command line.
@@ -248,6 +337,11 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 		return false, l.send(ctx, "resources/read", uri, nil, 0)
 	case "history":
 		l.history()
+	case "restart", "reconnect":
+		if len(args) > 0 {
+			return false, fmt.Errorf("%s takes no arguments", cmd)
+		}
+		return false, l.restart(ctx)
 	case "rerun":
 		n, err := strconv.Atoi(strings.TrimPrefix(strings.Join(args, ""), "#"))
 		if err != nil || n < 1 || n > len(l.reqs) {
@@ -273,7 +367,7 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 		}
 		l.con.Printf("%s", msg)
 	default:
-		names := []string{"tools", "call", "prompts", "prompt", "resources", "read", "history", "rerun", "level", "save", "quit", "help"}
+		names := []string{"tools", "call", "prompts", "prompt", "resources", "read", "history", "rerun", "level", "save", "restart", "reconnect", "quit", "help"}
 		return false, fmt.Errorf("unknown command %q%s; 'help' lists them", cmd, didYouMean(suggest.Closest(cmd, names)))
 	}
 	return false, nil

@@ -48,9 +48,11 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"waitport":   cmdWaitPort,
-			"checktrace": cmdCheckTrace,
-			"subst":      cmdSubst,
+			"waitport":     cmdWaitPort,
+			"checktrace":   cmdCheckTrace,
+			"subst":        cmdSubst,
+			"waitgrep":     cmdWaitGrep,
+			"expiretokens": cmdExpireTokens,
 		},
 	})
 }

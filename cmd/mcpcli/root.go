@@ -34,7 +34,7 @@ func Run(ctx context.Context, args []string, deps *Deps) int {
 		}
 	}
 	f.cleanup()
-	code := report(ctx, f.Console(), err)
+	code := report(ctx, f.Console(), err, f.loginArgs())
 	f.keepAnswers(err)
 	return code
 }
@@ -259,19 +259,14 @@ func noArgs(f *Factory) cobra.PositionalArgs {
 type connector func(ctx context.Context) (*client.Session, error)
 
 // connector resolves the server from the flags. An HTTP server gets its
-// OAuth handler when the command connects: the token kept for it, and a
-// sign-in when it asks.
+// OAuth handler when the command connects (Connect): the token kept for
+// it, and a sign-in when it asks.
 func (f *Factory) connector(cmd *cobra.Command) (connector, error) {
 	t, err := f.Transport(cmd)
 	if err != nil {
 		return nil, err
 	}
 	return func(ctx context.Context) (*client.Session, error) {
-		if h, ok := t.(*transport.HTTP); ok {
-			if _, err := f.signInFor(h, false); err != nil {
-				return nil, err
-			}
-		}
 		return f.Connect(ctx, cmd, t)
 	}, nil
 }

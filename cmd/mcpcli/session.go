@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -32,9 +33,13 @@ type SessionOptions struct {
 	Terminal   *render.Terminal
 	Forms      *render.FormAnswerer
 	Values     *render.ValueForm
-	// Connect connects with the session's hooks going to feed.
+	// Connect connects with the session's hooks going to feed: to a
+	// server started again (stdio) or reached again (HTTP) each time.
 	Connect func(ctx context.Context, feed *session.Feed) (*client.Session, error)
 	Replay  session.Replay
+	// ErrorText words an error as report does, naming the server as the
+	// run named it.
+	ErrorText func(error) string
 
 	// The line session.
 	Line *LineOptions
@@ -67,7 +72,13 @@ terminal or a pipe:
   history, rerun N        the requests so far; send number N again
   level LEVEL             the server's log level
   save FILE               write the requests as a script
+  restart, reconnect      start the server again, or connect again
   quit                    (or end of input)
+
+When the server goes away, R in the session (restart in the line session)
+starts a stdio server again or connects to an HTTP server again, on the
+same session: History, Activity and the wire view are kept. A server that
+asks for a sign-in, at the start or in the middle, gets one in place.
 
 Results go to stdout, flushed after each; everything else to stderr.`,
 		Example: `  mcpcli session -- mcpcli demo-server
@@ -102,11 +113,26 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	if err != nil {
 		return nil, err
 	}
-	opts := &SessionOptions{Console: f.Console(), Accessible: f.Flags.Accessible, Save: save, Replay: f.replay()}
+	f.session = true
+	// Each connection of the session is to a transport of its own: the
+	// one just checked, then (R, restart) one made again from the flags.
+	transportOnce := func() (transport.Transport, error) {
+		if next := t; next != nil {
+			t = nil
+			return next, nil
+		}
+		return f.Transport(cmd)
+	}
+	opts := &SessionOptions{Console: f.Console(), Accessible: f.Flags.Accessible, Save: save, Replay: f.replay(), ErrorText: f.errorText}
 	if opts.Accessible {
 		opts.Line = &LineOptions{
-			Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Save: save, Replay: opts.Replay,
+			Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Save: save, Replay: opts.Replay, ErrorText: f.errorText,
+			Restart: restartWord(t),
 			Connect: func(ctx context.Context, rec *session.Recorder) (*client.Session, error) {
+				t, err := transportOnce()
+				if err != nil {
+					return nil, err
+				}
 				return f.Connect(ctx, cmd, t, func(o *client.Options) {
 					rec.Inner = o.Answerer
 					o.Answerer = rec
@@ -152,6 +178,10 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	opts.Forms, opts.Terminal = fa, &render.Terminal{In: f.Deps.In, Out: f.Deps.Err}
 	opts.Values = &render.ValueForm{Term: fa.Term}
 	opts.Connect = func(ctx context.Context, feed *session.Feed) (*client.Session, error) {
+		t, err := transportOnce()
+		if err != nil {
+			return nil, err
+		}
 		f.share = feed.Share
 		if st, ok := t.(*transport.Stdio); ok {
 			st.Cmd.Stderr = feed.Stderr()
@@ -322,14 +352,27 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 	if err != nil {
 		return err
 	}
-	defer s.Close()
+	conn := &sessionConn{s: s}
+	defer conn.close()
 	how, negotiated, via := sessionFacts(s)
 	feed.HoldConsole(opts.Console.Hold)
+	errorText := opts.ErrorText
+	if errorText == nil {
+		errorText = explain
+	}
 	m := session.New(session.Options{
 		Client: s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
 		Transport: via, Negotiated: negotiated, How: how,
 		Replay: opts.Replay, SavePath: opts.Save,
-		ErrorText: explain,
+		ErrorText: errorText,
+		Reconnect: func(ctx context.Context) (session.Reached, error) {
+			s, err := conn.replace(func() (*client.Session, error) { return opts.Connect(ctx, feed) })
+			if err != nil {
+				return session.Reached{}, err
+			}
+			how, negotiated, via := sessionFacts(s)
+			return session.Reached{Client: s, Transport: via, Negotiated: negotiated, How: how}, nil
+		},
 	})
 	_, err = opts.Terminal.Run(ctx, m)
 	m.Close()
@@ -343,6 +386,59 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 		opts.Console.Printf("mcpcli: %s", msg)
 	}
 	return nil
+}
+
+// sessionConn is the session's connection of the moment: R replaces it.
+type sessionConn struct {
+	mu     sync.Mutex
+	s      *client.Session // nil after a restart that failed
+	closed bool
+}
+
+// replace ends the connection (and with it a stdio server, if it still
+// runs), and connects again.
+func (c *sessionConn) replace(connect func() (*client.Session, error)) (*client.Session, error) {
+	c.mu.Lock()
+	old := c.s
+	c.s = nil
+	c.mu.Unlock()
+	if old != nil {
+		old.Close()
+	}
+	s, err := connect()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		// The session ended while it connected.
+		s.Close()
+		return nil, errClosed
+	}
+	c.s = s
+	return s, nil
+}
+
+var errClosed = errors.New("the session ended")
+
+func (c *sessionConn) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.s != nil {
+		c.s.Close()
+		c.s = nil
+	}
+}
+
+// restartWord is what restarting a session does to the server t: restart
+// a stdio server, reconnect to an HTTP one.
+func restartWord(t transport.Transport) string {
+	if _, ok := t.(*transport.Stdio); ok {
+		return "restart"
+	}
+	return "reconnect"
 }
 
 // sessionFacts say how the session was reached: the negotiation in full

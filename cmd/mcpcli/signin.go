@@ -19,13 +19,21 @@ import (
 const envTokenStore = "MCPCLI_TOKEN_STORE"
 
 // loginArgs is how this run names its server to mcpcli, for the commands
-// an error suggests: "-s NAME" or "--url URL".
+// an error suggests: "-s NAME" or "--url URL"; "" for a stdio server
+// given by its command.
 func (f *Factory) loginArgs() string {
-	if f.Flags.Server != "" {
+	switch {
+	case f.Flags.Server != "":
 		return "-s " + f.Flags.Server
+	case f.Flags.URL != "":
+		return "--url " + f.Flags.URL
 	}
-	return "--url " + f.Flags.URL
+	return ""
 }
+
+// errorText words an error of this run as report does, naming the server
+// as the run named it.
+func (f *Factory) errorText(err error) string { return explainAs(err, f.loginArgs()) }
 
 // keyring is the system keyring, or nil.
 func (f *Factory) keyring() oauth.Keyring {

@@ -147,6 +147,19 @@ func testServerMain() {
 		srv.AddTool(&mcp.Tool{Name: "fail", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the disk is full"}}}, nil
 		})
+	case "mortal":
+		// A server that can be made to die, and counts the calls of its
+		// own process: a restart starts from 1.
+		calls := 0
+		srv.AddTool(&mcp.Tool{Name: "count", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			calls++
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("call %d of this process", calls)}}}, nil
+		})
+		srv.AddTool(&mcp.Tool{Name: "die", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			fmt.Fprintln(os.Stderr, "mortal: dying as asked")
+			os.Exit(3)
+			return nil, nil
+		})
 	case "banner", "noisy":
 		srv.AddTool(&mcp.Tool{Name: "forecast", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sunny"}}}, nil

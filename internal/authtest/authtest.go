@@ -13,6 +13,7 @@
 package authtest
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -20,6 +21,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -41,6 +43,11 @@ type Options struct {
 	Scopes []string
 	// TokenLifetime is the access tokens'; zero means an hour.
 	TokenLifetime time.Duration
+	// StepUp, when set, is a scope the tool "admin" needs beyond Scopes:
+	// calling it with a token that lacks it is answered 403
+	// insufficient_scope, naming Scopes and StepUp, the way a server asks
+	// for more in the middle of a session.
+	StepUp string
 }
 
 // Server is the authorization server and the MCP server. Serve its
@@ -80,8 +87,44 @@ func New(opts Options) *Server {
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
 		})
+	if opts.StepUp != "" {
+		srv.AddTool(&mcp.Tool{Name: "admin", Description: "Needs the " + opts.StepUp + " scope too", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "admin granted: " + strings.Join(req.Extra.TokenInfo.Scopes, " ")}}}, nil
+			})
+	}
 	s.mcp = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true})
 	return s
+}
+
+// stepUp answers 403 insufficient_scope to a call of "admin" with a token
+// that lacks Options.StepUp; it reports whether it did.
+func (s *Server) stepUp(w http.ResponseWriter, r *http.Request) bool {
+	if s.opts.StepUp == "" || r.Method != http.MethodPost {
+		return false
+	}
+	ti := auth.TokenInfoFromContext(r.Context())
+	if ti == nil || slices.Contains(ti.Scopes, s.opts.StepUp) {
+		return false
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return false
+	}
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &m) != nil || m.Method != "tools/call" || m.Params.Name != "admin" {
+		return false
+	}
+	scopes := strings.Join(append(slices.Clone(s.opts.Scopes), s.opts.StepUp), " ")
+	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, resource_metadata=%q`, scopes, base(r)+"/.well-known/oauth-protected-resource/mcp"))
+	http.Error(w, "insufficient scope", http.StatusForbidden)
+	return true
 }
 
 // Authorizations is how many authorization requests were approved: how
@@ -107,7 +150,11 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /token", s.token)
 	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
 		opts := &auth.RequireBearerTokenOptions{ResourceMetadataURL: base(r) + "/.well-known/oauth-protected-resource/mcp", Scopes: s.opts.Scopes}
-		auth.RequireBearerToken(s.verify, opts)(s.mcp).ServeHTTP(w, r)
+		auth.RequireBearerToken(s.verify, opts)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !s.stepUp(w, r) {
+				s.mcp.ServeHTTP(w, r)
+			}
+		})).ServeHTTP(w, r)
 	})
 	return mux
 }
@@ -134,7 +181,7 @@ func (s *Server) asMetadata(w http.ResponseWriter, r *http.Request) {
 		"grant_types_supported":                          []string{"authorization_code", "refresh_token"},
 		"code_challenge_methods_supported":               []string{"S256"},
 		"token_endpoint_auth_methods_supported":          []string{"none"},
-		"scopes_supported":                               s.opts.Scopes,
+		"scopes_supported":                               s.supported(),
 		"authorization_response_iss_parameter_supported": true,
 	})
 }
@@ -143,8 +190,16 @@ func (s *Server) prMetadata(w http.ResponseWriter, r *http.Request) {
 	auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 		Resource:             base(r) + "/mcp",
 		AuthorizationServers: []string{base(r)},
-		ScopesSupported:      s.opts.Scopes,
+		ScopesSupported:      s.supported(),
 	}).ServeHTTP(w, r)
+}
+
+// supported are the scopes the servers name: Scopes, and StepUp.
+func (s *Server) supported() []string {
+	if s.opts.StepUp == "" {
+		return s.opts.Scopes
+	}
+	return append(slices.Clone(s.opts.Scopes), s.opts.StepUp)
 }
 
 // loopback reports whether a redirect URI is http on a loopback address.

@@ -33,13 +33,19 @@ func nodeArgv(t testing.TB, pkg, script string, args ...string) []string {
 // and returns the ports once the first accepts connections.
 func nodeHTTP(t testing.TB, name, pkg, script string, args []string, nports int, env func(ports []int) []string, moves func(ports []int) map[int]int) []int {
 	t.Helper()
+	return nodeServer(t, name, pkg, script, args, nports, env, moves).ports
+}
+
+// nodeServer is nodeHTTP, keeping what starts the server again.
+func nodeServer(t testing.TB, name, pkg, script string, args []string, nports int, env func(ports []int) []string, moves func(ports []int) map[int]int) *HTTPServer {
+	t.Helper()
 	argv := nodeArgv(t, pkg, script, args...)
 	preload := filepath.Join(RepoRoot(t), "thirdparty", "loopback.cjs")
 	if !fileExists(preload) {
 		t.Fatalf("thirdparty: %s is missing from the checkout", preload)
 	}
 	argv = append([]string{argv[0], "--require", preload}, argv[1:]...)
-	return startHTTP(t, name, nports, func(ports []int) launch {
+	return startServer(t, name, nports, func(ports []int) launch {
 		var e []string
 		if env != nil {
 			e = env(ports)
@@ -146,7 +152,7 @@ var sdkExamples = map[string]sdkExample{
 	"simpleSseServer":               {sse: "/mcp", hardPort: 3000},
 	"simpleStatelessStreamableHttp": {streamable: "/mcp", hardPort: 3000},
 	// simpleStreamableHttp starts its OAuth server only with --oauth,
-	// which the helpers do not pass.
+	// which SDKOAuthServer passes.
 	"simpleStreamableHttp":                 {streamable: "/mcp", portEnv: []string{"MCP_PORT"}},
 	"simpleTaskInteractive":                {streamable: "/mcp", portEnv: []string{"PORT"}},
 	"sseAndStreamableHttpCompatibleServer": {streamable: "/mcp", sse: "/sse", hardPort: 3000},
@@ -239,4 +245,26 @@ func startSDKExample(t testing.TB, name string, ex sdkExample) int {
 			return map[int]int{ex.hardPort: p[0]}
 		})
 	return ports[0]
+}
+
+// SDKOAuthServer starts the TypeScript SDK's simpleStreamableHttp example
+// with --oauth: the example server guarded by the SDK's demo OAuth
+// authorization server (demoInMemoryOAuthProvider) on a port of its own.
+// The authorization server approves every authorization request at once (a
+// redirect straight back with the code), registers clients dynamically,
+// issues one-hour tokens and no refresh tokens, and keeps all of it in
+// memory: a Restart forgets every token, which the example then answers
+// with HTTP 500. The URL names the host localhost, as the server names
+// itself in its protected resource metadata (RFC 9728): a client that
+// checks it must use that name.
+func SDKOAuthServer(t testing.TB) *HTTPServer {
+	t.Helper()
+	const name = "simpleStreamableHttp"
+	ex := lookupSDKExample(t, name)
+	srv := nodeServer(t, "SDK example "+name+" --oauth", pkgSDK, sdkScript(name), []string{"--oauth"}, 2,
+		func(p []int) []string {
+			return []string{ex.portEnv[0] + "=" + strconv.Itoa(p[0]), "MCP_AUTH_PORT=" + strconv.Itoa(p[1])}
+		}, nil)
+	srv.URL = "http://localhost:" + strconv.Itoa(srv.ports[0]) + ex.streamable
+	return srv
 }

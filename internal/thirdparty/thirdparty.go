@@ -199,6 +199,37 @@ type launch struct {
 // its port first is started again on new ports, at most three times.
 func startHTTP(t testing.TB, name string, nports int, build func(ports []int) launch) []int {
 	t.Helper()
+	return startServer(t, name, nports, build).ports
+}
+
+// An HTTPServer is a started HTTP server that a test can stop and start
+// again on the same ports: a server that restarts, and forgets what it kept
+// in memory (its sessions, the tokens it issued).
+type HTTPServer struct {
+	// URL is its MCP endpoint.
+	URL string
+
+	t     testing.TB
+	name  string
+	l     launch
+	ports []int
+	p     *process
+}
+
+// Restart stops the server and starts it again, on the same ports, and
+// returns once it listens again.
+func (s *HTTPServer) Restart() {
+	s.t.Helper()
+	s.p.stop()
+	s.p = start(s.t, s.name, s.l.argv, s.l.env)
+	if err := s.p.waitListening(s.ports); err != nil {
+		s.t.Fatalf("thirdparty: %s did not start again: %v; its output:\n%s", s.name, err, s.p.output)
+	}
+}
+
+// startServer is startHTTP, keeping what starts the server again.
+func startServer(t testing.TB, name string, nports int, build func(ports []int) launch) *HTTPServer {
+	t.Helper()
 	const attempts = 3
 	for attempt := 1; ; attempt++ {
 		ports := make([]int, nports)
@@ -209,7 +240,7 @@ func startHTTP(t testing.TB, name string, nports int, build func(ports []int) la
 		p := start(t, name, l.argv, l.env)
 		err := p.waitListening(ports)
 		if err == nil {
-			return ports
+			return &HTTPServer{t: t, name: name, l: l, ports: ports, p: p}
 		}
 		p.stop()
 		if attempt < attempts && strings.Contains(p.output.String(), "EADDRINUSE") {
