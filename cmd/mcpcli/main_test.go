@@ -51,6 +51,8 @@ func TestScripts(t *testing.T) {
 			"waitport":   cmdWaitPort,
 			"checktrace": cmdCheckTrace,
 			"subst":      cmdSubst,
+			"castmarks":  cmdCastMarks,
+			"castout":    cmdCastOut,
 		},
 	})
 }
