@@ -119,7 +119,8 @@ Flows:
 		Example: `  mcpcli demo
   mcpcli demo 1 3
   mcpcli demo --answers answers.json
-  mcpcli demo create_repo --trace -`,
+  mcpcli demo create_repo --trace -
+  mcpcli demo --cast tour.cast --cast-idle 2`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			flows, err := pickFlows(cmd, args)
 			if err != nil {

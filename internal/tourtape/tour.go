@@ -94,8 +94,9 @@ func Marks() []string {
 // Options pace a tour.
 type Options struct {
 	// Pause is how long each screen stays before a key is pressed (for
-	// a viewer to read it); 0 goes as fast as the screens come.
-	Pause time.Duration
+	// a viewer to read it); 0 goes as fast as the screens come. Read is
+	// the pause on the first screen of each step, longer: a new ask.
+	Pause, Read time.Duration
 	// TypeDelay is the time between the characters typed.
 	TypeDelay time.Duration
 	// Timeout bounds each wait for a screen.
@@ -120,6 +121,7 @@ func Play(t *Tmux, steps []Step, o Options) error {
 			return fmt.Errorf("tour step %s: %w", st.Name, err)
 		}
 		see(st.Name, s)
+		time.Sleep(max(o.Read-o.Pause, 0))
 		for i, a := range st.Do {
 			if err := act(t, a, o); err != nil {
 				return fmt.Errorf("tour step %s: %w", st.Name, err)
