@@ -406,3 +406,31 @@ func serveSecret() {
 		os.Exit(1)
 	}
 }
+
+// The terminal's size is in the header, and a resize while recording is a
+// resize event.
+func TestCastResize(t *testing.T) {
+	bin := mcpcli(t)
+	path := filepath.Join(t.TempDir(), "session.cast")
+	tm := tape(t, nil, bin, "session", "--cast", path, "--", bin, "demo-server")
+	waitFor(t, tm, "mcpcli demo server 1.0.0", "Tools 10")
+	if _, err := tm.Run("resize-window", "-t", "main", "-x", "100", "-y", "30"); err != nil {
+		t.Fatal(err)
+	}
+	// The session draws its bar across the new width.
+	waitFor(t, tm, strings.Repeat("─", 100))
+	check(t, tm.Keys("q"))
+	if _, err := tm.Exited(wait); err != nil {
+		t.Fatal(err)
+	}
+	_, events := readCast(t, path) // 80x24 at the start
+	var resizes []string
+	for _, e := range events {
+		if e.Code == cast.Resize {
+			resizes = append(resizes, e.Data)
+		}
+	}
+	if len(resizes) != 1 || resizes[0] != "100x30" {
+		t.Errorf("resize events %q, want one, 100x30", resizes)
+	}
+}

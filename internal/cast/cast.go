@@ -292,7 +292,8 @@ func appendSeconds(b []byte, d time.Duration) []byte {
 	us := d.Microseconds()
 	b = strconv.AppendInt(b, us/1e6, 10)
 	b = append(b, '.')
-	frac := strconv.AppendInt(nil, us%1e6, 10)
+	var digits [8]byte
+	frac := strconv.AppendInt(digits[:0], us%1e6, 10)
 	for range 6 - len(frac) {
 		b = append(b, '0')
 	}
