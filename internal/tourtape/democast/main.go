@@ -19,8 +19,8 @@ import (
 func main() {
 	bin := flag.String("mcpcli", "bin/mcpcli", "the mcpcli `binary` to record")
 	out := flag.String("o", "docs/demo.cast", "write the cast to `FILE`")
-	pause := flag.Duration("pause", 900*time.Millisecond, "how long each screen stays before a key is pressed")
-	read := flag.Duration("read", 2500*time.Millisecond, "how long each new ask stays before its first key")
+	pause := flag.Duration("pause", 700*time.Millisecond, "how long each screen stays before a key is pressed")
+	read := flag.Duration("read", 2*time.Second, "how long each new ask stays before its first key")
 	idle := flag.String("idle", "3", "the longest pause kept in the cast, in `seconds` (--cast-idle)")
 	flag.Parse()
 	if err := record(*bin, *out, *pause, *read, *idle); err != nil {
