@@ -38,10 +38,13 @@ func playCast(path string) {
 	}
 }
 
-// tape starts argv in its own tmux at 80×24.
+// tape starts argv in its own tmux at 80×24. The tests type at machine
+// speed: the forms' guard against keys typed ahead (MCPCLI_KEY_GUARD, where
+// there is one) is off, as in start.
 func tape(t *testing.T, env []string, argv ...string) *tourtape.Tmux {
 	t.Helper()
 	mcpcli(t) // skips without tmux
+	env = append([]string{"MCPCLI_KEY_GUARD=0"}, env...)
 	tm, err := tourtape.Start(t.TempDir(), 80, 24, env, argv...)
 	if err != nil {
 		t.Fatal(err)

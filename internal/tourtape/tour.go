@@ -94,8 +94,10 @@ func Marks() []string {
 // Options pace a tour.
 type Options struct {
 	// Pause is how long each screen stays before a key is pressed (for
-	// a viewer to read it); 0 goes as fast as the screens come. Read is
-	// the pause on the first screen of each step, longer: a new ask.
+	// a viewer to read it, and longer than the forms' guard against keys
+	// typed ahead); 0 goes as fast as the screens come (with the guard
+	// off). Read is the pause on the first screen of each step, longer: a
+	// new ask.
 	Pause, Read time.Duration
 	// TypeDelay is the time between the characters typed.
 	TypeDelay time.Duration
