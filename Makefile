@@ -4,7 +4,7 @@ BIN       := bin/mcpcli
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
 
-.PHONY: build install test demo session lint bench bench-cli conformance fuzz clean
+.PHONY: build install test demo demo-cast session lint bench bench-cli conformance fuzz clean
 
 # mcpcli, and beside it mcpcli-supervise, the small supervisor each stdio
 # server runs under on Linux (mcpcli runs itself as one when it is missing,
@@ -30,11 +30,19 @@ $(THIRDPARTY): thirdparty/package-lock.json
 test: lint $(THIRDPARTY)
 	@command -v tmux >/dev/null 2>&1 || echo "make test: tmux is not installed: the tests that drive mcpcli in a terminal (e2e/) will be skipped (apt-get install tmux)"
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || echo "make test: chromium is not installed: the real-browser tests (URL mode, sign-in) will be skipped (apt-get install chromium)"
+	@command -v asciinema >/dev/null 2>&1 || echo "make test: asciinema is not installed: the recording tests play casts with their own player only, not with asciinema cat too (apt-get install asciinema)"
 	$(GO) test -count=1 ./...
 
 # The tour: the demo server as a child over stdio, every kind of elicitation.
 demo: build
 	./$(BIN) demo
+
+# The tour, recorded as docs/demo.cast (asciicast v2, with a chapter a flow
+# and a marker a round): mcpcli demo --cast in tmux at 80x24, answered with
+# scripted keys and pauses (internal/tourtape). Needs tmux, nothing else.
+demo-cast: build
+	@command -v tmux >/dev/null 2>&1 || { echo "make demo-cast: tmux is not installed (apt-get install tmux): the tour is recorded inside it"; exit 1; }
+	$(GO) run ./internal/tourtape/democast -mcpcli $(BIN) -o docs/demo.cast
 
 # The interactive session, with the demo server inside it.
 session: build

@@ -25,6 +25,14 @@ func TestMain(m *testing.M) {
 		serveHostile()
 		return
 	}
+	if os.Getenv(serverEnv) == "secret" {
+		serveSecret() // a form with a password field (cast_test.go)
+		return
+	}
+	if path := os.Getenv(playEnv); path != "" {
+		playCast(path) // a small cast player (cast_test.go)
+		return
+	}
 	os.Exit(m.Run())
 }
 

@@ -199,9 +199,19 @@ func (c *Console) Log(p *mcp.LoggingMessageParams) {
 	c.Printf("[server %s%s] %s", Line(string(p.Level)), logger, Line(data))
 }
 
-// Step shows one round trip of a request (--verbose, the demo).
+// Step shows one round trip of a request (--verbose, the demo), wrapped
+// at spaces to the terminal's width, under its arrow.
 func (c *Console) Step(st client.Step) {
-	c.Printf("%s", DescribeStep(st))
+	c.Printf("%s", Hang(DescribeStep(st), c.Width(), 2))
+}
+
+// Width is the terminal's width, for lines mcpcli wraps itself; 0 when
+// stderr is not a terminal (lines are written whole).
+func (c *Console) Width() int {
+	if !c.opts.TTY || c.opts.Width == nil {
+		return 0
+	}
+	return c.opts.Width()
 }
 
 // DescribeStep is one line for a round trip.

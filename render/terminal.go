@@ -50,14 +50,30 @@ func (t *Terminal) colorProfile() colorprofile.Profile {
 			t.profile = lipgloss.Writer.Profile
 			return
 		}
-		t.profile = colorprofile.Detect(t.Out, os.Environ())
+		var out io.Writer = t.Out
+		if f, ok := fileOf(t.Out); ok {
+			out = f
+		}
+		t.profile = colorprofile.Detect(out, os.Environ())
 	})
 	return t.profile
 }
 
+// fileOf is the file w writes to: w itself, or the file under a writer
+// that also records what it writes (--cast).
+func fileOf(w io.Writer) (*os.File, bool) {
+	switch f := w.(type) {
+	case *os.File:
+		return f, true
+	case interface{ File() *os.File }:
+		return f.File(), true
+	}
+	return nil, false
+}
+
 // sameTerminal reports whether a and b are the same terminal device.
 func sameTerminal(a *os.File, b io.Writer) bool {
-	f, ok := b.(*os.File)
+	f, ok := fileOf(b)
 	if !ok || a == nil {
 		return false
 	}
@@ -99,7 +115,7 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 		// 16 (a tick with nothing new costs nothing).
 		tea.WithFPS(120),
 	}
-	if _, isFile := t.Out.(*os.File); isFile {
+	if _, isFile := fileOf(t.Out); isFile {
 		opts = append(opts, tea.WithColorProfile(t.colorProfile()))
 	}
 	p := tea.NewProgram(m, append(opts, t.Options...)...)

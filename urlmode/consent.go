@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -34,6 +35,9 @@ type Consent struct {
 	// InSession says the consent shows inside the interactive session: a
 	// second ctrl+c abandons the request, and mcpcli goes on.
 	InSession bool
+	// Banner, when set, gives the line that heads the full-screen consent,
+	// as it heads the forms (the tour's "Tour 5/7 · …").
+	Banner func() string
 
 	mu    sync.Mutex
 	steps map[string]*step
@@ -76,7 +80,8 @@ func (c *Consent) mark(st *step, f func(*step)) {
 
 // open opens an.Target, saying so on w; if it fails, it says why and
 // prints the URL to copy, once. It reports whether the browser opened it.
-func (c *Consent) open(ctx context.Context, w io.Writer, indent string, an Analysis, st *step) bool {
+// What it says is wrapped at spaces to width, when known (not 0).
+func (c *Consent) open(ctx context.Context, w io.Writer, indent string, an Analysis, st *step, width int) bool {
 	var err error
 	if c.Open == nil {
 		err = errors.New("this run has no way to open a browser")
@@ -87,11 +92,16 @@ func (c *Consent) open(ctx context.Context, w io.Writer, indent string, an Analy
 		if ctx.Err() != nil {
 			return false
 		}
-		fmt.Fprintf(w, "%sCould not open a browser (%s).\n", indent, render.Line(err.Error()))
+		fmt.Fprintf(w, "%s\n", render.Hang(fmt.Sprintf("%sCould not open a browser (%s).", indent, render.Line(err.Error())), width, 0))
 		showURL(w, indent, an)
 		return false
 	}
-	fmt.Fprintf(w, "%sOpened %s in your browser.\n", indent, an.Target)
+	opened := fmt.Sprintf("%sOpened %s in your browser.", indent, an.Target)
+	if width > 0 && ansi.StringWidth(opened) > width {
+		// The URL on a line of its own, whole, rather than cut.
+		opened = fmt.Sprintf("%sOpened in your browser:\n%s", indent, an.Target)
+	}
+	fmt.Fprintf(w, "%s\n", opened)
 	c.mark(st, func(s *step) { s.opened = true })
 	return true
 }
@@ -157,7 +167,7 @@ func (c *Consent) Line(ctx context.Context, p LineAsker, r client.Round, i int) 
 		}
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "o", "open":
-			c.open(ctx, w, "   ", an, st)
+			c.open(ctx, w, "   ", an, st, 0)
 			return c.lineWait(ctx, p, an, st)
 		case "s", "show":
 			showURL(w, "   ", an)
@@ -192,7 +202,7 @@ func (c *Consent) lineWait(ctx context.Context, p LineAsker, an Analysis, st *st
 			c.mark(st, func(s *step) { s.accepted = true })
 			return &mcp.ElicitResult{Action: client.Accept}, nil
 		case "o", "open":
-			c.open(ctx, p, "   ", an, st)
+			c.open(ctx, p, "   ", an, st, 0)
 			attempt = -1
 			continue
 		case "s", "show":
@@ -249,7 +259,7 @@ func (c *Consent) Script(inner client.Answerer, open bool) client.Answerer {
 			case c.opened(st):
 				fmt.Fprintln(c.Out, "    already opened in the browser")
 			default:
-				c.open(ctx, c.Out, "    ", an, st)
+				c.open(ctx, c.Out, "    ", an, st, 0)
 			}
 			c.mark(st, func(s *step) { s.accepted = true })
 		}

@@ -42,7 +42,7 @@ func (c *Consent) SignIn(ctx context.Context, p LineAsker, authURL string) error
 		}
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "o", "open":
-			c.open(ctx, p, "   ", an, st)
+			c.open(ctx, p, "   ", an, st, 0)
 			return nil
 		case "s", "show":
 			showURL(p, "   ", an)
@@ -69,7 +69,7 @@ func (c *Consent) SignInScript(ctx context.Context, w io.Writer, authURL string,
 		return &RefusedError{Reason: an.Refused}
 	}
 	if open {
-		c.open(ctx, w, "   ", an, &step{})
+		c.open(ctx, w, "   ", an, &step{}, 0)
 		return nil
 	}
 	fmt.Fprintln(w, "   not opened (pass --open-urls to open it):")

@@ -83,8 +83,10 @@ type model struct {
 	server  string // sanitized display name
 	an      Analysis
 
-	status string // wait screen: what just happened
-	opened bool   // the browser has opened the URL
+	status   string // wait screen: what just happened
+	opened   bool   // the browser has opened the URL
+	urlShown bool   // the URL to copy is on the screen, above the wait line
+	banner   string // heads the consent screen (the tour's "Tour 5/7 · …")
 
 	width, height int
 	light         bool // the terminal's background is light
@@ -250,6 +252,9 @@ func (m model) body() []string {
 	indent := func(s string) string {
 		return "  " + strings.ReplaceAll(s, "\n", "\n  ")
 	}
+	if m.banner != "" {
+		add(m.c().warn.Render(render.Line(m.banner)))
+	}
 	add(boldStyle.Render(m.title))
 	if m.context != "" {
 		add(m.c().faint.Render(m.context))
@@ -349,9 +354,12 @@ func (m model) waitView() string {
 		return strings.TrimSuffix(b.String(), "\n")
 	}
 	help := WaitHelp
-	if m.opened {
+	switch {
+	case m.opened:
 		help += " · o open again"
-	} else {
+	case m.urlShown: // said once, above: not again
+		help += " · o open in browser"
+	default:
 		help += " · o open in browser · s show the URL"
 	}
 	b.WriteString(lipgloss.Wrap(help, max(m.width-1, 20), ""))
@@ -370,6 +378,9 @@ func (c *Consent) TUI(ctx context.Context, r client.Round, i int) (*mcp.ElicitRe
 	an := Analyze(a.Params.URL)
 	m := newModel(r, i, an)
 	m.inSession = c.InSession
+	if c.Banner != nil {
+		m.banner = c.Banner()
+	}
 	if !an.Openable() {
 		fm, err := c.run(ctx, m)
 		if err != nil {
@@ -401,18 +412,17 @@ func (c *Consent) TUI(ctx context.Context, r client.Round, i int) (*mcp.ElicitRe
 		case chOpen:
 			// The program has left the alternate screen: the browser, and
 			// anything a $BROWSER command prints, land on the main screen.
-			ok := c.open(ctx, c.out(), "", an, st)
+			ok := c.open(ctx, c.out(), "", an, st, fm.width)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			status := ""
-			if !ok {
-				status = "Not opened: copy the URL above into your browser."
-			}
-			m = fm.waiting(status, c.opened(st))
+			// Not opened: open said why, and showed the URL to copy.
+			m = fm.waiting("", c.opened(st))
+			m.urlShown = m.urlShown || !ok
 		case chShow:
 			showURL(c.out(), "", an)
 			m = fm.waiting("", c.opened(st))
+			m.urlShown = true
 		case chAccept:
 			c.mark(st, func(s *step) { s.accepted = true })
 			return &mcp.ElicitResult{Action: client.Accept}, nil

@@ -55,6 +55,7 @@ func (f *Factory) answerers(cmd *cobra.Command) (client.Answerer, client.Sampler
 	f.recorder = &client.Recorder{}
 	if fa := f.forms(); fa != nil {
 		consent.Term = fa.Term
+		consent.Banner = func() string { return fa.Banner } // the tour's step, as on its forms
 		fa.URL = consent.TUI
 		f.recorder.Inner = fa
 		return f.recorder, fa, nil

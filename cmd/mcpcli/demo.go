@@ -97,6 +97,8 @@ type DemoOptions struct {
 	Flows   []demoserver.Flow
 	// Banner heads the forms of each flow: where the tour is.
 	Banner func(string)
+	// Chapter marks the start of each flow in the recording (--cast).
+	Chapter func(string)
 }
 
 // NewCmdDemo is the demo command.
@@ -117,7 +119,8 @@ Flows:
 		Example: `  mcpcli demo
   mcpcli demo 1 3
   mcpcli demo --answers answers.json
-  mcpcli demo create_repo --trace -`,
+  mcpcli demo create_repo --trace -
+  mcpcli demo --cast tour.cast --cast-idle 2`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			flows, err := pickFlows(cmd, args)
 			if err != nil {
@@ -133,7 +136,7 @@ Flows:
 			f.Flags.Verbose = true
 			t := f.stdio(transport.Command{Argv: []string{exe, "demo-server"}})
 			opts := &DemoOptions{
-				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows, Banner: f.setBanner,
+				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows, Banner: f.setBanner, Chapter: f.mark,
 				Connect: func(ctx context.Context) (*client.Session, error) { return f.Connect(ctx, cmd, t) },
 			}
 			if runF != nil {
@@ -152,12 +155,20 @@ func demoRun(ctx context.Context, opts *DemoOptions) error {
 	defer s.Close()
 	con := opts.Console
 	flows := opts.Flows
-	con.Printf("mcpcli demo: %d flow%s against %s, %s", len(flows), plural(len(flows)), render.Line(s.Server().Display()), s.Server().Protocol)
+	// The narration is wrapped by mcpcli, at spaces, to the terminal's
+	// width: the terminal would cut it mid-word.
+	width := con.Width()
+	con.Printf("%s", render.Hang(fmt.Sprintf("mcpcli demo: %d flow%s against %s, %s", len(flows), plural(len(flows)), render.Line(s.Server().Display()), s.Server().Protocol), width, 2))
 	var failed []string
 	for i, fl := range flows {
-		con.Printf("\n[%d/%d] %s\n      %s", i+1, len(flows), fl.Title, fl.Explain)
+		title := fmt.Sprintf("Tour %d/%d · %s", i+1, len(flows), fl.Title)
+		if opts.Chapter != nil {
+			opts.Chapter(title)
+		}
+		heading := fmt.Sprintf("[%d/%d] ", i+1, len(flows))
+		con.Printf("\n%s\n%s", render.Hang(heading+fl.Title, width, len(heading)), render.Hang("      "+fl.Explain, width, 0))
 		if opts.Banner != nil {
-			opts.Banner(fmt.Sprintf("Tour %d/%d · %s", i+1, len(flows), fl.Title))
+			opts.Banner(title)
 		}
 		err := runFlow(ctx, s, fl, opts)
 		var te toolError

@@ -55,6 +55,9 @@ type GlobalFlags struct {
 	ClientID          string // --client-id: a pre-registered OAuth client
 	ClientMetadataURL string // --client-metadata-url: mcpcli's OAuth client ID metadata document
 	MaxMessageSize    byteSize
+
+	Cast     string  // --cast FILE: record what is drawn as an asciinema cast
+	CastIdle float64 // --cast-idle N: cap the recording's pauses at N seconds
 }
 
 // Factory is what the commands of one run share: the outside world (Deps),
@@ -71,6 +74,7 @@ type Factory struct {
 	recorder     *client.Recorder // what the person answered
 	rawOnly      bool             // the command prints results' bytes only (client.Options.RawOnly)
 	closers      []func()         // run when the command is done: the trace
+	cast         *recording       // --cast, once started
 
 	wait   *waitSlot      // the session's "waiting for …" line, stopped while signing in
 	cfg    *config.Config // the config files, loaded once
@@ -474,6 +478,9 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 			}
 		}
 	}
+	// Whoever answers (forms, lines, a file, the session), each round
+	// answered is a marker of the recording.
+	opts.Answerer = f.markRounds(opts.Answerer)
 	s, err := client.Connect(ctx, t, opts)
 	wait.set(nil)
 	f.closers = append(f.closers, closers...)

@@ -53,6 +53,8 @@ func TestScripts(t *testing.T) {
 			"subst":        cmdSubst,
 			"waitgrep":     cmdWaitGrep,
 			"expiretokens": cmdExpireTokens,
+			"castmarks":    cmdCastMarks,
+			"castout":      cmdCastOut,
 		},
 	})
 }

@@ -36,6 +36,7 @@ func Run(ctx context.Context, args []string, deps *Deps) int {
 	f.cleanup()
 	code := report(ctx, f.Console(), err, f.loginArgs())
 	f.keepAnswers(err)
+	f.endCast()
 	return code
 }
 
@@ -82,7 +83,10 @@ session). Try it first with:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			return validateFlags(cmd, &f.Flags)
+			if err := validateFlags(cmd, &f.Flags); err != nil {
+				return err
+			}
+			return f.startCast(cmd)
 		},
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -132,6 +136,8 @@ session). Try it first with:
 	p.StringVar(&fl.ClientMetadataURL, "client-metadata-url", "", "sign in (OAuth) with the client ID metadata document at `URL`, where the authorization server takes one")
 	fl.MaxMessageSize = byteSize(transport.MaxMessageSize)
 	p.Var(&fl.MaxMessageSize, "max-message-size", "refuse a message from the server larger than `SIZE` (an HTTP body after decompression, an SSE event, a stdio line)")
+	p.StringVar(&fl.Cast, "cast", "", "record what mcpcli draws on the terminal as an asciinema cast (asciicast v2) in `FILE`, with a marker for each round; keys typed are not recorded")
+	p.Float64Var(&fl.CastIdle, "cast-idle", 0, "with --cast: cap every pause of the recording at `N` seconds (as asciinema rec -i)")
 	root.RegisterFlagCompletionFunc("server", f.completeServers(false))
 
 	root.AddCommand(
