@@ -392,3 +392,90 @@ func references(v string, vars, inputs map[string]bool) {
 		}
 	}
 }
+
+// ProjectKind is the kind of project file path names: .mcp.json, or
+// mcp.json in .vscode or .cursor. ok is false for any other path.
+func ProjectKind(path string) (kind Kind, ok bool) {
+	base, dir := filepath.Base(path), filepath.Base(filepath.Dir(path))
+	switch {
+	case base == ".mcp.json":
+		return KindClaudeProject, true
+	case base == "mcp.json" && dir == ".vscode":
+		return KindVSCode, true
+	case base == "mcp.json" && dir == ".cursor":
+		return KindCursorProject, true
+	}
+	return "", false
+}
+
+// TrustFile trusts the project file at path (absolute), as it is now: it
+// reads the file as the upward search would (Options.Owner included),
+// records its SHA-256 in Options.Trusted, and returns what it defines,
+// the record of what was trusted.
+func (c *Config) TrustFile(path string) (TrustAsk, error) {
+	s, err := c.projectSource(path)
+	if err != nil {
+		return TrustAsk{}, err
+	}
+	if c.opts.Trusted == nil {
+		return TrustAsk{}, errors.New("mcpcli has no place to remember trust in (no state directory); pass --trust-project with each run instead")
+	}
+	ask := c.review(s)
+	ask.State, ask.TrustedAt = c.trust(s)
+	now := time.Now()
+	if c.opts.Now != nil {
+		now = c.opts.Now()
+	}
+	if err := c.opts.Trusted.Trust(s.Path, ask.SHA256, now); err != nil {
+		return TrustAsk{}, err
+	}
+	c.approved[s.Path+"\x00"+ask.SHA256] = now
+	return ask, nil
+}
+
+// UntrustFile forgets that the person trusted the project file at path
+// (absolute); it reports whether they had.
+func (c *Config) UntrustFile(path string) (bool, error) {
+	if _, ok := ProjectKind(path); !ok {
+		return false, notProjectFile(path)
+	}
+	if c.opts.Trusted == nil {
+		return false, nil
+	}
+	for k := range c.approved {
+		if strings.HasPrefix(k, path+"\x00") {
+			delete(c.approved, k)
+		}
+	}
+	delete(c.records(), path)
+	return c.opts.Trusted.Untrust(path)
+}
+
+// projectSource is the project file at path, read and parsed.
+func (c *Config) projectSource(path string) (*source, error) {
+	kind, ok := ProjectKind(path)
+	if !ok {
+		return nil, notProjectFile(path)
+	}
+	path = filepath.Clean(path)
+	s := &source{Source: Source{Kind: kind, Path: path}, workspace: projectRoot(path), jsonc: kind == KindVSCode}
+	for _, o := range c.sources {
+		if o.Path == path && o.Kind == kind {
+			s = o
+		}
+	}
+	c.load(s)
+	switch {
+	case c.files[path].missing:
+		return nil, &Error{File: path, Msg: "does not exist", Err: fs.ErrNotExist}
+	case s.skipped != nil:
+		return nil, s.skipped
+	case s.err != nil:
+		return nil, s.err
+	}
+	return s, nil
+}
+
+func notProjectFile(path string) error {
+	return &Error{File: path, Msg: "is not a project file (.mcp.json, .vscode/mcp.json or .cursor/mcp.json); another file is read only when you name it with --config, which trusts it for that run"}
+}
