@@ -112,6 +112,7 @@ session). Try it first with:
 	p := root.PersistentFlags()
 	p.StringVarP(&fl.Server, "server", "s", "", "talk to the server `NAME` from the config files ('mcpcli servers' lists them)")
 	p.StringVar(&fl.Config, "config", "", "read servers from `FILE` before every other config file")
+	p.BoolVar(&fl.TrustProject, "trust-project", false, "trust the project's config files (.mcp.json, .vscode/mcp.json, .cursor/mcp.json, from here upward) for this run, without asking or remembering; for scripts and CI")
 	p.StringVar(&fl.Stdio, "stdio", "", "start the server `\"CMD ARGS\"` and talk to it over stdio (or put the command after --)")
 	p.StringVar(&fl.URL, "url", "", "talk to a Streamable HTTP server at `URL` (or an HTTP+SSE one: see --transport)")
 	p.StringVar(&fl.Transport, "transport", "auto", "with --url: `T` is auto (Streamable HTTP, falling back to HTTP+SSE when the server refuses the first POST with 400, 404 or 405), streamable, or sse (the 2024-11-05 HTTP+SSE transport)")

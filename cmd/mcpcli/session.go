@@ -226,7 +226,11 @@ func (f *Factory) pickServer(cmd *cobra.Command) error {
 		if l.Shadowed || l.Err != nil {
 			continue
 		}
-		choices = append(choices, session.Choice{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: l.Source.String()})
+		src := l.Source.String()
+		if !l.Trust.Runs() {
+			src += " (not trusted: mcpcli asks first)"
+		}
+		choices = append(choices, session.Choice{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: src})
 	}
 	if len(choices) == 0 {
 		return nil
