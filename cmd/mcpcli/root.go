@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -248,6 +249,25 @@ func splitDash(f *Factory, cmd *cobra.Command, args []string) []string {
 		return args[:i]
 	}
 	return args
+}
+
+// splitOwn separates the arguments of a command that takes its own (call
+// TOOL, prompt NAME, read URI) from the server command. A "--" before any
+// of them ends the flags, so that a name starting with - is not one:
+// "call -- -x k=v -s NAME" calls the tool "-x", and a second "--" starts
+// the server command ("call -- -x -- ./server"), as a saved script writes
+// them. Otherwise the first "--" starts the server command, as everywhere.
+func splitOwn(f *Factory, cmd *cobra.Command, args []string) []string {
+	if cmd.ArgsLenAtDash() == 0 {
+		if i := slices.Index(args, "--"); i >= 0 {
+			f.Flags.ServerArgv = args[i+1:]
+			return args[:i]
+		}
+		if fl := f.Flags; fl.Server != "" || fl.URL != "" || fl.Stdio != "" {
+			return args // a flag names the server: these are the command's own
+		}
+	}
+	return splitDash(f, cmd, args)
 }
 
 // noArgs accepts no arguments but the server command after --.
