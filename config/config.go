@@ -1,9 +1,10 @@
 package config
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Kind says which tool a file belongs to, and so its shape.
@@ -97,13 +99,30 @@ type Options struct {
 	LookupEnv func(key string) (string, bool) // the environment, for ${VAR} and for XDG_CONFIG_HOME, APPDATA, CLAUDE_CONFIG_DIR
 	File      string                          // --config FILE: read before every other source; "" for none
 	Ask       func(in Input) (string, error)  // answers ${input:ID}; nil when nobody can be asked
-	// Trust, when set, is asked about each project file found by the
+	// Owner, when set, is asked about each project file found by the
 	// upward search before it is read: those files can come from anywhere
 	// above the working directory, and a /tmp/.mcp.json another user left
-	// there must not start commands. An error skips the file; List reports
-	// it. SystemOptions sets it to accept only files owned by the user
+	// there must not even be read. An error skips the file; List reports
+	// it. It is asked about the file opened, and about a symbolic link
+	// too. SystemOptions sets it to accept only files owned by the user
 	// running mcpcli, or by root (on Unix).
-	Trust func(path string, info fs.FileInfo) error
+	Owner func(path string, info fs.FileInfo) error
+
+	// Trusted remembers the project files the person trusted, each with
+	// the SHA-256 of its content then (see TrustStore). nil remembers
+	// nothing.
+	Trusted *TrustStore
+	// TrustProject trusts every project file for this Config's life, as
+	// it is, without asking and without remembering (--trust-project).
+	TrustProject bool
+	// Approve asks the person whether to trust a project file, before
+	// any server it defines is started, asked for inputs or expanded. It
+	// says yes or no; yes is remembered in Trusted. nil means nobody can
+	// be asked: a server only an untrusted project file defines is then
+	// an *UntrustedError.
+	Approve func(ask TrustAsk) (bool, error)
+	// Now is the clock for when trust was given; nil means time.Now.
+	Now func() time.Time
 }
 
 // SystemOptions fills Options from this process: runtime.GOOS, the home
@@ -118,7 +137,7 @@ func SystemOptions() (Options, error) {
 	if err != nil {
 		return Options{}, fmt.Errorf("cannot find the working directory to search for config files: %w", err)
 	}
-	return Options{OS: runtime.GOOS, Home: home, Dir: dir, LookupEnv: os.LookupEnv, Trust: ownedBy(os.Getuid())}, nil
+	return Options{OS: runtime.GOOS, Home: home, Dir: dir, LookupEnv: os.LookupEnv, Owner: ownedBy(os.Getuid())}, nil
 }
 
 // Config is every source of named servers for one run of mcpcli. Files are
@@ -130,6 +149,11 @@ type Config struct {
 	sources  []*source
 	files    map[string]*file
 	answers  map[answerKey]string
+
+	approved    map[string]time.Time   // path NUL sha256: trusted at the prompt in this run
+	trusted     map[string]TrustRecord // Options.Trusted's records, read once
+	trustedErr  error                  // why they could not be read
+	rememberErr error                  // why a trust given could not be recorded
 }
 
 type answerKey struct{ file, id string }
@@ -142,7 +166,7 @@ type source struct {
 
 	loaded  bool
 	doc     *doc
-	skipped error               // Options.Trust refused the file
+	skipped error               // Options.Owner refused the file
 	err     error               // the source as a whole cannot be used
 	names   []string            // server names in file order, each once
 	entries map[string][]member // every definition of each name
@@ -155,6 +179,7 @@ type file struct {
 	err     error
 	skipped error
 	missing bool
+	sum     string // the SHA-256 of what was read, in hex
 }
 
 // Load finds the files that may define servers, in order of precedence.
@@ -167,7 +192,7 @@ func Load(o Options) (*Config, error) {
 	if o.LookupEnv == nil {
 		o.LookupEnv = func(string) (string, bool) { return "", false }
 	}
-	c := &Config{opts: o, userFile: userFile(o), files: map[string]*file{}, answers: map[answerKey]string{}}
+	c := &Config{opts: o, userFile: userFile(o), files: map[string]*file{}, answers: map[answerKey]string{}, approved: map[string]time.Time{}}
 	// A place is read once, at its first (highest) rank: a file given
 	// with --config is not read again as a project or user file.
 	seen := map[Source]bool{}
@@ -310,15 +335,17 @@ func (c *Config) Sources() []Source {
 	return out
 }
 
-// readFile reads a file once per Config, after asking trust about it (the
-// file opened, so that it cannot be swapped between the two).
-func (c *Config) readFile(path string, jsonc bool, trust func(string, fs.FileInfo) error) *file {
+// readFile reads a file once per Config, bounded (readFileBounded), with
+// owner asked about the file opened. It keeps the SHA-256 of what it read:
+// trust is given to a project file as it is, and a changed file is asked
+// about again.
+func (c *Config) readFile(path string, jsonc bool, owner func(string, fs.FileInfo) error) *file {
 	if f, ok := c.files[path]; ok {
 		return f
 	}
 	f := &file{}
 	c.files[path] = f
-	data, err := readTrusted(path, trust)
+	data, err := readFileBounded(path, owner)
 	var distrust *distrustError
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
@@ -328,6 +355,8 @@ func (c *Config) readFile(path string, jsonc bool, trust func(string, fs.FileInf
 	case err != nil:
 		f.err = &Error{File: path, Msg: "cannot be read: " + oneLine(err), Err: err}
 	default:
+		sum := sha256.Sum256(data)
+		f.sum = hex.EncodeToString(sum[:])
 		d, serr := parseJSON(data, jsonc)
 		f.doc = d
 		if serr != nil {
@@ -338,39 +367,17 @@ func (c *Config) readFile(path string, jsonc bool, trust func(string, fs.FileInf
 	return f
 }
 
-type distrustError struct{ err error }
-
-func (e *distrustError) Error() string { return e.err.Error() }
-
-func readTrusted(path string, trust func(string, fs.FileInfo) error) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if trust != nil {
-		info, err := f.Stat()
-		if err != nil {
-			return nil, err
-		}
-		if err := trust(path, info); err != nil {
-			return nil, &distrustError{err}
-		}
-	}
-	return io.ReadAll(f)
-}
-
 // load reads a source's file and finds its servers, once.
 func (c *Config) load(s *source) {
 	if s.loaded {
 		return
 	}
 	s.loaded = true
-	var trust func(string, fs.FileInfo) error
-	if s.Kind == KindClaudeProject || s.Kind == KindVSCode || s.Kind == KindCursorProject {
-		trust = c.opts.Trust
+	var owner func(string, fs.FileInfo) error
+	if s.Kind.Project() {
+		owner = c.opts.Owner
 	}
-	f := c.readFile(s.Path, s.jsonc, trust)
+	f := c.readFile(s.Path, s.jsonc, owner)
 	if f.missing {
 		return
 	}
@@ -545,9 +552,11 @@ func checkServerName(name string) error {
 	return nil
 }
 
-// Lookup finds the entry that wins for name, without expanding it.
+// Lookup finds the entry that runs for name, without expanding it, and
+// without asking for trust: the entry of an untrusted project file is
+// returned as it is written (see Server).
 func (c *Config) Lookup(name string) (Entry, Source, error) {
-	s, err := c.find(name)
+	s, _, err := c.find(name, false)
 	if err != nil {
 		return Entry{}, Source{}, err
 	}
@@ -556,11 +565,15 @@ func (c *Config) Lookup(name string) (Entry, Source, error) {
 }
 
 // Server finds the server named name and expands its values: what the
-// first source that defines it says, with ${...} replaced, its envFile
+// source that runs it says (see find), with ${...} replaced, its envFile
 // read, and relative paths made absolute. ${input:ID} asks Options.Ask
 // once per file and ID for the life of the Config.
+//
+// A server that only a project file not trusted yet defines is neither
+// expanded nor asked for: Options.Approve is asked first, and without a
+// yes (or without Approve) the answer is an *UntrustedError.
 func (c *Config) Server(name string) (*Server, error) {
-	s, err := c.find(name)
+	s, others, err := c.find(name, true)
 	if err != nil {
 		return nil, err
 	}
@@ -568,22 +581,124 @@ func (c *Config) Server(name string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.resolve(s, name, e)
+	srv, err := c.resolve(s, name, e)
+	if err != nil {
+		return nil, err
+	}
+	srv.Trust, _ = c.trust(s)
+	for _, o := range others {
+		t, _ := c.trust(o)
+		srv.Others = append(srv.Others, Other{Source: o.Source, Trust: t})
+	}
+	return srv, nil
 }
 
-// find returns the first source that defines name. The files before it
-// must be readable: a broken one might have defined name.
-func (c *Config) find(name string) (*source, error) {
+// Other is another definition of a server's name, which does not run.
+type Other struct {
+	Source Source
+	Trust  TrustState
+}
+
+// find returns the source that runs name, and the other sources that
+// define it (in order of precedence). In order, what runs is:
+//
+//  1. the file given with --config;
+//  2. the nearest project file that defines name, if it is trusted;
+//  3. the first of the person's own files that defines it;
+//  4. the nearest project file that defines name, once trusted: with ask,
+//     Options.Approve is asked; without, it is returned as it is.
+//
+// The files before the one that runs, in its group, must be readable: a
+// broken one might have defined name. A project file that cannot be read
+// cannot be trusted either, so it matters only when no file of the
+// person's defines name.
+func (c *Config) find(name string, ask bool) (*source, []*source, error) {
+	var defs []*source
+	var projErr, ownErr error // the first broken file before a definition, in each group
+	var proj, own *source
 	for _, s := range c.sources {
 		c.load(s)
 		if s.err != nil {
-			return nil, s.err
+			switch {
+			case s.Kind == KindExplicit:
+				return nil, nil, s.err
+			case s.Kind.Project():
+				if proj == nil && projErr == nil {
+					projErr = s.err
+				}
+			default:
+				if own == nil && ownErr == nil {
+					ownErr = s.err
+				}
+			}
+			continue
 		}
-		if _, ok := s.entries[name]; ok {
-			return s, nil
+		if _, ok := s.entries[name]; !ok {
+			continue
+		}
+		defs = append(defs, s)
+		switch {
+		case s.Kind == KindExplicit:
+			return s, c.defining(name, s), nil
+		case s.Kind.Project():
+			if proj == nil {
+				proj = s
+			}
+		default:
+			if own == nil {
+				own = s
+			}
 		}
 	}
-	return nil, c.notFound(name)
+	if proj != nil {
+		if t, _ := c.trust(proj); t.Runs() {
+			if projErr != nil {
+				return nil, nil, projErr
+			}
+			return proj, others(defs, proj), nil
+		}
+	}
+	if own != nil {
+		if ownErr != nil {
+			return nil, nil, ownErr
+		}
+		return own, others(defs, own), nil
+	}
+	if ownErr != nil {
+		return nil, nil, ownErr
+	}
+	if proj != nil {
+		if projErr != nil {
+			return nil, nil, projErr
+		}
+		if ask {
+			if err := c.approve(proj, name); err != nil {
+				return nil, nil, err
+			}
+		}
+		return proj, others(defs, proj), nil
+	}
+	if projErr != nil {
+		return nil, nil, projErr
+	}
+	return nil, nil, c.notFound(name)
+}
+
+// defining are the readable sources other than s that define name.
+func (c *Config) defining(name string, s *source) []*source {
+	var out []*source
+	for _, o := range c.sources {
+		c.load(o)
+		if _, ok := o.entries[name]; ok && o != s && o.err == nil {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// others is defs without s.
+func others(defs []*source, s *source) []*source {
+	return slices.DeleteFunc(slices.Clone(defs), func(o *source) bool { return o == s })
 }
 
 // Listed is one definition of a server, as List reports it.
@@ -595,17 +710,21 @@ type Listed struct {
 	// expansion. Like Name, it comes from a file: sanitize it before
 	// printing it on a terminal.
 	Target   string
-	Shadowed bool  // a source of higher precedence defines Name too
-	Err      error // why this definition cannot be used; nil when it can
+	Shadowed bool       // another definition of Name runs instead
+	Trust    TrustState // the file's: TrustOwn for the person's own files
+	Err      error      // why this definition cannot be used; nil when it can
 }
 
 // List reads every source and returns every definition of every server,
-// sorted by name and then by precedence: the first of each name wins and
-// the others have Shadowed set. Nothing is expanded. problems are the
-// files that could not be read, in order of precedence; they do not stop
-// the others from being listed.
+// sorted by name, the one that runs first (as Server picks it, without
+// asking for trust: an untrusted project file's server is listed first
+// when no file of the person's defines its name), then the others in
+// order of precedence, with Shadowed set. Nothing is expanded. problems
+// are the files that could not be read, in order of precedence; they do
+// not stop the others from being listed.
 func (c *Config) List() (servers []Listed, problems []error) {
-	seen := map[string]bool{}
+	byName := map[string][]Listed{}
+	var names []string
 	for _, s := range c.sources {
 		c.load(s)
 		if s.skipped != nil {
@@ -616,19 +735,36 @@ func (c *Config) List() (servers []Listed, problems []error) {
 			problems = append(problems, s.err)
 			continue
 		}
+		trust, _ := c.trust(s)
 		for _, name := range s.names {
-			l := Listed{Name: name, Source: s.Source, Shadowed: seen[name]}
-			seen[name] = true
+			l := Listed{Name: name, Source: s.Source, Trust: trust}
 			e, err := c.entry(s, name)
 			if err != nil {
 				l.Err = err
 			} else {
-				l.Transport, l.Target = e.Type, e.target()
+				l.Transport, l.Target = e.Type, e.Target()
 			}
-			servers = append(servers, l)
+			if _, ok := byName[name]; !ok {
+				names = append(names, name)
+			}
+			byName[name] = append(byName[name], l)
 		}
 	}
-	slices.SortStableFunc(servers, func(a, b Listed) int { return strings.Compare(a.Name, b.Name) })
+	slices.Sort(names)
+	for _, name := range names {
+		defs := byName[name]
+		win := 0
+		if s, _, err := c.find(name, false); err == nil {
+			win = max(slices.IndexFunc(defs, func(l Listed) bool { return l.Source == s.Source }), 0)
+		}
+		servers = append(servers, defs[win])
+		for i, l := range defs {
+			if i != win {
+				l.Shadowed = true
+				servers = append(servers, l)
+			}
+		}
+	}
 	return servers, problems
 }
 

@@ -210,7 +210,7 @@ func TestShapes(t *testing.T) {
 			files: map[string]string{"~/.claude.json": `{"projects": {"DIR": {"allowedTools": [], "mcpServers": {"db": {"type": "stdio", "command": "pg-mcp", "args": [], "env": {}}}}},
 				"mcpServers": {"db": {"command": "wrong"}}}`},
 			want: Server{Name: "db", Source: Source{Kind: KindClaudeLocal, Path: "~/.claude.json", Project: "DIR"}, Transport: Stdio,
-				Command: "pg-mcp", Args: nil, Env: map[string]string{}},
+				Command: "pg-mcp", Args: nil, Env: map[string]string{}, Others: []Other{{Source: Source{Kind: KindClaudeUser, Path: "~/.claude.json"}}}},
 		},
 		{
 			name:  "Claude Code project file .mcp.json, found from a subdirectory",
@@ -284,6 +284,12 @@ func TestShapes(t *testing.T) {
 			want.Source.Project = fix(want.Source.Project)
 			want.Command = fix(want.Command)
 			want.Cwd = fix(want.Cwd)
+			for i := range want.Others {
+				want.Others[i].Source.Path = m.path(want.Others[i].Source.Path)
+			}
+			if want.Source.Kind.Project() {
+				want.Trust = TrustedForRun // the machine trusts project files
+			}
 			got, err := m.load().Server(tt.want.Name)
 			if err != nil {
 				t.Fatalf("Server(%q): %v", tt.want.Name, err)
@@ -547,7 +553,7 @@ func TestTrustSkipsProjectFiles(t *testing.T) {
 	m.write("~/.cursor/mcp.json", `{"mcpServers": {"c": {"command": "c"}}}`)
 	var asked []string
 	opts := m.options()
-	opts.Trust = func(path string, _ fs.FileInfo) error {
+	opts.Owner = func(path string, _ fs.FileInfo) error {
 		asked = append(asked, path)
 		if path == planted {
 			return errors.New("it belongs to another user (uid 1001), not to you (uid 1000)")
@@ -571,7 +577,7 @@ func TestTrustSkipsProjectFiles(t *testing.T) {
 		t.Errorf("List() problems (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{planted}, asked); diff != "" {
-		t.Errorf("Trust was asked about (-want +got):\n%s\nwant only project files that exist", diff)
+		t.Errorf("Owner was asked about (-want +got):\n%s\nwant only project files that exist", diff)
 	}
 
 	// Named with --config, the same file is the user's choice.

@@ -5,8 +5,7 @@
 //
 // # Where servers come from
 //
-// A name is looked up in these files, in this order; the first file that
-// defines it wins, and the others are shadowed:
+// A name is looked up in these files:
 //
 //  1. the file given with --config FILE (it must exist);
 //  2. the project's files, searched from the working directory upward to
@@ -24,15 +23,37 @@
 //     it keeps for the working directory (projects[DIR].mcpServers), then
 //     its user servers (mcpServers), then Cursor's ~/.cursor/mcp.json.
 //
-// Project files can come from anywhere above the working directory, and a
-// project file can start commands, so on Unix a project file that belongs
-// to neither you nor root is skipped (as git refuses a repository another
-// user owns); "mcpcli servers" says so, and --config FILE reads it anyway.
-// Missing files are skipped. Files are read only when needed: a lookup
-// stops at the first file that defines the name, and a file that cannot be
-// read or parsed is an error only when the lookup reaches it (it might
-// have defined the name). ~/.cursor/mcp.json is read once, as Cursor's user
-// file, even when the upward search passes through the home directory.
+// # Trust
+//
+// A project file comes with the code it sits in, and its servers run as
+// the person, so none of them is started, asked for inputs or expanded
+// until the person trusts the file: Options.Approve asks them (showing
+// everything the file would run, TrustAsk), TrustStore remembers a yes by
+// the file's path and the SHA-256 of its content, and a changed file is
+// asked about again. Options.TrustProject trusts every project file for
+// one run. Without a way to ask, a server only an untrusted project file
+// defines is an *UntrustedError.
+//
+// What runs for a name is the --config file's definition; else a trusted
+// project file's (nearest first); else the first of the person's own
+// files (3 and 4 above); else an untrusted project file's, once trusted.
+// An untrusted project file never takes a name from the person's own
+// files; Server.Others lists the definitions that do not run, so that the
+// person can be told which one does.
+//
+// Project files can come from anywhere above the working directory, so on
+// Unix a project file that belongs to neither you nor root (or is a
+// symbolic link that does) is skipped, as git refuses a repository
+// another user owns; "mcpcli servers" says so, and --config FILE reads it
+// anyway. Every file is read only if it is a regular file of at most
+// MaxFileSize bytes: a FIFO, a device or a directory is refused at once,
+// without waiting or reading.
+//
+// Missing files are skipped. Files are read only when needed, and a file
+// that cannot be read or parsed is an error only when the lookup needs it
+// (it might have defined the name). ~/.cursor/mcp.json is read once, as
+// Cursor's user file, even when the upward search passes through the home
+// directory.
 //
 // # The shape of a file
 //
@@ -133,6 +154,8 @@
 //	}
 //	opts.File = configFlag // --config, or ""
 //	opts.Ask = askInput     // func(config.Input) (string, error); masks when in.Password
+//	opts.Approve = review   // func(config.TrustAsk) (bool, error): shows the file, asks yes or no
+//	opts.Trusted = &config.TrustStore{Path: stateDir + "/trusted-projects.json"}
 //	cfg, err := config.Load(opts)
 //	if err != nil {
 //		return err

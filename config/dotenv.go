@@ -2,14 +2,13 @@ package config
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"unicode/utf8"
 )
 
 // readEnvFile reads a dotenv file (an "envFile").
 func readEnvFile(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFileBounded(path, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s cannot be read: %s", showPath(path), oneLine(err))
 	}

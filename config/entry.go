@@ -67,8 +67,10 @@ type OAuth struct {
 	AuthServerMetadataURL string
 }
 
-// target is the command line or the URL, for a listing.
-func (e Entry) target() string {
+// Target is the command line (each word quoted when it needs it) or the
+// URL, as written: for a listing, and for the person to read before they
+// trust a file. It comes from a file: sanitize it before printing it.
+func (e Entry) Target() string {
 	if e.Type != Stdio {
 		return e.URL
 	}
@@ -80,6 +82,18 @@ func (e Entry) target() string {
 		words = append(words, w)
 	}
 	return strings.Join(words, " ")
+}
+
+// strings are every value of e that is expanded.
+func (e Entry) strings() []string {
+	out := append([]string{e.Command, e.EnvFile, e.Cwd, e.URL}, e.Args...)
+	for _, k := range slices.Sorted(maps.Keys(e.Env)) {
+		out = append(out, e.Env[k])
+	}
+	for _, k := range slices.Sorted(maps.Keys(e.Headers)) {
+		out = append(out, e.Headers[k])
+	}
+	return out
 }
 
 // entryFields are the fields mcpcli reads in an entry; any other field is
@@ -359,6 +373,12 @@ type Server struct {
 	URL       string            // http, sse
 	Headers   map[string]string // http, sse
 	OAuth     *OAuth            // http, sse; nil when the file says nothing of OAuth
+	// Trust is where its file stands: TrustOwn for the person's own files
+	// and --config, else Trusted or TrustedForRun.
+	Trust TrustState
+	// Others are the other definitions of the name, which do not run,
+	// in order of precedence: the person is to be told which one runs.
+	Others []Other
 }
 
 // Argv is the command and its arguments.

@@ -10,7 +10,7 @@ import (
 )
 
 // A project's .mcp.json names a server; mcpcli -s github finds it from a
-// subdirectory and expands its values.
+// subdirectory, asks the person to trust the file, and expands its values.
 func Example() {
 	root, _ := os.MkdirTemp("", "example")
 	defer os.RemoveAll(root)
@@ -33,6 +33,11 @@ func Example() {
 		Dir:       filepath.Join(project, "src"),
 		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
 		Ask:       func(in config.Input) (string, error) { return "", errors.New("no terminal to ask on") },
+		Trusted:   &config.TrustStore{Path: filepath.Join(root, "state", "trusted-projects.json")},
+		Approve: func(ask config.TrustAsk) (bool, error) {
+			fmt.Printf("trust %s? it runs %s %s, reading %v\n", filepath.Base(ask.Source.Path), ask.Servers[0].Name, ask.Servers[0].Entry.Target(), ask.Variables)
+			return true, nil
+		},
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -49,6 +54,7 @@ func Example() {
 	_, err = cfg.Server("gitlab")
 	fmt.Println(errors.Is(err, config.ErrNotFound))
 	// Output:
+	// trust .mcp.json? it runs github npx -y @modelcontextprotocol/server-github, reading [GITHUB_TOKEN LOG_LEVEL]
 	// stdio [npx -y @modelcontextprotocol/server-github] [GITHUB_TOKEN=ghp_example LOG=info]
 	// claude-code-project .mcp.json
 	// true

@@ -82,7 +82,7 @@ func TestExpandEveryField(t *testing.T) {
 		t.Fatalf("Server(%q): %v", "cmd", err)
 	}
 	want := &Server{Name: "cmd", Source: Source{Kind: KindClaudeProject, Path: m.path("work/proj/.mcp.json")}, Transport: Stdio,
-		Command: "v/bin", Args: []string{"v"}, Env: map[string]string{"E": "v", "F": "from file"}, UnsetEnv: []string{"N"}, Cwd: m.path("work/proj/vdir")}
+		Command: "v/bin", Args: []string{"v"}, Env: map[string]string{"E": "v", "F": "from file"}, UnsetEnv: []string{"N"}, Cwd: m.path("work/proj/vdir"), Trust: TrustedForRun}
 	if diff := cmp.Diff(want, cmd); diff != "" {
 		t.Errorf("Server(%q) (-want +got):\n%s", "cmd", diff)
 	}
@@ -97,7 +97,7 @@ func TestExpandEveryField(t *testing.T) {
 		t.Fatalf("Server(%q): %v", "web", err)
 	}
 	wantWeb := &Server{Name: "web", Source: want.Source, Transport: HTTP, URL: "https://v.example/mcp", Headers: map[string]string{"H": "x v"},
-		OAuth: &OAuth{ClientID: "${V}"}} // oauth is not expanded
+		OAuth: &OAuth{ClientID: "${V}"}, Trust: TrustedForRun} // oauth is not expanded
 	if diff := cmp.Diff(wantWeb, web); diff != "" {
 		t.Errorf("Server(%q) (-want +got):\n%s", "web", diff)
 	}

@@ -18,6 +18,9 @@ type machine struct {
 	env  map[string]string
 	ask  func(Input) (string, error)
 	file string
+	// untrusted leaves project files untrusted, as they are until the
+	// person trusts them; the other tests trust them (TrustProject).
+	untrusted bool
 }
 
 func newMachine(t *testing.T) *machine {
@@ -62,8 +65,9 @@ func (m *machine) options() Options {
 			v, ok := m.env[k]
 			return v, ok
 		},
-		File: m.file,
-		Ask:  m.ask,
+		File:         m.file,
+		Ask:          m.ask,
+		TrustProject: !m.untrusted,
 	}
 }
 

@@ -11,8 +11,9 @@ import (
 	"strconv"
 )
 
-// Add writes a server into mcpcli's own file, creating the file (0600) and
-// its directories (0700) when needed. Everything else in the file stays:
+// Add writes a server into mcpcli's own file, creating the file and its
+// directories (0700) when needed; the file is written 0600, even when it
+// was readable by others before. Everything else in the file stays:
 // other keys, other servers, their order, and fields mcpcli does not know.
 // A name already in the file is an ExistsError unless replace is set; a
 // replaced entry keeps the fields mcpcli does not know. The entry is
@@ -78,9 +79,8 @@ func (c *Config) editUserFile(create bool, edit func(path string, servers *value
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
-	perm := fs.FileMode(0o600)
 	root := &value{kind: kObject, members: []member{}, off: -1}
-	data, err := os.ReadFile(path)
+	data, err := readFileBounded(path, nil)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if !create {
@@ -89,9 +89,6 @@ func (c *Config) editUserFile(create bool, edit func(path string, servers *value
 	case err != nil:
 		return &Error{File: path, Msg: "cannot be read: " + oneLine(err), Err: err}
 	default:
-		if st, err := os.Stat(path); err == nil {
-			perm = st.Mode().Perm()
-		}
 		d, serr := parseJSON(data, false)
 		if serr != nil {
 			line, col := d.pos(serr.off)
@@ -129,7 +126,9 @@ func (c *Config) editUserFile(create bool, edit func(path string, servers *value
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("cannot create the directory for %s: %s", showPath(path), oneLine(err))
 	}
-	if err := writeFileAtomic(path, encode(root), perm); err != nil {
+	// Always private: what it writes may be a secret (a header, an
+	// environment variable), whatever mode the file had before.
+	if err := writeFileAtomic(path, encode(root), 0o600); err != nil {
 		return fmt.Errorf("cannot write %s: %s", showPath(path), oneLine(err))
 	}
 	return nil

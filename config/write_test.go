@@ -109,9 +109,6 @@ func TestAddKeepsWhatItDoesNotKnow(t *testing.T) {
   },
   "settings": {"z": 1, "y": [true, null]}
 }`)
-	if err := os.Chmod(f, 0o640); err != nil {
-		t.Fatal(err)
-	}
 	c := m.load()
 	if err := c.Add("b", Entry{Command: "b2"}, false); !errors.Is(err, ErrExists) || errString(err) != `server "b" is already defined in `+f+`; replace it, or remove it first` {
 		t.Errorf("Add(existing, replace=false) error = %v; want an ExistsError naming the file", err)
@@ -154,22 +151,41 @@ func TestAddKeepsWhatItDoesNotKnow(t *testing.T) {
 	if diff := cmp.Diff(want, m.read(f)); diff != "" {
 		t.Errorf("the file after Add (-want +got):\n%s", diff)
 	}
-	if got := mode(t, f); runtime.GOOS != "windows" && got != 0o640 {
-		t.Errorf("the file's mode after Add = %v, want 0640 as it was", got)
-	}
 	if err := c.Remove("a"); err != nil {
 		t.Fatalf("Remove(a): %v", err)
 	}
 	if got := m.read(f); strings.Contains(got, `"a"`) || !strings.Contains(got, `"disabled": true`) || !strings.Contains(got, `"$schema"`) {
 		t.Errorf("the file after Remove(a):\n%s\nwant a gone and the rest kept", got)
 	}
-	if got := mode(t, f); runtime.GOOS != "windows" && got != 0o640 {
-		t.Errorf("the file's mode after Remove = %v, want 0640 as it was", got)
-	}
 	// Writing left no temporary file behind.
 	entries, _ := os.ReadDir(filepath.Dir(f))
 	if len(entries) != 1 {
 		t.Errorf("the directory holds %d files after writing; want only servers.json", len(entries))
+	}
+}
+
+// A file that was readable by others is private once mcpcli has written a
+// server into it: what Add writes may be a secret.
+func TestAddMakesAnOpenFilePrivate(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("file modes are ACLs on Windows")
+	}
+	m := newMachine(t)
+	f := m.write("~/.config/mcpcli/servers.json", `{"mcpServers": {"old": {"command": "old"}}}`)
+	if err := os.Chmod(f, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.load().Add("docs", Entry{URL: "https://docs.example.com/mcp", Headers: map[string]string{"X-Api-Key": "k-123"}}, false); err != nil {
+		t.Fatalf("Add: %v", err)
+	}
+	if got := mode(t, f); got != 0o600 {
+		t.Errorf("after Add into a 0644 file, its mode = %v; want 0600", got)
+	}
+	if err := m.load().Remove("old"); err != nil {
+		t.Fatalf("Remove: %v", err)
+	}
+	if got := mode(t, f); got != 0o600 {
+		t.Errorf("after Remove, the mode = %v; want 0600", got)
 	}
 }
 

@@ -44,6 +44,9 @@ type Prompter struct {
 	MaxAttempts int
 	// Banner, when set, heads every ask (the demo's "Tour 3/7 · …").
 	Banner string
+	// DropTypeahead, when set, discards what was typed ahead on the
+	// terminal, before Confirm reads its answer.
+	DropTypeahead func()
 
 	lines int // lines read so far
 }

@@ -7,14 +7,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/safefile"
+	"github.com/mcpcli/mcpcli/internal/shellwords"
+	"github.com/mcpcli/mcpcli/internal/textsafe"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -139,8 +145,18 @@ func (m *Model) toggleSubscribe() tea.Cmd {
 
 // Replay is how the saved script's one-shot commands reach the server.
 type Replay struct {
-	// Program runs mcpcli ("mcpcli").
+	// Program runs mcpcli: the path of the mcpcli that saves the script,
+	// so that it runs where mcpcli is not on $PATH (a fresh clone built
+	// with go build); "mcpcli" when unknown. The script lets $MCPCLI
+	// override it.
 	Program string
+	// Dir is the working directory of the session, for the script to say
+	// where it runs from.
+	Dir string
+	// DefaultPath is where a script is saved when no file is named (S
+	// without --save, save without a FILE): outside the working tree, in
+	// mcpcli's state directory.
+	DefaultPath string
 	// Server names the server as the session was given it:
 	// ["--", "CMD", "ARG"], ["--url", "URL", "--header", "K: V"], ["-s", "NAME"].
 	Server []string
@@ -159,6 +175,9 @@ type Replay struct {
 // --save).
 func (m *Model) save() {
 	p := m.o.SavePath
+	if p == "" {
+		p = m.o.Replay.DefaultPath
+	}
 	if p == "" {
 		p = "mcpcli-session.sh"
 	}
@@ -213,20 +232,37 @@ type Answered struct {
 	number int // the round's number (Recorder)
 }
 
-// SaveScript writes reqs to path as a script (WriteScript), and returns the
-// line that says so.
+// scriptHead starts every saved script: WriteScriptFile replaces a file
+// that starts so (one mcpcli saved), and no other.
+const scriptHead = "#!/bin/sh\n# An mcpcli session with "
+
+// WriteScriptFile writes a saved script to path (safefile.Write): a new
+// file, or over a script mcpcli saved before; never through a symbolic
+// link, never over another file. A missing directory is made (0700) only
+// when it is DefaultPath's.
+func WriteScriptFile(path string, data []byte, perm os.FileMode) error {
+	return safefile.Write(path, data, perm, func(head []byte) bool { return bytes.HasPrefix(head, []byte(scriptHead)) })
+}
+
+// SaveScript writes reqs to path as a script (WriteScript) with write
+// (nil means WriteScriptFile), and returns the line that says so.
 func SaveScript(path string, write func(string, []byte, os.FileMode) error, r Replay, server client.Server, reqs []Request, now time.Time) (string, error) {
 	var buf bytes.Buffer
 	n, secrets := WriteScript(&buf, r, server, reqs, now)
 	if write == nil {
-		write = os.WriteFile
+		write = WriteScriptFile
+	}
+	if path == r.DefaultPath {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return "", fmt.Errorf("could not save the script: %v", err)
+		}
 	}
 	if err := write(path, buf.Bytes(), 0o700); err != nil {
 		return "", fmt.Errorf("could not save the script: %v", err)
 	}
-	msg := fmt.Sprintf("saved %d request%s to %s", n, plural(n), path)
+	msg := fmt.Sprintf("saved %d request%s to %s (run it with sh)", n, plural(n), oneLine(path))
 	if secrets > 0 {
-		msg += fmt.Sprintf(" (it holds %d secret value%s: keep it private)", secrets, plural(secrets))
+		msg += fmt.Sprintf("; it holds %d secret value%s: keep it private", secrets, plural(secrets))
 	}
 	return msg, nil
 }
@@ -235,22 +271,38 @@ func SaveScript(path string, write func(string, []byte, os.FileMode) error, r Re
 // commands, each with the answers given in the session as its answers
 // file (on stdin, --answers -, in client.Script's format). It returns how
 // many requests it wrote and how many secret values their answers hold.
+//
+// What came from the server (a tool's name, a URI, arguments, answers)
+// reaches the script inert: a word with a character a terminal would obey
+// or hide (a control, a bidi override, a zero-width space) is built by
+// printf from octal escapes, and JSON carries such characters as \u
+// escapes, so the script shows no such character raw, yet sends each name
+// exactly. A tool's name follows --, so that one named -x is not a flag.
 func WriteScript(w io.Writer, r Replay, server client.Server, reqs []Request, now time.Time) (n, secrets int) {
 	prog := r.Program
 	if prog == "" {
 		prog = "mcpcli"
 	}
-	fmt.Fprintln(w, "#!/bin/sh")
-	fmt.Fprintf(w, "# An mcpcli session with %s, saved %s.\n", oneLine(server.Display()), now.Format("2006-01-02 15:04"))
+	var vars int // words built by printf, in variables a1, a2, ...
+	sw := &scriptWriter{w: w, vars: &vars}
+	fmt.Fprintf(w, "%s%s, saved %s.\n", scriptHead, oneLine(server.Display()), now.Format("2006-01-02 15:04"))
 	fmt.Fprintln(w, "# Each request is a one-shot command; the answers given in the session follow")
 	fmt.Fprintln(w, "# it as its answers file (see 'mcpcli help answers'). Each command is a new")
 	fmt.Fprintln(w, "# connection: a resource a server made for the session alone may be gone.")
+	if r.Dir != "" {
+		fmt.Fprintf(w, "# Run it from %s, where the session ran, or from a clone of it:\n", oneLine(r.Dir))
+		fmt.Fprintln(w, "# relative paths, and the servers named with -s, are found from there.")
+	}
 	if len(r.Needs) > 0 {
 		fmt.Fprintln(w, "# It reads these from the environment (the session had them; the script does not):")
 		for _, n := range r.Needs {
 			fmt.Fprintf(w, "#   %s\n", oneLine(n))
 		}
 	}
+	fmt.Fprintln(w, "# It runs the mcpcli that saved it; to run another, set MCPCLI=/path/to/mcpcli.")
+	progWord := sw.word(prog)
+	sw.flush()
+	fmt.Fprintf(w, "[ -n \"${MCPCLI:-}\" ] || MCPCLI=%s\n", progWord)
 	for _, c := range reqs {
 		fmt.Fprintln(w)
 		head := fmt.Sprintf("# #%d %s %s", c.ID, c.Method, oneLine(c.Target))
@@ -266,35 +318,53 @@ func WriteScript(w io.Writer, r Replay, server client.Server, reqs []Request, no
 		secrets += s
 		n++
 		fmt.Fprintln(w, head)
-		argv := []string{prog}
+		if unsafeWord(c.Target) {
+			fmt.Fprintln(w, "# (its name holds characters a terminal would obey or hide; printf writes them)")
+		}
+		var cmd, own []string // the command and its flags; its own arguments, after --
 		switch c.Method {
 		case "tools/call":
-			argv = append(argv, "call", c.Target)
+			cmd = []string{"call"}
 			if len(c.Args) > 0 {
 				b, _ := json.Marshal(c.Args)
-				argv = append(argv, "--args", string(b))
+				cmd = append(cmd, "--args", string(escapeJSON(b)))
 			}
+			own = []string{c.Target}
 		case "prompts/get":
-			argv = append(argv, "prompt", c.Target)
+			cmd = []string{"prompt"}
+			own = []string{c.Target}
 			for _, k := range sortedArgs(c.Args) {
-				argv = append(argv, k+"="+fmt.Sprint(c.Args[k]))
+				own = append(own, k+"="+fmt.Sprint(c.Args[k]))
 			}
 		case "resources/read":
-			argv = append(argv, "read", c.Target)
+			cmd = []string{"read"}
+			own = []string{c.Target}
 		}
-		argv = append(argv, r.Flags...)
+		cmd = append(cmd, r.Flags...)
 		if answers != nil {
-			argv = append(argv, "--answers", "-")
+			cmd = append(cmd, "--answers", "-")
 		}
-		argv = append(argv, r.Server...)
-		quoted := make([]string, len(argv))
-		for i, a := range argv {
-			quoted[i] = shQuote(a)
-			if r.Expand[a] {
-				quoted[i] = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`").Replace(a) + `"`
-			}
+		// The server: flags that name it come before --; a command that
+		// starts it comes after a second --.
+		var after []string
+		if len(r.Server) > 0 && r.Server[0] == "--" {
+			after = r.Server
+		} else {
+			cmd = append(cmd, r.Server...)
 		}
-		line := strings.Join(quoted, " ")
+		words := []string{`"$MCPCLI"`}
+		for _, a := range cmd {
+			words = append(words, sw.arg(a, r.Expand))
+		}
+		words = append(words, "--")
+		for _, a := range own {
+			words = append(words, sw.arg(a, nil))
+		}
+		for _, a := range after {
+			words = append(words, sw.arg(a, r.Expand))
+		}
+		sw.flush()
+		line := strings.Join(words, " ")
 		if answers == nil {
 			fmt.Fprintln(w, line)
 			continue
@@ -303,9 +373,101 @@ func WriteScript(w io.Writer, r Replay, server client.Server, reqs []Request, no
 		for strings.Contains(string(answers), delim) {
 			delim += "_"
 		}
-		fmt.Fprintf(w, "%s <<'%s'\n%s\n%s\n", line, delim, answers, delim)
+		fmt.Fprintf(w, "%s <<'%s'\n%s\n%s\n", line, delim, escapeJSON(answers), delim)
 	}
 	return n, secrets
+}
+
+// scriptWriter quotes the words of one command, writing first the lines
+// that build by printf those that need it.
+type scriptWriter struct {
+	w       io.Writer
+	vars    *int
+	pending []string
+}
+
+// arg is one word of a command: in double quotes when it reads a
+// credential from the environment (expand), else quoted as it is.
+func (sw *scriptWriter) arg(a string, expand map[string]bool) string {
+	if expand[a] && !unsafeWord(a) {
+		return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`").Replace(a) + `"`
+	}
+	return sw.word(a)
+}
+
+// word quotes a for sh. A word with a character a terminal would obey or
+// hide is built by printf from octal escapes, into a variable, on a line
+// before the command: the script then shows no such character, and the
+// word is exactly what it was (a trailing newline too, kept by the "_"
+// removed after it).
+func (sw *scriptWriter) word(a string) string {
+	if !unsafeWord(a) {
+		return shellwords.Quote(a)
+	}
+	*sw.vars++
+	v := fmt.Sprintf("a%d", *sw.vars)
+	var b strings.Builder
+	for i := 0; i < len(a); i++ {
+		c := a[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(" -_./:=@,+#!?()[]{}<>*&;|~^\"$`", c) >= 0:
+			b.WriteByte(c)
+		case c == '%':
+			b.WriteString("%%")
+		default:
+			fmt.Fprintf(&b, "\\%03o", c)
+		}
+	}
+	sw.pending = append(sw.pending, fmt.Sprintf("%s=$(printf '%s_'); %s=${%s%%_}", v, b.String(), v, v))
+	return `"$` + v + `"`
+}
+
+// flush writes the lines the words of a command need before it.
+func (sw *scriptWriter) flush() {
+	for _, l := range sw.pending {
+		fmt.Fprintln(sw.w, l)
+	}
+	sw.pending = nil
+}
+
+// unsafeWord reports a character a terminal would obey or hide: a control
+// (a newline and a tab too: a word is one line), DEL, a C1 control, a line
+// or paragraph separator, an invisible or bidi character, invalid UTF-8.
+func unsafeWord(s string) bool {
+	for i, r := range s {
+		if unsafeRune(r) || r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD") {
+			return true
+		}
+	}
+	return false
+}
+
+func unsafeRune(r rune) bool {
+	return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0x2028 || r == 0x2029 || textsafe.Invisible(r)
+}
+
+// escapeJSON writes every character of JSON text that a terminal would
+// obey or hide as a \u escape: the same JSON, shown inert. (json.Marshal
+// escapes controls, but not bidi overrides or zero-width characters.)
+func escapeJSON(b []byte) []byte {
+	s := string(b)
+	if !unsafeWord(strings.NewReplacer("\n", "", "\t", "").Replace(s)) {
+		return b
+	}
+	var out strings.Builder
+	for _, r := range s {
+		if r != '\n' && r != '\t' && unsafeRune(r) {
+			if r > 0xFFFF {
+				r1, r2 := utf16.EncodeRune(r)
+				fmt.Fprintf(&out, "\\u%04x\\u%04x", r1, r2)
+			} else {
+				fmt.Fprintf(&out, "\\u%04x", r)
+			}
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return []byte(out.String())
 }
 
 // scriptAnswers is a request's answers as an answers file: each key with
@@ -384,16 +546,6 @@ func sortedArgs(args map[string]any) []string {
 		keys[k] = true
 	}
 	return sortedKeys(keys)
-}
-
-// shQuote quotes s for sh when it needs it.
-func shQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@,+%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // oneLine keeps a comment on one line.

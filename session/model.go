@@ -77,8 +77,7 @@ type Options struct {
 	Replay Replay
 	// SavePath is --save: where S (and quitting) writes the script.
 	SavePath string
-	// WriteFile writes a file (a saved script, an image); nil means
-	// os.WriteFile.
+	// WriteFile writes the saved script; nil means WriteScriptFile.
 	WriteFile func(name string, data []byte, perm os.FileMode) error
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -161,7 +160,7 @@ func New(o Options) *Model {
 		o.Now = time.Now
 	}
 	if o.WriteFile == nil {
-		o.WriteFile = os.WriteFile
+		o.WriteFile = WriteScriptFile
 	}
 	if o.ErrorText == nil {
 		o.ErrorText = func(err error) string { return err.Error() }

@@ -349,8 +349,9 @@ func TestSavedScript(t *testing.T) {
 	}
 	for _, want := range []string{
 		"#!/bin/sh\n# An mcpcli session with Test Server, saved 2026-12-01 10:00.\n",
-		"# #1 tools/call greet\nmcpcli call greet --args '{\"name\":\"O'\\''Brien\"}' -- './my server'\n",
-		"# #2 tools/call wizard\nmcpcli call wizard --answers - -- './my server' <<'MCPCLI_ANSWERS'\n{\n" +
+		"# It runs the mcpcli that saved it; to run another, set MCPCLI=/path/to/mcpcli.\n[ -n \"${MCPCLI:-}\" ] || MCPCLI=mcpcli\n",
+		"# #1 tools/call greet\n\"$MCPCLI\" call --args '{\"name\":\"O'\\''Brien\"}' -- greet -- './my server'\n",
+		"# #2 tools/call wizard\n\"$MCPCLI\" call --answers - -- wizard -- './my server' <<'MCPCLI_ANSWERS'\n{\n" +
 			"  \"basics\": [{\"action\":\"accept\",\"content\":{\"name\":\"Ada's\",\"token\":\"hunter2\"}}],\n" +
 			"  \"details\": [{\"action\":\"accept\",\"content\":{\"ok\":true}}]\n}\nMCPCLI_ANSWERS\n",
 		"# #3 tools/call slow: cancelled; left out\n",

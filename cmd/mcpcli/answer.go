@@ -198,6 +198,7 @@ func (f *Factory) prompter() *render.Prompter {
 			b, err := term.ReadPassword(fd)
 			return string(b), err
 		}
+		p.DropTypeahead = func() { render.DropTerminalInput(fd) }
 	} else {
 		p.Echo = true
 	}

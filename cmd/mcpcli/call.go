@@ -94,7 +94,7 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
   mcpcli call search --args '{"query": "mcp", "limit": 5}' --url http://127.0.0.1:8080/mcp`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			args = splitDash(f, cmd, args)
+			args = splitOwn(f, cmd, args)
 			if len(args) == 0 {
 				return usageErrorf(cmd, "name the tool to call: mcpcli call TOOL [KEY=VALUE ...]; 'mcpcli tools' lists them")
 			}
@@ -416,7 +416,7 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
   mcpcli prompt code_review file=main.go -o json --url http://127.0.0.1:8080/mcp`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			args = splitDash(f, cmd, args)
+			args = splitOwn(f, cmd, args)
 			if len(args) == 0 {
 				return usageErrorf(cmd, "name the prompt: mcpcli prompt NAME [KEY=VALUE ...]; 'mcpcli prompts' lists them")
 			}
@@ -593,7 +593,7 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
   mcpcli read file:///notes.txt -o json --url http://127.0.0.1:8080/mcp`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			args = splitDash(f, cmd, args)
+			args = splitOwn(f, cmd, args)
 			if len(args) != 1 {
 				if len(args) > 1 && isTemplate(args[0]) && strings.Contains(args[1], "=") {
 					return usageErrorf(cmd, "a template's variables go in --var: mcpcli read '%s' --var %s", render.Line(args[0]), render.Line(args[1]))

@@ -52,6 +52,7 @@ type GlobalFlags struct {
 
 	Server            string // -s NAME: a server from the config files
 	Config            string // --config FILE: read before every other config file
+	TrustProject      bool   // --trust-project: trust the project's config files for this run
 	ClientID          string // --client-id: a pre-registered OAuth client
 	ClientMetadataURL string // --client-metadata-url: mcpcli's OAuth client ID metadata document
 	MaxMessageSize    byteSize

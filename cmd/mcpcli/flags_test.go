@@ -21,16 +21,22 @@ func testFactory() *Factory {
 // and nothing starts when they are wrong.
 func TestCallOptionsFromFlags(t *testing.T) {
 	tests := []struct {
-		args      []string
-		wantTool  string
-		wantPairs []pair
-		wantBase  map[string]any
-		wantJSON  bool
-		wantErr   string
+		args       []string
+		wantTool   string
+		wantPairs  []pair
+		wantBase   map[string]any
+		wantJSON   bool
+		wantErr    string
+		wantServer []string
 	}{
 		{args: []string{"call", "greet", "name=Ada", "-o", "json", "--", "srv"}, wantTool: "greet", wantPairs: []pair{{"name", "Ada"}}, wantBase: map[string]any{}, wantJSON: true},
 		{args: []string{"call", "greet", "--args", `{"n":1}`, "x==y", "--", "srv"}, wantTool: "greet", wantPairs: []pair{{"x", "=y"}}, wantBase: map[string]any{"n": jsonNumber("1")}},
 		{args: []string{"call", "--", "srv"}, wantErr: "name the tool to call"},
+		// A -- before the tool ends the flags: a tool named -x is not one;
+		// a second -- starts the server command.
+		{args: []string{"call", "--args", `{"n":1}`, "--", "-x", "k=v", "--", "srv", "--", "-y"}, wantTool: "-x", wantPairs: []pair{{"k", "v"}}, wantBase: map[string]any{"n": jsonNumber("1")}, wantServer: []string{"srv", "--", "-y"}},
+		{args: []string{"call", "--url", "http://127.0.0.1:1/mcp", "--", "-x"}, wantTool: "-x", wantBase: map[string]any{}},
+		{args: []string{"call", "-x", "--", "srv"}, wantErr: "unknown shorthand flag: 'x' in -x"},
 		{args: []string{"call", "greet", "name", "--", "srv"}, wantErr: `argument "name" must look like KEY=VALUE`},
 		{args: []string{"call", "greet", "--args", `{"n":1}{"m":2}`, "--", "srv"}, wantErr: "there is more after the value"},
 		{args: []string{"call", "greet", "--args", `{"n":1,"n":2}`, "--", "srv"}, wantErr: `key "n" appears twice`},
@@ -64,6 +70,9 @@ func TestCallOptionsFromFlags(t *testing.T) {
 		}
 		if diff := cmp.Diff(tt.wantBase, got.Base); diff != "" {
 			t.Errorf("mcpcli %q: --args (-want +got):\n%s", tt.args, diff)
+		}
+		if tt.wantServer != nil && !cmp.Equal(tt.wantServer, f.Flags.ServerArgv) {
+			t.Errorf("mcpcli %q: server command %q, want %q", tt.args, f.Flags.ServerArgv, tt.wantServer)
 		}
 	}
 }

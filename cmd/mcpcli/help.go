@@ -103,8 +103,8 @@ stdout. 'mcpcli session --help' lists its commands.`,
 		{
 			Use:   "config",
 			Short: "Named servers: the config files mcpcli reads (-s NAME, --config)",
-			Long: `--server NAME (-s NAME) picks a server defined in a config file. The first
-file that defines NAME wins:
+			Long: `--server NAME (-s NAME) picks a server defined in a config file. mcpcli
+reads:
 
   1. --config FILE;
   2. the project's .mcp.json (Claude Code), .vscode/mcp.json (VS Code) and
@@ -114,6 +114,15 @@ file that defines NAME wins:
   4. read only: Claude Desktop's claude_desktop_config.json, Claude Code's
      ~/.claude.json (this directory's servers, then the user's), Cursor's
      ~/.cursor/mcp.json.
+
+A project file (2) runs nothing until you trust it: mcpcli asks on a
+terminal, showing every server it defines as written, and remembers a yes
+for the file as it is (a changed file is asked about again); without a
+terminal the run stops and says how. 'mcpcli servers trust FILE' trusts it
+for scripts and CI, --trust-project for one run. When files define the same
+name, --config's runs, then a trusted project file's, then your own files'
+(3, 4), then an untrusted project file's once trusted; mcpcli says which
+runs. Every config file must be a regular file of at most 16 MiB.
 
 Servers sit under "mcpServers" (VS Code: "servers"). Each is a command or a
 URL:

@@ -290,7 +290,8 @@ const lineHelp = `commands:
   history               the requests so far, numbered
   rerun N               send request N again
   level LEVEL           set the server's log level (debug ... emergency)
-  save FILE             write the requests as a script of one-shot commands
+  save [FILE]           write the requests as a script of one-shot commands
+                        (without FILE: in mcpcli's state directory)
   restart, reconnect    start the server again (stdio) or connect again (HTTP)
   quit                  end the session (so does end of input)`
 
@@ -358,10 +359,14 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 		}
 		l.con.Printf("log level: %s", render.Line(args[0]))
 	case "save":
-		if len(args) != 1 {
-			return false, errors.New("save takes a file name: save FILE")
+		path := l.o.Replay.DefaultPath
+		switch {
+		case len(args) == 1:
+			path = args[0]
+		case len(args) > 1 || path == "":
+			return false, errors.New("save takes one file name: save [FILE]")
 		}
-		msg, err := session.SaveScript(args[0], nil, l.o.Replay, l.s.Server(), l.reqs, l.o.Now())
+		msg, err := session.SaveScript(path, nil, l.o.Replay, l.s.Server(), l.reqs, l.o.Now())
 		if err != nil {
 			return false, err
 		}

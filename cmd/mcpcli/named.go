@@ -14,8 +14,9 @@ import (
 )
 
 // loadConfig finds the config files, once per run: --config, the
-// project's, mcpcli's own, other tools'. ctx is for the questions a VS Code
-// ${input:ID} asks, on a terminal only.
+// project's, mcpcli's own, other tools'. ctx is for the questions asked on
+// a terminal only: whether to trust a project file, and a VS Code
+// ${input:ID}.
 func (f *Factory) loadConfig(ctx context.Context) (*config.Config, error) {
 	if f.cfg != nil {
 		return f.cfg, nil
@@ -28,8 +29,11 @@ func (f *Factory) loadConfig(ctx context.Context) (*config.Config, error) {
 		return nil, fmt.Errorf("finding the config files: %w", err)
 	}
 	opts.File = f.Flags.Config
+	opts.Trusted = f.trustStore()
+	opts.TrustProject = f.Flags.TrustProject
 	if f.onTerminal() {
 		opts.Ask = f.askInput(ctx)
+		opts.Approve = f.approveProject(ctx)
 	}
 	cfg, err := config.Load(opts)
 	if err != nil {
@@ -80,10 +84,17 @@ func (f *Factory) namedServer(cmd *cobra.Command) (*config.Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := cfg.TrustStoreErr(); err != nil {
+		f.Console().Warn(err.Error() + "; no project file counts as trusted")
+	}
 	srv, err := cfg.Server(f.Flags.Server)
 	if err != nil {
-		return nil, err
+		return nil, adviseTrust(err)
 	}
+	if err := cfg.RememberErr(); err != nil {
+		f.Console().Warn(fmt.Sprintf("%s; %s is trusted for this run only", err, render.Line(srv.Source.Path)))
+	}
+	f.sayWhichRuns(srv)
 	f.server = srv
 	return srv, nil
 }

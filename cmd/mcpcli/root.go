@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -112,6 +113,7 @@ session). Try it first with:
 	p := root.PersistentFlags()
 	p.StringVarP(&fl.Server, "server", "s", "", "talk to the server `NAME` from the config files ('mcpcli servers' lists them)")
 	p.StringVar(&fl.Config, "config", "", "read servers from `FILE` before every other config file")
+	p.BoolVar(&fl.TrustProject, "trust-project", false, "trust the project's config files (.mcp.json, .vscode/mcp.json, .cursor/mcp.json, from here upward) for this run, without asking or remembering; for scripts and CI")
 	p.StringVar(&fl.Stdio, "stdio", "", "start the server `\"CMD ARGS\"` and talk to it over stdio (or put the command after --)")
 	p.StringVar(&fl.URL, "url", "", "talk to a Streamable HTTP server at `URL` (or an HTTP+SSE one: see --transport)")
 	p.StringVar(&fl.Transport, "transport", "auto", "with --url: `T` is auto (Streamable HTTP, falling back to HTTP+SSE when the server refuses the first POST with 400, 404 or 405), streamable, or sse (the 2024-11-05 HTTP+SSE transport)")
@@ -247,6 +249,25 @@ func splitDash(f *Factory, cmd *cobra.Command, args []string) []string {
 		return args[:i]
 	}
 	return args
+}
+
+// splitOwn separates the arguments of a command that takes its own (call
+// TOOL, prompt NAME, read URI) from the server command. A "--" before any
+// of them ends the flags, so that a name starting with - is not one:
+// "call -- -x k=v -s NAME" calls the tool "-x", and a second "--" starts
+// the server command ("call -- -x -- ./server"), as a saved script writes
+// them. Otherwise the first "--" starts the server command, as everywhere.
+func splitOwn(f *Factory, cmd *cobra.Command, args []string) []string {
+	if cmd.ArgsLenAtDash() == 0 {
+		if i := slices.Index(args, "--"); i >= 0 {
+			f.Flags.ServerArgv = args[i+1:]
+			return args[:i]
+		}
+		if fl := f.Flags; fl.Server != "" || fl.URL != "" || fl.Stdio != "" {
+			return args // a flag names the server: these are the command's own
+		}
+	}
+	return splitDash(f, cmd, args)
 }
 
 // noArgs accepts no arguments but the server command after --.

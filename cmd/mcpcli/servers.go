@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -34,13 +35,23 @@ func NewCmdServers(f *Factory, runF func(context.Context, *ServersOptions) error
 		Long: `servers lists every server mcpcli can reach by name with --server NAME (-s),
 with its transport, its command or URL, and the file that defines it.
 
-mcpcli reads the config files you already have, and the first file that
-defines a name wins: --config FILE; the project's .mcp.json (Claude Code),
-.vscode/mcp.json (VS Code) and .cursor/mcp.json (Cursor), from the working
-directory upward; mcpcli's own file (~/.config/mcpcli/servers.json); then,
-read only, Claude Desktop's, Claude Code's and Cursor's user files. A name
-defined in several files is shown once, with the file that wins and the
-ones it shadows.
+mcpcli reads the config files you already have: --config FILE; the
+project's .mcp.json (Claude Code), .vscode/mcp.json (VS Code) and
+.cursor/mcp.json (Cursor), from the working directory upward; mcpcli's own
+file (~/.config/mcpcli/servers.json); then, read only, Claude Desktop's,
+Claude Code's and Cursor's user files.
+
+A project file comes with the code around it, so its servers run only once
+you trust the file: mcpcli asks on a terminal, showing what the file would
+run, and remembers a yes for the file as it is (a changed file is asked
+about again). 'mcpcli servers trust FILE' trusts one without asking (for
+scripts and CI), 'mcpcli servers untrust FILE' forgets it, and
+--trust-project trusts the project's files for one run.
+
+A name defined in several files is shown once, with the one that runs and
+the ones it shadows: --config FILE first, then a trusted project file, then
+your own files; an untrusted project file never takes a name from your own
+files. The list ends with each project file and whether you trust it.
 
 'mcpcli servers add' and 'mcpcli servers remove' edit mcpcli's own file,
 never another tool's. See 'mcpcli help config' for the file formats.`,
@@ -49,6 +60,7 @@ never another tool's. See 'mcpcli help config' for the file formats.`,
   mcpcli servers add weather -- ./weather-server --verbose
   mcpcli servers add docs --url https://docs.example.com/mcp --header 'X-Api-Key: ${DOCS_KEY}'
   mcpcli servers remove weather
+  mcpcli servers trust .mcp.json
   mcpcli tools -s weather`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -60,7 +72,7 @@ never another tool's. See 'mcpcli help config' for the file formats.`,
 			return serversRun(cmd.Context(), opts)
 		},
 	}
-	cmd.AddCommand(NewCmdServersAdd(f, nil), NewCmdServersRemove(f, nil))
+	cmd.AddCommand(NewCmdServersAdd(f, nil), NewCmdServersRemove(f, nil), NewCmdServersTrust(f, nil), NewCmdServersUntrust(f, nil))
 	return cmd
 }
 
@@ -98,10 +110,24 @@ type serverSource struct {
 	Path    string `json:"path"`
 	Kind    string `json:"kind"`
 	Project string `json:"project,omitempty"`
+	// Trust is a project file's: untrusted, changed, trusted or
+	// trusted-for-run; "" for your own files.
+	Trust string `json:"trust,omitempty"`
 }
 
-func sourceOf(s config.Source) serverSource {
-	return serverSource{Path: s.Path, Kind: string(s.Kind), Project: s.Project}
+// projectFile is a project file and whether it is trusted, for -o json.
+type projectFile struct {
+	Path      string     `json:"path"`
+	Kind      string     `json:"kind"`
+	Trust     string     `json:"trust"`
+	SHA256    string     `json:"sha256,omitempty"`
+	TrustedAt *time.Time `json:"trustedAt,omitempty"`
+	Error     string     `json:"error,omitempty"`
+}
+
+func sourceOf(l config.Listed) serverSource {
+	s := l.Source
+	return serverSource{Path: s.Path, Kind: string(s.Kind), Project: s.Project, Trust: string(l.Trust)}
 }
 
 func errText(err error) string {
@@ -117,10 +143,10 @@ func rows(listed []config.Listed) []serverRow {
 	for _, l := range listed {
 		if l.Shadowed && len(out) > 0 && out[len(out)-1].Name == l.Name {
 			r := &out[len(out)-1]
-			r.Shadowed = append(r.Shadowed, serverDef{Transport: string(l.Transport), Target: l.Target, Source: sourceOf(l.Source), Error: errText(l.Err)})
+			r.Shadowed = append(r.Shadowed, serverDef{Transport: string(l.Transport), Target: l.Target, Source: sourceOf(l), Error: errText(l.Err)})
 			continue
 		}
-		out = append(out, serverRow{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: sourceOf(l.Source), Error: errText(l.Err)})
+		out = append(out, serverRow{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: sourceOf(l), Error: errText(l.Err)})
 	}
 	return out
 }
@@ -134,32 +160,68 @@ func serversRun(ctx context.Context, opts *ServersOptions) error {
 	for _, p := range problems {
 		opts.Console.Warn(p.Error())
 	}
+	if err := cfg.TrustStoreErr(); err != nil {
+		opts.Console.Warn(err.Error() + "; no project file counts as trusted")
+	}
+	var projects []projectFile
+	for _, p := range cfg.ProjectFiles() {
+		if p.Err != nil {
+			continue // a warning above says why
+		}
+		pf := projectFile{Path: p.Source.Path, Kind: string(p.Source.Kind), Trust: string(p.State), SHA256: p.SHA256}
+		if !p.TrustedAt.IsZero() {
+			at := p.TrustedAt
+			pf.TrustedAt = &at
+		}
+		projects = append(projects, pf)
+	}
 	rs := rows(listed)
 	if opts.JSON {
 		if rs == nil {
 			rs = []serverRow{}
 		}
-		return render.WriteJSON(opts.Out, map[string]any{"servers": rs})
+		if projects == nil {
+			projects = []projectFile{}
+		}
+		return render.WriteJSON(opts.Out, map[string]any{"servers": rs, "projects": projects})
 	}
 	if len(rs) == 0 {
 		fmt.Fprintf(opts.Out, "(no servers configured; add one with 'mcpcli servers add NAME -- CMD ARGS' or 'mcpcli servers add NAME --url URL', or see 'mcpcli help config')\n")
-		return nil
-	}
-	tw := tabwriter.NewWriter(opts.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tTRANSPORT\tSERVER\tDEFINED IN")
-	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", render.Line(r.Name), orDash(r.Transport), cut(render.Line(r.Target), 60), opts.where(r.Source))
-	}
-	tw.Flush()
-	for _, r := range rs {
-		if r.Error != "" {
-			fmt.Fprintf(opts.Out, "%s cannot be used: %s\n", render.Line(r.Name), render.Line(r.Error))
+	} else {
+		tw := tabwriter.NewWriter(opts.Out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tTRANSPORT\tSERVER\tDEFINED IN")
+		for _, r := range rs {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", render.Line(r.Name), orDash(r.Transport), cut(render.Line(r.Target), 60), opts.where(r.Source))
 		}
-		for _, d := range r.Shadowed {
-			fmt.Fprintf(opts.Out, "%s is also in %s, shadowed\n", render.Line(r.Name), opts.where(d.Source))
+		tw.Flush()
+		for _, r := range rs {
+			if r.Error != "" {
+				fmt.Fprintf(opts.Out, "%s cannot be used: %s\n", render.Line(r.Name), render.Line(r.Error))
+			}
+			for _, d := range r.Shadowed {
+				fmt.Fprintf(opts.Out, "%s is also in %s, shadowed\n", render.Line(r.Name), opts.where(d.Source))
+			}
 		}
+	}
+	for _, p := range projects {
+		fmt.Fprintln(opts.Out, opts.projectLine(p))
 	}
 	return nil
+}
+
+// projectLine says where a project file stands, and what to do.
+func (opts *ServersOptions) projectLine(p projectFile) string {
+	file := opts.show(p.Path)
+	trust := "'mcpcli servers trust " + render.Line(shellwords.Quote(p.Path)) + "'"
+	switch config.TrustState(p.Trust) {
+	case config.Trusted:
+		return fmt.Sprintf("%s is a project file you trusted on %s; its servers run", file, p.TrustedAt.Local().Format(time.DateOnly))
+	case config.TrustedForRun:
+		return fmt.Sprintf("%s is a project file trusted for this run (--trust-project); its servers run", file)
+	case config.Changed:
+		return fmt.Sprintf("%s is a project file that changed since you trusted it on %s; its servers run once you read it again and trust it (%s)", file, p.TrustedAt.Local().Format(time.DateOnly), trust)
+	}
+	return fmt.Sprintf("%s is a project file you have not trusted; its servers run once you read it and trust it (%s, or say yes when mcpcli asks)", file, trust)
 }
 
 func orDash(s string) string {
@@ -178,18 +240,27 @@ func cut(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// where names a source for people: the path (~ for the home directory)
-// and what kind of file it is.
+// where names a source for people: the path (~ for the home directory),
+// what kind of file it is, and a project file's trust when it is not.
 func (opts *ServersOptions) where(s serverSource) string {
-	p := s.Path
-	if opts.Home != "" && strings.HasPrefix(p, opts.Home+string(filepath.Separator)) {
-		p = "~" + p[len(opts.Home):]
-	}
-	w := render.Line(p)
+	w := opts.show(s.Path)
 	if s.Project != "" {
 		w += fmt.Sprintf(" (project %s)", render.Line(s.Project))
 	}
-	return w + " (" + config.Kind(s.Kind).Title() + ")"
+	w += " (" + config.Kind(s.Kind).Title()
+	switch config.TrustState(s.Trust) {
+	case config.Untrusted, config.Changed:
+		w += ", not trusted"
+	}
+	return w + ")"
+}
+
+// show is a path for people: ~ for the home directory, sanitized.
+func (opts *ServersOptions) show(p string) string {
+	if opts.Home != "" && strings.HasPrefix(p, opts.Home+string(filepath.Separator)) {
+		p = "~" + p[len(opts.Home):]
+	}
+	return render.Line(p)
 }
 
 // ServersAddOptions are what servers add needs.
@@ -404,4 +475,128 @@ func (f *Factory) completeServers(own bool) cobra.CompletionFunc {
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}
+}
+
+// ServersTrustOptions are what servers trust and servers untrust need.
+type ServersTrustOptions struct {
+	Out    io.Writer
+	Config func() (*config.Config, error)
+	Files  []string // absolute
+	Review func(io.Writer, config.TrustAsk)
+	Show   func(string) string
+}
+
+// NewCmdServersTrust is servers trust.
+func NewCmdServersTrust(f *Factory, runF func(context.Context, *ServersTrustOptions) error) *cobra.Command {
+	return &cobra.Command{
+		Use:   "trust FILE...",
+		Short: "Trust a project's config file, as it is now, so that its servers run",
+		Long: `servers trust trusts a project file (.mcp.json, .vscode/mcp.json or
+.cursor/mcp.json) as it is now: its servers run from then on, without mcpcli
+asking, until the file changes. It prints what the file defines: read the
+file before you trust it, since its servers run as you.
+
+It is what saying yes at mcpcli's question does, for scripts and CI; to
+trust the project's files for one run only, pass --trust-project instead.
+mcpcli keeps the record in its state directory
+($XDG_STATE_HOME/mcpcli/trusted-projects.json, by default
+~/.local/state/mcpcli/trusted-projects.json).`,
+		Example: `  mcpcli servers trust .mcp.json
+  mcpcli servers trust .vscode/mcp.json ../.cursor/mcp.json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf(cmd, "name the project file to trust, like mcpcli servers trust .mcp.json; 'mcpcli servers' lists them")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, err := f.trustOptions(cmd, args)
+			if err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return serversTrustRun(cmd.Context(), opts)
+		},
+	}
+}
+
+// NewCmdServersUntrust is servers untrust.
+func NewCmdServersUntrust(f *Factory, runF func(context.Context, *ServersTrustOptions) error) *cobra.Command {
+	return &cobra.Command{
+		Use:   "untrust FILE...",
+		Short: "Stop trusting a project's config file",
+		Long: `servers untrust forgets that you trusted a project file: its servers no
+longer run until you trust it again, and your own definition of a name it
+also defines runs instead.`,
+		Example: `  mcpcli servers untrust .mcp.json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf(cmd, "name the project file to stop trusting, like mcpcli servers untrust .mcp.json")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, err := f.trustOptions(cmd, args)
+			if err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return serversUntrustRun(cmd.Context(), opts)
+		},
+	}
+}
+
+func (f *Factory) trustOptions(cmd *cobra.Command, args []string) (*ServersTrustOptions, error) {
+	opts := &ServersTrustOptions{Out: f.Deps.Out, Review: f.writeReview, Show: f.showPath,
+		Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
+	for _, a := range args {
+		p, err := filepath.Abs(a)
+		if err != nil {
+			return nil, usageErrorf(cmd, "%s: %v", render.Line(a), err)
+		}
+		if _, ok := config.ProjectKind(p); !ok {
+			return nil, usageErrorf(cmd, "%s is not a project file (.mcp.json, .vscode/mcp.json or .cursor/mcp.json); another file is read only when you name it with --config FILE", render.Line(a))
+		}
+		opts.Files = append(opts.Files, p)
+	}
+	return opts, nil
+}
+
+func serversTrustRun(ctx context.Context, opts *ServersTrustOptions) error {
+	cfg, err := opts.Config()
+	if err != nil {
+		return err
+	}
+	for _, p := range opts.Files {
+		ask, err := cfg.TrustFile(p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.Out, "Trusted %s (%s) as it is now (SHA-256 %s); it defines:\n", opts.Show(p), ask.Source.Kind.Title(), ask.SHA256[:12])
+		opts.Review(opts.Out, ask)
+	}
+	return nil
+}
+
+func serversUntrustRun(ctx context.Context, opts *ServersTrustOptions) error {
+	cfg, err := opts.Config()
+	if err != nil {
+		return err
+	}
+	for _, p := range opts.Files {
+		had, err := cfg.UntrustFile(p)
+		if err != nil {
+			return err
+		}
+		if had {
+			fmt.Fprintf(opts.Out, "%s is no longer trusted; its servers run only once you trust it again\n", opts.Show(p))
+		} else {
+			fmt.Fprintf(opts.Out, "%s was not trusted; nothing to do\n", opts.Show(p))
+		}
+	}
+	return nil
 }

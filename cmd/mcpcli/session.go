@@ -5,13 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/schema"
 	"github.com/mcpcli/mcpcli/session"
@@ -71,7 +75,8 @@ terminal or a pipe:
   read URI [K=V ...]      read a resource; K=V fill a template's {variables}
   history, rerun N        the requests so far; send number N again
   level LEVEL             the server's log level
-  save FILE               write the requests as a script
+  save [FILE]             write the requests as a script (without FILE: in
+                          mcpcli's state directory)
   restart, reconnect      start the server again, or connect again
   quit                    (or end of input)
 
@@ -226,7 +231,11 @@ func (f *Factory) pickServer(cmd *cobra.Command) error {
 		if l.Shadowed || l.Err != nil {
 			continue
 		}
-		choices = append(choices, session.Choice{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: l.Source.String()})
+		src := l.Source.String()
+		if !l.Trust.Runs() {
+			src += " (not trusted: mcpcli asks first)"
+		}
+		choices = append(choices, session.Choice{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: src})
 	}
 	if len(choices) == 0 {
 		return nil
@@ -261,11 +270,37 @@ func (f *Factory) noTerminal() string {
 	return ""
 }
 
+// scriptPath is where a session's script is saved when no file is named:
+// in mcpcli's state directory, outside the working tree (a repository's
+// own files, or a link planted there, are never written), one file per
+// session.
+func (f *Factory) scriptPath() string {
+	home := f.Deps.Home
+	if home == nil {
+		return ""
+	}
+	dir, err := oauth.StateDir(f.getenv, home)
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "sessions", "session-"+time.Now().Format("20060102-150405")+"-"+strconv.Itoa(os.Getpid())+".sh")
+}
+
 // replay is how the saved script's commands reach this server: the flags
 // that named it, as given.
 func (f *Factory) replay() session.Replay {
 	fl := f.Flags
-	r := session.Replay{Program: "mcpcli", Expand: map[string]bool{}}
+	r := session.Replay{Program: "mcpcli", Expand: map[string]bool{}, DefaultPath: f.scriptPath()}
+	// The script runs the mcpcli that saved it, by its path: on a fresh
+	// clone built with go build, mcpcli is not on $PATH.
+	if f.Deps.Executable != nil {
+		if exe, err := f.Deps.Executable(); err == nil && filepath.IsAbs(exe) {
+			r.Program = exe
+		}
+	}
+	if dir, err := os.Getwd(); err == nil {
+		r.Dir = dir
+	}
 	// A credential is read from the environment when the script runs: the
 	// script never holds one (a --header value, a --env variable named
 	// like a secret).

@@ -169,6 +169,16 @@ func testServerMain() {
 			// More than the go-sdk's default 16 MiB line limit.
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", 17<<20)}}}, nil
 		})
+	case "names":
+		// Tools named to trip a shell script: a flag, and a bidi override.
+		for _, name := range []string{"-x", "evil\u202etxt.exe"} {
+			srv.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`)},
+				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					var args struct{ Text string }
+					json.Unmarshal(req.Params.Arguments, &args)
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("called %q with %q", req.Params.Name, args.Text)}}}, nil
+				})
+		}
 	case "env":
 		srv.AddTool(&mcp.Tool{Name: "whoami", InputSchema: empty}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			wd, _ := os.Getwd()

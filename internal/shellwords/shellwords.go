@@ -1,5 +1,6 @@
 // Package shellwords splits a command line into words the way a POSIX shell
-// does, without expanding anything: for --stdio "CMD ARGS" and $BROWSER.
+// does, without expanding anything: for --stdio "CMD ARGS" and $BROWSER;
+// and quotes a word back for one (Quote).
 package shellwords
 
 import (
@@ -57,4 +58,16 @@ func Split(s string) ([]string, error) {
 		words = append(words, cur.String())
 	}
 	return words, nil
+}
+
+// Quote quotes s as one word for a POSIX shell, the inverse of Split: as
+// it is when it holds only characters no shell reads specially, else in
+// single quotes (a ' inside as '\”).
+func Quote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@,+%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -34,3 +34,16 @@ func TestSplit(t *testing.T) {
 		}
 	}
 }
+
+func TestQuote(t *testing.T) {
+	for _, s := range []string{"plain", "", "two words", "it's", `a\b`, "$HOME", "-x", "tab\there", "new\nline", "'", "''", `"`} {
+		q := Quote(s)
+		got, err := Split(q)
+		if err != nil || len(got) != 1 || got[0] != s {
+			t.Errorf("Split(Quote(%q) = %q) = %q, %v; want [%q]", s, q, got, err, s)
+		}
+	}
+	if got := Quote("/usr/bin/mcpcli"); got != "/usr/bin/mcpcli" {
+		t.Errorf("Quote(a plain path) = %q, want it as it is", got)
+	}
+}
