@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -35,6 +36,9 @@ type SessionOptions struct {
 	// Connect connects with the session's hooks going to feed.
 	Connect func(ctx context.Context, feed *session.Feed) (*client.Session, error)
 	Replay  session.Replay
+	// KeyGuard is how long the session's own questions ignore keys, as
+	// the forms do (MCPCLI_KEY_GUARD).
+	KeyGuard time.Duration
 
 	// The line session.
 	Line *LineOptions
@@ -148,8 +152,11 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	}
 	inSession()
 	// The session holds the console itself (Feed.HoldConsole), to let its
-	// writes out while a form or a sign-in has the terminal.
-	opts.Forms, opts.Terminal = fa, &render.Terminal{In: f.Deps.In, Out: f.Deps.Err}
+	// writes out while a form or a sign-in has the terminal. Its own screen
+	// takes keys at once: it is not a consent screen (its asks wait; its
+	// forms, on fa.Term, have the key guard).
+	opts.Forms, opts.Terminal = fa, &render.Terminal{In: f.Deps.In, Out: f.Deps.Err, KeyGuard: render.NoKeyGuard}
+	opts.KeyGuard = fa.Term.KeyGuard
 	opts.Values = &render.ValueForm{Term: fa.Term}
 	opts.Connect = func(ctx context.Context, feed *session.Feed) (*client.Session, error) {
 		f.share = feed.Share
@@ -329,7 +336,7 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 		Client: s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
 		Transport: via, Negotiated: negotiated, How: how,
 		Replay: opts.Replay, SavePath: opts.Save,
-		ErrorText: explain,
+		ErrorText: explain, KeyGuard: opts.KeyGuard,
 	})
 	_, err = opts.Terminal.Run(ctx, m)
 	m.Close()
