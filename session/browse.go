@@ -187,7 +187,14 @@ func toolTags(t *mcp.Tool, task string) string {
 
 // destructive reports whether a tool may destroy things, by its hints
 // (the spec's default when it says nothing).
-func destructive(t *mcp.Tool) bool {
+func destructive(t *mcp.Tool) bool { return Destructive(t) }
+
+// Destructive reports whether a tool is marked as one that may destroy
+// things (readOnlyHint false, destructiveHint true or unsaid): the
+// sessions ask before calling it. A tool with no hints at all is not: a
+// question before every call of every such tool would teach people to
+// say yes without reading.
+func Destructive(t *mcp.Tool) bool {
 	a := t.Annotations
 	if a == nil {
 		return false // no hints at all: not worth a question each call

@@ -64,7 +64,8 @@ terminal; --accessible runs it as lines instead, one command a line, from a
 terminal or a pipe:
 
   tools [NAME]            list the tools, or one in full
-  call TOOL [K=V ...]     call a tool (or: call TOOL {"k": "v"})
+  call TOOL [K=V ...]     call a tool (or: call TOOL {"k": "v"}); one marked
+                          destructive asks first, and the next line's y calls it
   prompts, prompt NAME [K=V ...]
   resources               the resources and resource templates
   read URI [K=V ...]      read a resource; K=V fill a template's {variables}
@@ -123,6 +124,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 				})
 			},
 			Prompter: f.prompter(), Ask: f.arguments(), Values: f.values(), TTY: f.Deps.InTTY,
+			Scripted: f.Flags.Answers != "",
 			Settled: func() {
 				if f.wait != nil {
 					f.wait.set(nil)
