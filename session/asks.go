@@ -73,6 +73,7 @@ func (m *Model) openAsk(s *share) tea.Cmd {
 		return nil
 	}
 	m.modal = nil
+	m.setStatus("", false)
 	var layout tea.Cmd
 	if c := m.byID[s.call]; c != nil {
 		m.viewing = c

@@ -371,7 +371,7 @@ func (c *call) idleKey(b binding) bool {
 	switch b.keys[0] {
 	case "n", "enter", "s":
 		return c.view == nil || len(c.view.items) == 0
-	case "y", "up", "pgup", "home":
+	case "y":
 		return c.view == nil
 	case "r", "e":
 		return c.running()

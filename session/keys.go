@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -100,23 +101,28 @@ var panes = [numPanes]struct {
 		bindDetail, bindReload,
 	}},
 	paneCall: {"A call", []binding{
-		bindScroll, bindPage, bindEnds,
 		{keys: []string{"n", "N"}, show: "n / N", does: "the next / previous item: a link, an image, structuredContent", foot: "n item"},
 		{keys: []string{"enter"}, show: "enter", does: "open the item: read the link, fold structuredContent, save the image", foot: "enter open"},
-		{keys: []string{"s"}, show: "s", does: "save the item to a file", foot: "s save"},
-		{keys: []string{"y"}, show: "y", does: "copy the result's JSON (OSC 52)", foot: "y copy"},
+		{keys: []string{"esc", "backspace", "left"}, show: "esc", does: "back to the list", foot: "esc back"},
 		{keys: []string{"r"}, show: "r", does: "send it again", foot: "r re-run"},
 		{keys: []string{"e"}, show: "e", does: "edit the arguments, then send", foot: "e edit"},
+		{keys: []string{"y"}, show: "y", does: "copy the result's JSON (OSC 52)", foot: "y copy"},
+		{keys: []string{"s"}, show: "s", does: "save the item to a file", foot: "s save"},
 		{keys: []string{"t"}, show: "t", does: "the timeline or the result (narrow screens)"},
-		{keys: []string{"esc", "backspace", "left"}, show: "esc", does: "back to the list", foot: "esc back"},
+		{keys: []string{"up", "k", "down", "j"}, show: "↑/↓  k/j", does: "scroll"},
+		bindPage, bindEnds,
 	}},
 	paneActivity: {"Activity", []binding{
-		{keys: []string{"a", "l", "i", "e", "w"}, show: "a l i e w", does: "show all, the server's logs, notifications, its stderr, the wire", foot: "a/l/i/e/w all/logs/notes/stderr/wire"},
-		bindMove, bindPage,
-		{keys: []string{"home", "g", "end", "G"}, show: "home/end  g/G", does: "the first row / the last, and follow"},
-		bindFind, bindMatch,
+		{keys: []string{"a"}, show: "a", does: "show everything", foot: "a all"},
+		{keys: []string{"l"}, show: "l", does: "show the server's logs", foot: "l logs"},
+		{keys: []string{"i"}, show: "i", does: "show notifications, warnings, errors", foot: "i notes"},
+		{keys: []string{"e"}, show: "e", does: "show the server's stderr", foot: "e stderr"},
+		{keys: []string{"w"}, show: "w", does: "show the wire: every message", foot: "w wire"},
+		bindFind,
 		{keys: []string{"y"}, show: "y", does: "copy the row (on the wire: the message's JSON) with OSC 52", foot: "y copy"},
 		{keys: []string{"enter"}, show: "enter", does: "the row in full", foot: "enter full"},
+		bindMatch, bindMove, bindPage,
+		{keys: []string{"home", "g", "end", "G"}, show: "home/end  g/G", does: "the first row / the last, and follow"},
 	}},
 	paneHistory: {"History", []binding{
 		bindMove, bindPage, bindEnds,
@@ -169,9 +175,9 @@ func binds(p paneID, key string) bool {
 	return false
 }
 
-// footerOf is pane p's footer at width w: its keys, then the global ones,
-// leaving out what does not fit (the pane's last first). first come
-// before everything (an ask waiting).
+// footerOf is pane p's footer at width w: its keys, then the global ones;
+// what does not fit is left out, q quit first (? keys lists it), then the
+// pane's last keys. first come before everything (an ask waiting).
 func footerOf(p paneID, w int, first ...string) string {
 	return footerWithout(p, w, nil, first...)
 }
@@ -179,13 +185,12 @@ func footerOf(p paneID, w int, first ...string) string {
 // footerWithout is footerOf leaving out the keys that do nothing now
 // (a running call has no item to open).
 func footerWithout(p paneID, w int, idle func(binding) bool, first ...string) string {
-	var own, all []string
+	var own, global []string
 	for _, b := range panes[p].binds {
 		if b.foot != "" && (idle == nil || !idle(b)) {
 			own = append(own, b.foot)
 		}
 	}
-	var global []string
 	if p.global() {
 		for _, b := range everywhere {
 			if b.foot != "" {
@@ -193,13 +198,23 @@ func footerWithout(p paneID, w int, idle func(binding) bool, first ...string) st
 			}
 		}
 	}
+	// What gives way first: q and tab mean the same in every pane (? keys
+	// stays, to find them), then the pane's last keys.
+	drop := []string{"q quit", "tab next tab"}
 	for {
-		all = append(append(append(all[:0], first...), own...), global...)
+		all := append(append(append([]string(nil), first...), own...), global...)
 		line := " " + strings.Join(all, " · ")
-		if ansi.StringWidth(line) <= w || len(own) == 0 {
+		switch {
+		case ansi.StringWidth(line) <= w:
+			return line
+		case len(drop) > 0:
+			global = slices.DeleteFunc(global, func(g string) bool { return g == drop[0] })
+			drop = drop[1:]
+		case len(own) > 0:
+			own = own[:len(own)-1]
+		default:
 			return clip(line, w)
 		}
-		own = own[:len(own)-1]
 	}
 }
 

@@ -57,7 +57,8 @@ and resources to browse (/ filters) and call, an argument form built from each
 tool's inputSchema, every ask of the server answered in place with the same
 forms as the one-shot commands, the rounds of each call in a timeline beside
 its result, and Activity: progress, server logs (L sets the level), list
-changes, the server's stderr and the wire.
+changes, the server's stderr and the wire. An ask from a call you are not
+looking at waits, marked, until you open it (! or its call); ? lists the keys.
 
 Running mcpcli with a server and no command opens it too. It needs a
 terminal; --accessible runs it as lines instead, one command a line, from a
