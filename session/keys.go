@@ -218,34 +218,41 @@ func footerWithout(p paneID, w int, idle func(binding) bool, first ...string) st
 	}
 }
 
-// helpLines are the keymap, pane by pane, for the ? help.
-func helpLines() []string {
+// helpLines are the keymap, pane by pane, for the ? help, wrapped to w
+// cells; the sections' names are styled by title.
+func helpLines(w int, title func(...string) string) []string {
 	var out []string
 	section := func(name string, bs []binding) {
 		if len(out) > 0 {
 			out = append(out, "")
 		}
-		out = append(out, name)
+		out = append(out, title(name))
 		for _, b := range bs {
-			out = append(out, fmt.Sprintf("  %-16s %s", b.show, b.does))
+			does := strings.Split(wrapText(b.does, w-22), "\n")
+			out = append(out, fmt.Sprintf("  %-16s  %s", b.show, does[0]))
+			for _, l := range does[1:] {
+				out = append(out, strings.Repeat(" ", 20)+l)
+			}
 		}
 	}
 	section("Everywhere (but over a window, and while typing a filter or a search)", everywhere)
 	for p := paneTools; p < numPanes; p++ {
 		section(panes[p].name, panes[p].binds)
 	}
-	out = append(out, "",
-		"Typing a filter or a search",
-		"  type              what to look for",
-		"  ↑/↓               stop typing and move",
-		"  enter / esc       keep it / clear it",
-		"",
-		"In the lists: ro read-only · ! destructive · = idempotent · ~ open world",
-		"  T task required · t task optional · {} a resource template · ● subscribed",
-		"",
-		"An ask from a call you are not looking at waits: the tabs say \"! 1 ask\",",
-		"and the call's line says so. ! (or opening the call) answers it. A form",
-		"ignores the keys typed before it shows, and for a moment after.")
+	section("Typing a filter or a search", []binding{
+		{show: "type", does: "what to look for"},
+		{show: "↑/↓", does: "stop typing and move"},
+		{show: "enter / esc", does: "keep it / clear it"},
+	})
+	out = append(out, "", title("Marks"))
+	for _, l := range []string{
+		"In the lists: ro read-only · ! destructive · = idempotent · ~ open world · T task required · t task optional · {} a resource template · ● subscribed.",
+		"An ask from a call you are not looking at waits: the tabs say \"! 1 ask\", and the call's line says so; ! (or opening the call) answers it. A form ignores the keys typed before it shows, and for a moment after.",
+	} {
+		for _, w := range strings.Split(wrapText(l, w-4), "\n") {
+			out = append(out, "  "+w)
+		}
+	}
 	return out
 }
 
@@ -287,7 +294,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case "q":
 		return m.quit()
 	case "?":
-		m.modal = newPager(m, panePager, "Keys", helpLines(), "")
+		m.modal = newPager(m, panePager, "Keys", helpLines(m.width-2, m.st.title.Render), "")
 		return nil
 	case "L":
 		m.modal = newLevelModal(m.c.LogLevel())

@@ -45,7 +45,7 @@ func TestKeymapOneMeaningPerPane(t *testing.T) {
 			t.Errorf("%s: footer at 80 columns is %d cells: %q", panes[p].name, ansi.StringWidth(f), f)
 		}
 	}
-	help := strings.Join(helpLines(), "\n")
+	help := strings.Join(helpLines(78, func(s ...string) string { return strings.Join(s, "") }), "\n")
 	for p := paneTools; p < numPanes; p++ {
 		if !strings.Contains(help, panes[p].name) {
 			t.Errorf("the help has no section %q", panes[p].name)

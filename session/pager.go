@@ -264,7 +264,8 @@ func (m *Model) details() {
 	for _, ln := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
 		lines = append(lines, wrapIndented(ln, w)...)
 	}
-	x := newPager(m, panePager, e.name, lines, string(raw))
+	kind := map[tab]string{tabTools: "The tool", tabPrompts: "The prompt", tabResources: "The resource"}[m.tab]
+	x := newPager(m, panePager, kind+", in full", lines, string(raw))
 	x.what = what
 	m.modal = x
 }
