@@ -87,8 +87,20 @@ type guardedScreen interface{ keyScreen() int }
 // guarded is a program's model behind a guard: the one place where keys
 // typed ahead are kept from every form, review and consent screen.
 type guarded struct {
-	m tea.Model
-	g *Guard
+	m      tea.Model
+	g      *Guard
+	onDrop func(key string)
+}
+
+// drop reports whether key is dropped, and says so.
+func (w *guarded) drop(key string) bool {
+	if !w.g.Drop(key) {
+		return false
+	}
+	if w.onDrop != nil {
+		w.onDrop(key)
+	}
+	return true
 }
 
 func (w *guarded) Init() tea.Cmd { return w.m.Init() }
@@ -96,15 +108,15 @@ func (w *guarded) Init() tea.Cmd { return w.m.Init() }
 func (w *guarded) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if w.g.Drop(msg.String()) {
+		if w.drop(msg.String()) {
 			return w, nil
 		}
 	case tea.KeyReleaseMsg:
-		if w.g.Drop(msg.String()) {
+		if w.drop(msg.String()) {
 			return w, nil
 		}
 	case tea.PasteMsg:
-		if w.g.Drop("paste") {
+		if w.drop("paste") {
 			return w, nil
 		}
 	}

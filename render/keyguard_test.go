@@ -82,28 +82,45 @@ func TestGuardDrop(t *testing.T) {
 	}
 }
 
-// guardedTUI is a form on a Terminal whose guard runs on clk.
-func guardedTUI(t *testing.T, r client.Round, clk *fakeClock) *tui {
+// guardedTUI is a form on a Terminal whose guard runs on clk; drops
+// hears each key it drops.
+func guardedTUI(t *testing.T, r client.Round, clk *fakeClock) (*tui, drops) {
+	d := make(drops, 100)
 	return startTUI(t, r, func(a *FormAnswerer) {
 		a.Term.KeyGuard = 0 // the default
 		a.Term.Clock = clk.Now
-	})
+		a.Term.OnDrop = func(k string) { d <- k }
+	}), d
+}
+
+// drops are the keys a guard dropped, as it dropped them.
+type drops chan string
+
+// wait waits until n more keys have been dropped: the keys typed ahead
+// have all been read, before the test moves the clock on.
+func (d drops) wait(t *testing.T, n int) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		select {
+		case <-d:
+		case <-time.After(waitLimit):
+			t.Fatalf("the guard dropped %d keys, want %d", i, n)
+		}
+	}
 }
 
 // An Enter typed before a form with nothing to fill in (its review comes
 // first) is drawn never accepts; one pressed on it, after the guard, does.
 func TestTypeAheadNeverAccepts(t *testing.T) {
 	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	u := guardedTUI(t, roundOf([3]string{"ok", "Publish release 3.0?", `{"type":"object","properties":{}}`}), clk)
+	u, dropped := guardedTUI(t, roundOf([3]string{"ok", "Publish release 3.0?", `{"type":"object","properties":{}}`}), clk)
 	go u.keys.Write([]byte(kEnter + kEnter + kEnter)) // typed ahead: the pipe is read once the program runs
 	u.WaitFor("Publish release 3.0?", "[ Accept: send ]")
-	// Give the Enters every chance to land: a frame later, nothing was sent.
-	u.Press(kDown)
-	u.WaitFor("[ Accept: send ]")
+	dropped.wait(t, 3)
 	select {
 	case <-u.done:
 		t.Fatalf("keys typed before the review was drawn answered it: %+v", u.res)
-	case <-time.After(100 * time.Millisecond):
+	default:
 	}
 	clk.add(DefaultKeyGuard)
 	u.Press(kEnter)
@@ -116,17 +133,18 @@ func TestTypeAheadNeverAccepts(t *testing.T) {
 // after it, before the review was seen, do not accept.
 func TestEnterForTheFieldNeverAccepts(t *testing.T) {
 	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	u := guardedTUI(t, roundOf([3]string{"who", "Your name?", `{"type":"object","properties":{"name":{"type":"string"}}}`}), clk)
+	u, dropped := guardedTUI(t, roundOf([3]string{"who", "Your name?", `{"type":"object","properties":{"name":{"type":"string"}}}`}), clk)
 	u.WaitFor("Your name?", "field 1/1")
 	clk.add(DefaultKeyGuard)
 	u.Type("ada")
 	u.WaitFor("ada")
 	u.Press(kEnter + kEnter + kEnter)
 	u.WaitFor("Review: accept sends this", "[ Accept: send ]")
+	dropped.wait(t, 2)
 	select {
 	case <-u.done:
 		t.Fatalf("the Enters meant for the field accepted the review: %+v", u.res)
-	case <-time.After(100 * time.Millisecond):
+	default:
 	}
 	clk.add(DefaultKeyGuard)
 	u.Press(kEnter)
@@ -144,7 +162,9 @@ func TestSamplingIgnoresTypeAhead(t *testing.T) {
 	defer pw.Close()
 	var mu sync.Mutex
 	var screen string
-	a := &FormAnswerer{Term: &Terminal{In: pr, Out: &syncBuffer{}, Options: []tea.ProgramOption{tea.WithWindowSize(80, 24), tea.WithEnvironment([]string{"TERM=xterm-256color"})}, Clock: clk.Now}, Status: io.Discard}
+	dropped := make(drops, 100)
+	a := &FormAnswerer{Term: &Terminal{In: pr, Out: &syncBuffer{}, Options: []tea.ProgramOption{tea.WithWindowSize(80, 24), tea.WithEnvironment([]string{"TERM=xterm-256color"})},
+		Clock: clk.Now, OnDrop: func(k string) { dropped <- k }}, Status: io.Discard}
 	a.onView = func(s string) {
 		mu.Lock()
 		screen = ansi.Strip(s)
@@ -176,6 +196,7 @@ func TestSamplingIgnoresTypeAhead(t *testing.T) {
 	}()
 	go pw.Write([]byte("oops" + kCtrlX))
 	waitScreen("Your reply, as the model")
+	dropped.wait(t, 5)
 	clk.add(DefaultKeyGuard)
 	pw.Write([]byte("fine"))
 	s := waitScreen("fine")

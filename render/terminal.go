@@ -41,6 +41,9 @@ type Terminal struct {
 	KeyGuard time.Duration
 	// Clock is the key guard's clock; nil means time.Now (tests stop it).
 	Clock func() time.Time
+	// OnDrop, when set, is told each key the guard drops (tests wait for
+	// the keys typed ahead to have been dropped).
+	OnDrop func(key string)
 
 	keys *keySource
 
@@ -133,7 +136,7 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 	if _, isFile := t.Out.(*os.File); isFile {
 		opts = append(opts, tea.WithColorProfile(t.colorProfile()))
 	}
-	w := &guarded{m: m, g: NewGuard(guard, t.Clock)}
+	w := &guarded{m: m, g: NewGuard(guard, t.Clock), onDrop: t.OnDrop}
 	final, err := tea.NewProgram(w, append(opts, t.Options...)...).Run()
 	if fw, ok := final.(*guarded); ok {
 		final = fw.m

@@ -397,6 +397,8 @@ func TestTUIIgnoresTypeAhead(t *testing.T) {
 	now := start
 	c.Term.KeyGuard = 0 // the default
 	c.Term.Clock = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	dropped := make(chan string, 10)
+	c.Term.OnDrop = func(k string) { dropped <- k }
 	tm.typ(t, "d") // typed ahead: waiting in the pipe when the screen starts
 	done := make(chan string, 1)
 	go func() {
@@ -411,11 +413,19 @@ func TestTUIIgnoresTypeAhead(t *testing.T) {
 		done <- res.Action
 	}()
 	tm.waitFor(t, "o open in browser")
+	select {
+	case k := <-dropped:
+		if k != "d" {
+			t.Errorf("the guard dropped %q, want the d typed ahead", k)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the d typed ahead was never dropped")
+	}
 	mu.Lock()
 	now = now.Add(render.DefaultKeyGuard)
 	mu.Unlock()
 	tm.typ(t, "z")
-	tm.waitFor(t, "Choose: o opens the link") // the d before it was read, and dropped
+	tm.waitFor(t, "Choose: o opens the link")
 	tm.typ(t, "d")
 	select {
 	case action := <-done:
