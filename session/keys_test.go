@@ -430,3 +430,34 @@ func TestLookAlikeNamesToldApart(t *testing.T) {
 		t.Errorf("the look-alike names show as %q:\n%s", rows, s)
 	}
 }
+
+// Keys the session reads while a form has the terminal were typed for the
+// form: they do nothing in the session.
+func TestKeysWhileAFormIsUpAreDropped(t *testing.T) {
+	k := newKeysServer()
+	up, done := make(chan struct{}), make(chan struct{})
+	h := newHarness(t, k.srv, harnessOptions{answer: func(client.Round) map[string]*mcp.ElicitResult {
+		close(up)
+		<-done
+		return map[string]*mcp.ElicitResult{"approve": {Action: "accept", Content: map[string]any{}}}
+	}})
+	h.keys("enter", "y")
+	h.waitShow("#1 later")
+	k.release <- struct{}{}
+	for opened := false; !opened; {
+		select {
+		case <-up:
+			opened = true
+		case msg := <-h.msgs:
+			h.update(msg)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the ask of the call on screen did not open:\n%s", h.screen())
+		}
+	}
+	h.keys("esc", "5", "q") // typed for the form: not back, not History, not quit
+	close(done)
+	s := h.waitShow("later: accept", "#1 later")
+	if h.m.viewing == nil || h.m.tab != tabTools || h.m.quitting || h.m.armed {
+		t.Errorf("keys read while the form was up acted: viewing %v, tab %d, quitting %v, armed %v\n%s", h.m.viewing, h.m.tab, h.m.quitting, h.m.armed, s)
+	}
+}

@@ -138,11 +138,14 @@ type Model struct {
 	act  *activity
 	hist *list
 
-	modal        modal
-	pending      []*share // asks that wait for the person, oldest first
-	lending      bool     // the terminal is lent, or about to be
-	ticking      bool     // a tick keeps the asks' ages true
-	guardClock   func() time.Time
+	modal      modal
+	pending    []*share // asks that wait for the person, oldest first
+	lending    bool     // the terminal is lent, or about to be
+	ticking    bool     // a tick keeps the asks' ages true
+	guardClock func() time.Time
+	// back drops the keys read while a form had the screen (queued for
+	// the session, typed for the form) and just after it comes back.
+	back         *render.Guard
 	showTimeline bool // narrow screens: the timeline instead of the result
 	status       string
 	statusErr    bool
@@ -338,11 +341,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case shareDoneMsg:
 		m.lending = false
+		m.back = render.NewGuard(m.keyGuard(), m.guardClock)
 		return m, m.openVisibleAsk()
 	case askTickMsg:
 		m.ticking = false
 		return m, m.tickAsks()
 	case tea.KeyPressMsg:
+		if m.lending || m.back != nil && m.back.Drop(msg.String()) {
+			// The terminal is lent to a form (or just came back): what
+			// the session reads now was typed for the form.
+			return m, nil
+		}
 		// Going to a call (History, !) opens the ask it waits on.
 		cmd := m.key(msg)
 		return m, tea.Batch(cmd, m.openVisibleAsk())
@@ -436,6 +445,9 @@ func (m *Model) View() tea.View {
 	}
 	if c, ok := m.modal.(*confirmModal); ok {
 		c.g.Drawn()
+	}
+	if m.back != nil {
+		m.back.Drawn()
 	}
 	v := tea.NewView(b.String())
 	v.AltScreen = true
