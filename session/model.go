@@ -341,15 +341,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case shareDoneMsg:
 		m.lending = false
-		m.back = render.NewGuard(m.keyGuard(), m.guardClock)
 		return m, m.openVisibleAsk()
 	case askTickMsg:
 		m.ticking = false
 		return m, m.tickAsks()
 	case tea.KeyPressMsg:
-		if m.lending || m.back != nil && m.back.Drop(msg.String()) {
-			// The terminal is lent to a form (or just came back): what
-			// the session reads now was typed for the form.
+		if m.lending {
+			// The terminal is lent to a form: what the session reads now
+			// (read before it let go, handed over when the form is done,
+			// before shareDoneMsg) was typed for the form.
 			return m, nil
 		}
 		// Going to a call (History, !) opens the ask it waits on.
@@ -445,9 +445,6 @@ func (m *Model) View() tea.View {
 	}
 	if c, ok := m.modal.(*confirmModal); ok {
 		c.g.Drawn()
-	}
-	if m.back != nil {
-		m.back.Drawn()
 	}
 	v := tea.NewView(b.String())
 	v.AltScreen = true
