@@ -28,13 +28,14 @@ type list struct {
 
 // entry is one row of a list.
 type entry struct {
-	key    string // name or URI: what the request takes
-	name   string // shown, sanitized
-	title  string // sanitized, "" when it adds nothing
-	uri    string // a resource's URI or template, sanitized: shown after the name
-	tags   string // annotations, short
-	desc   string // the description, lower case, one line: the filter looks in it
-	search string // lower case: what else the filter finds it by (the picker: a command)
+	key    string      // name or URI: what the request takes
+	name   string      // shown, sanitized
+	title  string      // sanitized, "" when it adds nothing
+	uri    string      // a resource's URI or template, sanitized: shown after the name
+	tags   string      // annotations, short
+	desc   string      // the description, lower case, one line: the filter looks in it
+	search string      // lower case: what else the filter finds it by (the picker: a command)
+	fuzzy  []fuzzyText // name, title, URI as the filter looks at them, made on first use
 }
 
 func (l *list) set(items []entry) {

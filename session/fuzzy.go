@@ -26,22 +26,31 @@ const (
 // titles are short; a longer one is looked at in its first part).
 const maxFuzzy = 256
 
-// fuzzyScore scores query (lower case) as a subsequence of text; 0 when
-// it is not one.
-func fuzzyScore(query, text string) int {
-	if query == "" {
+// fuzzyText is a name or title as the filter looks at it: its runes, and
+// the same in lower case (made once, not per keystroke).
+type fuzzyText struct{ orig, lower []rune }
+
+func newFuzzyText(s string) fuzzyText {
+	if len(s) > maxFuzzy {
+		s = s[:maxFuzzy]
+	}
+	return fuzzyText{orig: []rune(s), lower: []rune(strings.ToLower(s))}
+}
+
+// fuzzyScore scores query (lower case runes) as a subsequence of text; 0
+// when it is not one.
+func fuzzyScore(q []rune, text fuzzyText) int {
+	if len(q) == 0 {
 		return 1
 	}
-	if len(text) > maxFuzzy {
-		text = text[:maxFuzzy]
+	t, orig := text.lower, text.orig
+	if len(orig) != len(t) {
+		orig = t // a rune whose lower case is longer: no camelCase then
 	}
-	t := []rune(strings.ToLower(text))
-	orig := []rune(text)
-	q := []rune(query)
 	best := 0
 	// Try each place the first letter is, and keep the best: "rep" in
 	// create_repo scores its word start, not the r of create.
-	for start := 0; start < len(t); start++ {
+	for start := 0; start+len(q) <= len(t); start++ {
 		if t[start] != q[0] {
 			continue
 		}
@@ -72,10 +81,22 @@ func fuzzyScore(query, text string) int {
 			best = max(best, score)
 		}
 	}
-	if best > 0 && strings.HasPrefix(string(t), query) {
+	if best > 0 && hasPrefix(t, q) {
 		best += 10 // the name as typed
 	}
 	return best
+}
+
+func hasPrefix(t, q []rune) bool {
+	if len(q) > len(t) {
+		return false
+	}
+	for i := range q {
+		if t[i] != q[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // boundary reports whether rune i of s starts a word: after a separator,
@@ -88,10 +109,9 @@ func boundary(s []rune, i int) bool {
 	return unicode.IsLower(p) && unicode.IsUpper(c)
 }
 
-// wordsScore scores a description: every word of query (lower case) must
-// be in desc (lower case); a word at a word's start counts more.
-func wordsScore(query, desc string) int {
-	words := strings.Fields(query)
+// wordsScore scores a description: every word of the query (lower case)
+// must be in desc (lower case); a word at a word's start counts more.
+func wordsScore(words []string, desc string) int {
 	if len(words) == 0 || desc == "" {
 		return 0
 	}
@@ -113,22 +133,26 @@ func isWordRune(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80
 }
 
-// matchScore scores an entry for the filter f (lower case, trimmed); 0
-// means it does not match.
-func matchScore(e *entry, f string) int {
-	compact := strings.ReplaceAll(f, " ", "")
-	s := weightName * fuzzyScore(compact, e.name)
-	if e.title != "" {
-		s = max(s, weightTitle*fuzzyScore(compact, e.title))
+// matchScore scores an entry for the filter: its words (lower case), and
+// q, them run together as runes; 0 means it does not match.
+func matchScore(e *entry, words []string, q []rune) int {
+	if e.fuzzy == nil {
+		e.fuzzy = []fuzzyText{newFuzzyText(e.name), newFuzzyText(e.title), newFuzzyText(e.uri)}
 	}
-	if e.uri != "" {
-		s = max(s, weightTitle*fuzzyScore(compact, e.uri))
+	s := weightName * fuzzyScore(q, e.fuzzy[0])
+	for _, t := range e.fuzzy[1:] {
+		if len(t.orig) > 0 {
+			s = max(s, weightTitle*fuzzyScore(q, t))
+		}
 	}
 	if e.search != "" && s == 0 {
 		// What else the entry is found by (the picker: its command).
-		s = weightDesc * wordsScore(f, e.search)
+		s = weightDesc * wordsScore(words, e.search)
 	}
-	return max(s, weightDesc*wordsScore(f, e.desc))
+	if e.desc != "" {
+		s = max(s, weightDesc*wordsScore(words, e.desc))
+	}
+	return s
 }
 
 // rank lists the indexes of items that match f, best first; the server's
@@ -141,9 +165,11 @@ func rank(items []entry, f string, into []int) []int {
 		}
 		return into
 	}
-	scores := make(map[int]int, len(items))
+	words := strings.Fields(f)
+	q := []rune(strings.Join(words, ""))
+	scores := make([]int, len(items))
 	for i := range items {
-		if s := matchScore(&items[i], f); s > 0 {
+		if s := matchScore(&items[i], words, q); s > 0 {
 			into = append(into, i)
 			scores[i] = s
 		}
