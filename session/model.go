@@ -594,6 +594,9 @@ func (m *Model) footer() string {
 		first = append(first, m.st.warn.Render("! answer"))
 	}
 	if c := m.viewing; c != nil {
+		if !m.split() {
+			first = append(first, "t timeline")
+		}
 		return footerWithout(paneCall, m.width, c.idleKey, first...)
 	}
 	return footerOf(m.pane(), m.width, first...)
