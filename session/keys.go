@@ -25,7 +25,9 @@ import (
 //     list only through a form and its review, or, for a tool that takes
 //     no arguments, a confirm line answered with y; r and e re-run.
 //
-// R and C are kept for restarting the server and its capabilities.
+// A key works only once it is listed here. R and C are kept for
+// restarting the server and its capabilities: add them to everywhere
+// with their handlers.
 
 // paneID is where the keys go.
 type paneID int

@@ -36,11 +36,6 @@ func TestKeymapOneMeaningPerPane(t *testing.T) {
 				seen[k] = b.does
 			}
 		}
-		for _, reserved := range []string{"R", "C"} {
-			if _, used := seen[reserved]; used {
-				t.Errorf("%s: %s is kept for another use (restart, capabilities)", panes[p].name, reserved)
-			}
-		}
 		if f := footerOf(p, 80, "! answer"); ansi.StringWidth(f) > 80 || !strings.Contains(f, "! answer") {
 			t.Errorf("%s: footer at 80 columns is %d cells: %q", panes[p].name, ansi.StringWidth(f), f)
 		}
