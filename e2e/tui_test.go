@@ -103,6 +103,9 @@ func startStyled(t *testing.T, style string, env []string, out string, argv ...s
 	}
 	// The program waits for pipe-pane to be in place, so that the raw log
 	// has every byte it writes.
+	// The forms' key guard is off (they take keys at machine speed) unless
+	// a test turns it back on with MCPCLI_KEY_GUARD= (the default).
+	env = append([]string{"MCPCLI_KEY_GUARD=0"}, env...)
 	script := fmt.Sprintf(`while [ ! -e %[1]s/go ]; do sleep 0.02; done
 %[2]s %[3]s%[4]s
 echo "[exit $?]"

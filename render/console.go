@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -41,6 +42,9 @@ type ConsoleOptions struct {
 	Width func() int
 	// Color allows color (not NO_COLOR, not a dumb terminal).
 	Color bool
+	// KeyGuard is the Terminal's KeyGuard: how long a form or consent
+	// screen ignores keys after it appears (0: DefaultKeyGuard).
+	KeyGuard time.Duration
 }
 
 // NewConsole returns the console writing to w (stderr).
@@ -145,7 +149,7 @@ func (c *Console) Hold() (release func()) {
 // drawn on stderr itself (bubbletea needs the file, to size the screen),
 // holding the console while a program is up.
 func (c *Console) Terminal(in io.Reader) *Terminal {
-	return &Terminal{In: in, Out: c.w, Hold: c.Hold}
+	return &Terminal{In: in, Out: c.w, Hold: c.Hold, KeyGuard: c.opts.KeyGuard}
 }
 
 // progress is the live progress display, made when first needed.

@@ -83,7 +83,7 @@ func startTUI(t *testing.T, r client.Round, setup func(*FormAnswerer), size ...i
 	}
 	pr, pw := io.Pipe()
 	u := &tui{t: t, keys: pw, out: &syncBuffer{}, seen: make(chan struct{}, 1), done: make(chan struct{})}
-	a := &FormAnswerer{Term: &Terminal{In: pr, Out: u.out, Options: []tea.ProgramOption{tea.WithWindowSize(w, h), tea.WithEnvironment([]string{"TERM=xterm-256color"})}}}
+	a := &FormAnswerer{Term: &Terminal{In: pr, Out: u.out, Options: []tea.ProgramOption{tea.WithWindowSize(w, h), tea.WithEnvironment([]string{"TERM=xterm-256color"})}, KeyGuard: NoKeyGuard}}
 	a.onView = func(s string) {
 		u.mu.Lock()
 		u.screen = ansi.Strip(s)

@@ -148,6 +148,19 @@ func (m *askModel) Init() tea.Cmd {
 
 func (m *askModel) slot() *Slot { return m.fields.Slots[m.focus] }
 
+// keyScreen names the screens whose keys decide (the review, the buttons
+// of a form that cannot be shown, cancel the rest?): turning to one, the
+// key guard starts over, so that an Enter typed for the last field never
+// lands on Accept. The fields and the full text are 0: keys typed there
+// are the person's input.
+func (m *askModel) keyScreen() int {
+	switch m.screen {
+	case screenReview, screenChoice, screenCancelRest:
+		return int(m.screen) + 1
+	}
+	return 0
+}
+
 // Sizes.
 
 func (m *askModel) innerWidth() int { return max(min(m.width, maxWidth), 20) }

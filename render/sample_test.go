@@ -107,7 +107,7 @@ func sampleTUI(t *testing.T, keys ...string) (*client.SamplingAnswer, string, st
 	pr, pw := io.Pipe()
 	var out, status syncBuffer
 	seen := make(chan string, 100)
-	a := &FormAnswerer{Term: &Terminal{In: pr, Out: &out, Options: []tea.ProgramOption{tea.WithWindowSize(80, 24), tea.WithEnvironment([]string{"TERM=xterm-256color"})}}, Status: &status}
+	a := &FormAnswerer{Term: &Terminal{In: pr, Out: &out, Options: []tea.ProgramOption{tea.WithWindowSize(80, 24), tea.WithEnvironment([]string{"TERM=xterm-256color"})}, KeyGuard: NoKeyGuard}, Status: &status}
 	var last string
 	a.onView = func(s string) {
 		select {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -33,6 +34,16 @@ type Terminal struct {
 	Hold func() (release func())
 	// Options are extra bubbletea options (tests: a window size).
 	Options []tea.ProgramOption
+	// KeyGuard is how long each program ignores keys after its screen is
+	// drawn (and after it turns to a screen that decides, such as a
+	// form's review): 0 means DefaultKeyGuard, NoKeyGuard none. Keys
+	// typed before the program started are dropped too.
+	KeyGuard time.Duration
+	// Clock is the key guard's clock; nil means time.Now (tests stop it).
+	Clock func() time.Time
+	// OnDrop, when set, is told each key the guard drops (tests wait for
+	// the keys typed ahead to have been dropped).
+	OnDrop func(key string)
 
 	keys *keySource
 
@@ -82,10 +93,26 @@ func sameTerminal(a *os.File, b io.Writer) bool {
 	return err1 == nil && err2 == nil && as.Mode()&os.ModeCharDevice != 0 && os.SameFile(as, bs)
 }
 
+// keyGuard is the guard's duration: KeyGuard, or its default.
+func (t *Terminal) keyGuard() time.Duration {
+	switch {
+	case t.KeyGuard == 0:
+		return DefaultKeyGuard
+	case t.KeyGuard < 0:
+		return 0
+	}
+	return t.KeyGuard
+}
+
 // Run shows m until it quits and returns its final model. Ctrl+C is a key
 // of the program's own; a real SIGINT or SIGTERM ends ctx, which main owns,
 // and Run returns ctx's error. ErrCancelled means the program was
 // interrupted without deciding.
+//
+// Keys that reach m before its screen is drawn, and within KeyGuard after
+// (and after it turns to a screen that decides), are dropped: they were
+// typed for what was on screen before, and must not answer a question the
+// person has not seen.
 func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 	if t == nil || t.In == nil || t.Out == nil {
 		return nil, errors.New("there is no terminal to show this on")
@@ -95,6 +122,12 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 		defer release()
 	}
 	in := t.In
+	guard := t.keyGuard()
+	if f, isFile := in.(*os.File); isFile && guard > 0 {
+		// What was typed before the program started waits in the
+		// terminal's input queue: it was meant for something else.
+		flushInput(f)
+	}
 	if _, isFile := in.(*os.File); !isFile {
 		// bubbletea cannot stop reading a pipe when it quits: its reader
 		// would take the first keys meant for the next program. Give each
@@ -118,7 +151,8 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 	if _, isFile := fileOf(t.Out); isFile {
 		opts = append(opts, tea.WithColorProfile(t.colorProfile()))
 	}
-	p := tea.NewProgram(m, append(opts, t.Options...)...)
+	w := &guarded{m: m, g: NewGuard(guard, t.Clock), onDrop: t.OnDrop}
+	p := tea.NewProgram(w, append(opts, t.Options...)...)
 	// ctx ends the program as a quit does, not as a kill (tea.WithContext):
 	// a killed program does not wait for its reader to let go of the
 	// terminal, which then takes the next key meant for whoever reads next
@@ -128,6 +162,9 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 	final, err := p.Run()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
+	}
+	if fw, ok := final.(*guarded); ok {
+		final = fw.m
 	}
 	if err != nil {
 		if errors.Is(err, tea.ErrInterrupted) {

@@ -70,7 +70,7 @@ func valueTUIScreens(t *testing.T, q Question, keys ...string) (got string, err 
 	defer pw.Close()
 	var out syncBuffer
 	seen := make(chan string, 100)
-	v := &ValueForm{Term: &Terminal{In: pr, Out: &out, Options: []tea.ProgramOption{tea.WithWindowSize(80, 24), tea.WithEnvironment([]string{"TERM=xterm-256color"})}}}
+	v := &ValueForm{Term: &Terminal{In: pr, Out: &out, Options: []tea.ProgramOption{tea.WithWindowSize(80, 24), tea.WithEnvironment([]string{"TERM=xterm-256color"})}, KeyGuard: NoKeyGuard}}
 	var lastMu sync.Mutex
 	v.onView = func(s string) {
 		if s != "" {

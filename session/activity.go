@@ -70,6 +70,7 @@ type activity struct {
 	top       int
 	follow    bool
 	unseen    int
+	find      finder            // / search among the rows shown
 	methods   map[string]string // direction and request id -> method, until answered
 }
 
@@ -263,13 +264,19 @@ func (m *Model) activityView() []string {
 	if m.c.LogLevel() == "" {
 		level = "no server logs asked for: L asks "
 	}
-	out = append(out, spread(st.title.Render(" Showing "+showNames[a.show]), st.dim.Render(level), w))
+	head := st.title.Render(" Showing " + showNames[a.show])
+	if p := a.find.prompt(st); p != "" {
+		head += "  " + p
+	}
+	out = append(out, spread(head, st.dim.Render(level), w))
 	for _, c := range m.calls {
 		if !c.running() || len(out) > 3 {
 			continue
 		}
 		line := fmt.Sprintf(" ▶ #%d %s · %s", c.id, c.label(), seconds(c.took(m.o.Now())))
-		if c.progress != nil {
+		if m.askOf(c.id) != nil {
+			line += " · ! an ask waits"
+		} else if c.progress != nil {
 			line += "  " + progressBar(c.progress, 28)
 		}
 		out = append(out, st.warn.Render(clip(line, w)))
@@ -295,27 +302,103 @@ func (m *Model) activityView() []string {
 		idx = a.shown()
 	}
 	for i := a.top; i < n && i < a.top+rows; i++ {
-		var line string
-		if a.show == showWire {
-			r := a.wire[i]
-			line = r.at.Format("15:04:05.000") + " " + r.text
-			if r.msg == nil && r.http == nil {
-				line += " (bytes dropped)"
-			}
-		} else {
-			r := a.rows[idx[i]]
-			line = m.actLine(r)
-			if r.times > 0 {
-				line += m.st.dim.Render(fmt.Sprintf(" (×%d)", r.times+1))
-			}
-		}
-		if i == a.cursor && !a.follow {
+		line := m.actRowText(i, idx)
+		switch {
+		case i == a.cursor && !a.follow:
 			out = append(out, st.selected(cut("▸"+line, w)))
-		} else {
+		case a.find.matches(line):
+			out = append(out, clip(st.accent.Render("›")+line, w))
+		default:
 			out = append(out, clip(" "+line, w))
 		}
 	}
 	return out
+}
+
+// actRowText is row i of what Activity shows (idx: a.shown(), unless the
+// wire is shown), as one line.
+func (m *Model) actRowText(i int, idx []int) string {
+	a := m.act
+	if a.show == showWire {
+		r := a.wire[i]
+		line := r.at.Format("15:04:05.000") + " " + r.text
+		if r.msg == nil && r.http == nil {
+			line += " (bytes dropped)"
+		}
+		return line
+	}
+	r := a.rows[idx[i]]
+	line := m.actLine(r)
+	if r.times > 0 {
+		line += m.st.dim.Render(fmt.Sprintf(" (×%d)", r.times+1))
+	}
+	return line
+}
+
+// findRow goes to the next row that holds the search after the cursor
+// (dir 1), before it (-1), or from the cursor itself (0: while typing).
+func (m *Model) findRow(dir int) {
+	a := m.act
+	var idx []int
+	if a.show != showWire {
+		idx = a.shown()
+	}
+	n := a.length()
+	from := a.cursor
+	if dir == 0 {
+		from, dir = a.cursor-1, 1
+		if a.follow {
+			// Following: look from the newest row back.
+			from, dir = n, -1
+		}
+	}
+	i := a.find.next(n, from, dir, func(i int) string { return m.actRowText(i, idx) })
+	if i < 0 {
+		if a.find.query != "" {
+			m.setStatus(fmt.Sprintf("no row holds %q", render.Line(a.find.query)), true)
+		}
+		return
+	}
+	m.setStatus("", false)
+	a.cursor, a.follow = i, false
+}
+
+// copyRow puts the row under the cursor on the clipboard: on the wire,
+// the message's JSON as it was sent; a log's data; a line's text.
+func (m *Model) copyRow() tea.Cmd {
+	a := m.act
+	if a.follow {
+		a.cursor = a.length() - 1
+	}
+	if a.show == showWire {
+		if a.cursor < 0 || a.cursor >= len(a.wire) {
+			return nil
+		}
+		r := a.wire[a.cursor]
+		switch {
+		case r.http != nil:
+			h := *r.http
+			h.Header = transport.Redact(h.Header)
+			b, _ := json.MarshalIndent(h, "", "  ")
+			return m.copyText(string(b), "the HTTP headers (credentials redacted)")
+		case r.msg == nil:
+			m.setStatus("the bytes of this message were dropped to keep memory bounded: nothing to copy", true)
+			return nil
+		}
+		return m.copyText(string(r.msg), "the message's JSON")
+	}
+	idx := a.shown()
+	if a.cursor < 0 || a.cursor >= len(idx) {
+		return nil
+	}
+	r := a.rows[idx[a.cursor]]
+	if r.data != nil {
+		if _, isString := r.data.(string); !isString {
+			b, _ := json.Marshal(r.data)
+			return m.copyText(string(b), "the log's data")
+		}
+	}
+	return m.copyText(r.text, "the line")
 }
 
 func (m *Model) actLine(r actRow) string {
@@ -357,7 +440,7 @@ func (m *Model) activityKey(k string) tea.Cmd {
 		a.show, a.follow = showAll, true
 	case "l":
 		a.show, a.follow = showLogs, true
-	case "n":
+	case "i":
 		a.show, a.follow = showNotes, true
 	case "e":
 		a.show, a.follow = showStderr, true
@@ -378,6 +461,14 @@ func (m *Model) activityKey(k string) tea.Cmd {
 	case "enter":
 		a.follow = false
 		return m.expand()
+	case "/":
+		a.find = finder{typing: true}
+	case "n":
+		m.findRow(1)
+	case "N":
+		m.findRow(-1)
+	case "y":
+		return m.copyRow()
 	}
 	if down != 0 {
 		a.cursor = max(0, min(a.cursor+down, n-1))
@@ -391,7 +482,7 @@ func (m *Model) activityKey(k string) tea.Cmd {
 // expand opens the row under the cursor in full.
 func (m *Model) expand() tea.Cmd {
 	a := m.act
-	x := &expandModal{seq: m.nextSeq()}
+	x := newPager(m, panePager, "", nil, "")
 	m.modal = x
 	if a.show == showWire {
 		if a.cursor < 0 || a.cursor >= len(a.wire) {
@@ -405,12 +496,14 @@ func (m *Model) expand() tea.Cmd {
 			h.Header = transport.Redact(h.Header)
 			b, _ := json.MarshalIndent(h, "", "  ")
 			x.lines = splitLines(render.Sanitize(string(b)))
+			x.copy, x.what = string(b), "the HTTP headers (credentials redacted)"
 			return nil
 		}
 		if r.msg == nil {
 			x.lines = []string{"(the bytes of this message were dropped to keep memory bounded)"}
 			return nil
 		}
+		x.copy, x.what = string(r.msg), "the message's JSON"
 		msg, seq := r.msg, x.seq
 		x.lines = []string{"formatting " + render.Size(len(msg)) + "…"}
 		return func() tea.Msg { return expandedMsg{seq: seq, lines: prettyLines(msg)} }
@@ -426,10 +519,12 @@ func (m *Model) expand() tea.Cmd {
 		if _, isString := r.data.(string); !isString {
 			b, _ := json.Marshal(r.data)
 			x.lines = prettyLines(b)
+			x.copy, x.what = string(b), "the log's data"
 			return nil
 		}
 	}
 	x.lines = strings.Split(wrapText(render.Sanitize(r.text), m.width-2), "\n")
+	x.copy, x.what = r.text, "the line"
 	return nil
 }
 

@@ -16,21 +16,26 @@ import (
 // lets through, and where the cursor is.
 type list struct {
 	items     []entry
-	shown     []int // indexes of items passing the filter
+	shown     []int // indexes of items passing the filter, best match first
 	cursor    int   // index into shown
 	top       int   // first shown row on screen
 	filter    string
 	filtering bool
+
+	cuts     []string // the names as cut for the rows (cutApart), at cutWidth
+	cutWidth int
 }
 
 // entry is one row of a list.
 type entry struct {
-	key    string // name or URI: what the request takes
-	name   string // shown, sanitized
-	title  string // sanitized, "" when it adds nothing
-	uri    string // a resource's URI or template, sanitized: shown after the name
-	tags   string // annotations, short
-	search string // lower-case name and title, for the filter
+	key    string      // name or URI: what the request takes
+	name   string      // shown, sanitized
+	title  string      // sanitized, "" when it adds nothing
+	uri    string      // a resource's URI or template, sanitized: shown after the name
+	tags   string      // annotations, short
+	desc   string      // the description, lower case, one line: the filter looks in it
+	search string      // lower case: what else the filter finds it by (the picker: a command)
+	fuzzy  []fuzzyText // name, title, URI as the filter looks at them, made on first use
 }
 
 func (l *list) set(items []entry) {
@@ -39,6 +44,7 @@ func (l *list) set(items []entry) {
 		keep = e.key
 	}
 	l.items = items
+	l.cuts = nil
 	l.refilter()
 	if keep != "" {
 		for i, ix := range l.shown {
@@ -57,13 +63,7 @@ func (l *list) setFilter(f string) {
 }
 
 func (l *list) refilter() {
-	l.shown = l.shown[:0]
-	f := strings.ToLower(strings.TrimSpace(l.filter))
-	for i := range l.items {
-		if f == "" || strings.Contains(l.items[i].search, f) {
-			l.shown = append(l.shown, i)
-		}
-	}
+	l.shown = rank(l.items, strings.ToLower(strings.TrimSpace(l.filter)), l.shown)
 	l.cursor = max(0, min(l.cursor, len(l.shown)-1))
 }
 
@@ -104,7 +104,7 @@ func (m *Model) setList(msg loadedMsg) {
 			if title == "" && t.Annotations != nil {
 				title = t.Annotations.Title
 			}
-			items = append(items, newEntry(t.Name, t.Name, title, toolTags(t, render.TaskSupport(msg.tools.Raw[t.Name]))))
+			items = append(items, newEntry(t.Name, t.Name, title, t.Description, toolTags(t, render.TaskSupport(msg.tools.Raw[t.Name]))))
 		}
 	case tabPrompts:
 		if msg.pr == nil {
@@ -112,7 +112,7 @@ func (m *Model) setList(msg loadedMsg) {
 		}
 		m.prompts = msg.pr
 		for _, p := range msg.pr.Prompts {
-			items = append(items, newEntry(p.Name, p.Name, p.Title, ""))
+			items = append(items, newEntry(p.Name, p.Name, p.Title, p.Description, ""))
 		}
 	case tabResources:
 		if msg.res == nil {
@@ -124,12 +124,12 @@ func (m *Model) setList(msg loadedMsg) {
 			if m.subs[r.URI] {
 				tags = "●"
 			}
-			items = append(items, newResourceEntry(r.URI, r.URI, r.Title, r.Name, tags))
+			items = append(items, newResourceEntry(r.URI, r.URI, r.Title, r.Name, r.Description, tags))
 		}
 		m.tmpl = msg.tmpl
 		if msg.tmpl != nil {
 			for _, t := range msg.tmpl.Templates {
-				items = append(items, newResourceEntry(templateKey+t.URITemplate, t.URITemplate, t.Title, t.Name, "{}"))
+				items = append(items, newResourceEntry(templateKey+t.URITemplate, t.URITemplate, t.Title, t.Name, t.Description, "{}"))
 			}
 		}
 	}
@@ -137,28 +137,25 @@ func (m *Model) setList(msg loadedMsg) {
 	m.detail = detailCache{}
 }
 
-func newEntry(key, name, title, tags string) entry {
-	e := entry{key: key, name: render.Line(name), tags: tags}
+func newEntry(key, name, title, desc, tags string) entry {
+	e := entry{key: key, name: render.Line(name), tags: tags, desc: strings.ToLower(render.Line(desc))}
 	if title != "" && title != name {
 		e.title = render.Line(title)
 	}
-	e.search = strings.ToLower(e.name + " " + e.title)
 	return e
 }
 
 // newResourceEntry is a resource or template: its title (or name) first,
 // its URI after it. Resources of one server often share a long URI
 // prefix; their names tell them apart at any width.
-func newResourceEntry(key, uri, title, name, tags string) entry {
+func newResourceEntry(key, uri, title, name, desc, tags string) entry {
 	if title == "" {
 		title = name
 	}
 	if title == "" || title == uri {
-		return newEntry(key, uri, "", tags)
+		return newEntry(key, uri, "", desc, tags)
 	}
-	e := entry{key: key, name: render.Line(title), uri: render.Line(uri), tags: tags}
-	e.search = strings.ToLower(e.name + " " + e.uri)
-	return e
+	return entry{key: key, name: render.Line(title), uri: render.Line(uri), tags: tags, desc: strings.ToLower(render.Line(desc))}
 }
 
 // toolTags are a tool's annotations and task support in a few letters:
@@ -191,7 +188,14 @@ func toolTags(t *mcp.Tool, task string) string {
 
 // destructive reports whether a tool may destroy things, by its hints
 // (the spec's default when it says nothing).
-func destructive(t *mcp.Tool) bool {
+func destructive(t *mcp.Tool) bool { return Destructive(t) }
+
+// Destructive reports whether a tool is marked as one that may destroy
+// things (readOnlyHint false, destructiveHint true or unsaid): the
+// sessions ask before calling it. A tool with no hints at all is not: a
+// question before every call of every such tool would teach people to
+// say yes without reading.
+func Destructive(t *mcp.Tool) bool {
 	a := t.Annotations
 	if a == nil {
 		return false // no hints at all: not worth a question each call
@@ -231,8 +235,10 @@ func (m *Model) browseView() []string {
 		left = append(left, cut(m.st.dim.Render(" nothing matches"), lw))
 	}
 	l.scroll(rows)
+	m.cutNames(l, lw)
 	for i := l.top; i < len(l.shown) && i < l.top+rows; i++ {
-		left = append(left, m.listRow(&l.items[l.shown[i]], i == l.cursor, lw))
+		ix := l.shown[i]
+		left = append(left, m.listRow(&l.items[ix], l.cuts[ix], i == l.cursor, lw))
 	}
 	right := m.detailLines(dw, h)
 	out := make([]string, h)
@@ -252,15 +258,36 @@ func (m *Model) browseView() []string {
 	return out
 }
 
-func (m *Model) listRow(e *entry, on bool, w int) string {
-	tags := e.tags
-	name := e.name
-	tw := len([]rune(tags))
+// nameRoom is the cells a row of width w leaves an entry's name.
+func nameRoom(e *entry, w int) int {
+	tw := len([]rune(e.tags))
 	avail := w - 3 - tw
 	if tw > 0 {
 		avail--
 	}
-	text := clip(name, avail)
+	return avail
+}
+
+// cutNames cuts the list's names for rows of width w, once per width:
+// names that would look the same cut keep what tells them apart.
+func (m *Model) cutNames(l *list, w int) {
+	if l.cuts != nil && l.cutWidth == w {
+		return
+	}
+	names := make([]string, len(l.items))
+	room := make([]int, len(l.items))
+	for i := range l.items {
+		names[i], room[i] = l.items[i].name, nameRoom(&l.items[i], w)
+	}
+	l.cuts, l.cutWidth = cutApart(names, room), w
+}
+
+func (m *Model) listRow(e *entry, cutName string, on bool, w int) string {
+	tags := e.tags
+	name := e.name
+	tw := len([]rune(tags))
+	avail := nameRoom(e, w)
+	text := cutName
 	if e.uri != "" {
 		// The name comes first: it is cut only to leave the URI 8
 		// cells, and never below half the row. The URI, cut in its
@@ -352,7 +379,7 @@ func (m *Model) detailLines(w, h int) []string {
 	}
 	if hint != "" {
 		if len(lines) > h-2 {
-			lines = append(lines[:max(h-3, 1)], m.st.dim.Render("…"))
+			lines = append(lines[:max(h-3, 1)], m.st.dim.Render("… (d shows all of it)"))
 		}
 		lines = append(lines, "", m.st.dim.Render(clip(hint, w)))
 	}

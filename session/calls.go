@@ -35,12 +35,39 @@ func (a *Answerer) Answer(ctx context.Context, r client.Round) (map[string]*mcp.
 	)
 	cctx, stop, ended := a.Feed.whileConnected(ctx)
 	defer stop()
-	if serr := a.Feed.Share(cctx, func() { out, err = a.Inner.Answer(cctx, r) }); serr != nil {
+	if serr := a.Feed.shareAsk(cctx, r.Call, roundWhat(r), func() { out, err = a.Inner.Answer(cctx, r) }); serr != nil {
 		err = serr
 	}
 	err = ended(err)
 	a.Feed.push(roundEvent{at: a.Feed.now(), round: r, asked: asked, answers: out, err: err})
 	return out, err
+}
+
+// roundWhat says in a few words what a round asks, for the line that
+// says it waits: "asks: Publish release 3.0?", "round 2 asks 2 things:
+// repo, team", "asks you to open a link".
+func roundWhat(r client.Round) string {
+	what := "asks"
+	if r.Number > 1 && !r.Legacy {
+		what = fmt.Sprintf("round %d asks", r.Number)
+	}
+	switch {
+	case len(r.Asks) == 0:
+		return what
+	case len(r.Asks) > 1:
+		keys := make([]string, len(r.Asks))
+		for i, a := range r.Asks {
+			keys[i] = render.Line(a.Key)
+		}
+		return fmt.Sprintf("%s %d things: %s", what, len(r.Asks), strings.Join(keys, ", "))
+	case r.Asks[0].Mode() == "url":
+		return what + " you to open a link"
+	}
+	a := r.Asks[0]
+	if a.Params != nil && strings.TrimSpace(a.Params.Message) != "" {
+		return what + ": " + render.Line(a.Params.Message)
+	}
+	return what + ": " + render.Line(a.Key)
 }
 
 // Sampler answers sampling requests for the session as Answerer answers
@@ -60,7 +87,11 @@ func (s *Sampler) Sample(ctx context.Context, r client.SamplingRound) (*client.S
 	)
 	cctx, stop, ended := s.Feed.whileConnected(ctx)
 	defer stop()
-	if serr := s.Feed.Share(cctx, func() { out, err = s.Inner.Sample(cctx, r) }); serr != nil {
+	what := "asks for a model reply (sampling)"
+	if r.Number > 1 {
+		what = fmt.Sprintf("round %d %s", r.Number, what)
+	}
+	if serr := s.Feed.shareAsk(cctx, r.Call, what, func() { out, err = s.Inner.Sample(cctx, r) }); serr != nil {
 		err = serr
 	}
 	err = ended(err)
@@ -222,6 +253,11 @@ func (m *Model) askTool(name string, given map[string]any, jsonArgs bool, rerunO
 		jsonArgs = true
 	}
 	if len(form.Fields) == 0 {
+		if rerunOf == 0 {
+			// Nothing to fill in, so no review: enter from the list
+			// never calls it bare. y does.
+			return m.confirmNoArgs(name)
+		}
 		return m.confirmThenStart("tools/call", name, map[string]any{}, rerunOf)
 	}
 	return m.askArgs(render.Arguments{
@@ -319,15 +355,25 @@ func (m *Model) argsDone(msg argsMsg) tea.Cmd {
 // confirmThenStart asks before calling a destructive tool.
 func (m *Model) confirmThenStart(method, target string, args map[string]any, rerunOf int) tea.Cmd {
 	if t, _ := m.tool(target); t != nil && destructive(t) {
-		m.modal = &confirmModal{
-			title: fmt.Sprintf("%s is marked destructive: it may delete or overwrite things.", render.Line(target)),
-			ask:   "Call it" + argSuffix(args) + "?",
-			yes:   func() tea.Cmd { return m.start(method, target, args, rerunOf) },
-			no:    func() { m.setStatus("not called: nothing was sent", false) },
-		}
+		m.confirm(fmt.Sprintf("%s is marked destructive: it may delete or overwrite things.", render.Line(target)),
+			"Call it"+argSuffix(args)+"?",
+			func() tea.Cmd { return m.start(method, target, args, rerunOf) },
+			func() { m.setStatus("not called: nothing was sent", false) })
 		return nil
 	}
 	return m.start(method, target, args, rerunOf)
+}
+
+// confirmNoArgs asks on the footer line before calling a tool that takes
+// no arguments from the list (a destructive one, over the body).
+func (m *Model) confirmNoArgs(name string) tea.Cmd {
+	if t, _ := m.tool(name); t != nil && destructive(t) {
+		return m.confirmThenStart("tools/call", name, map[string]any{}, 0)
+	}
+	m.confirm("", fmt.Sprintf("Call %s? It takes no arguments.", clip(render.Line(name), 32)),
+		func() tea.Cmd { return m.start("tools/call", name, map[string]any{}, 0) },
+		func() { m.setStatus("not called: nothing was sent", false) })
+	return nil
 }
 
 func argSuffix(args map[string]any) string {

@@ -152,6 +152,9 @@ func (m *Model) timeline(c *call, w, h int) []string {
 				wrapped(render.Line(p.Message), "  ")
 			}
 		}
+		if m.askOf(c.id) != nil {
+			add(st.warn.Render(clip("! an ask waits for you: ! answers it", w)))
+		}
 		add(st.dim.Render("  ctrl+c cancels it"))
 	case stateDone:
 		what := "✓ complete"
@@ -362,18 +365,18 @@ func itemHint(k itemKind) string {
 	return ""
 }
 
-func (m *Model) callKeys(c *call) string {
-	if c.running() {
-		return "ctrl+c cancel · esc back (it keeps running) · ? keys"
+// idleKey reports whether a call view's binding does nothing now, for the
+// footer: a running call has no result to move in, copy or send again.
+func (c *call) idleKey(b binding) bool {
+	switch b.keys[0] {
+	case "n", "enter", "s":
+		return c.view == nil || len(c.view.items) == 0
+	case "y":
+		return c.view == nil
+	case "r", "e":
+		return c.running()
 	}
-	keys := "r re-run · e edit & re-run · y copy JSON · esc back · ? keys"
-	if v := c.view; v != nil && len(v.items) > 0 {
-		keys = "tab item · enter open · s save · r re-run · e edit · y copy · esc back"
-	}
-	if !m.split() {
-		keys = "t timeline · " + keys
-	}
-	return keys
+	return false
 }
 
 // callKey handles a key in the call view.
@@ -381,7 +384,7 @@ func (m *Model) callKey(c *call, k string) tea.Cmd {
 	v := c.view
 	rows := m.bodyHeight() - 1
 	switch k {
-	case "esc", "backspace", "left", "h":
+	case "esc", "backspace", "left":
 		m.viewing = nil
 		return nil
 	case "t":
@@ -412,10 +415,11 @@ func (m *Model) callKey(c *call, k string) tea.Cmd {
 		v.top = 0
 	case "end", "G":
 		v.top = len(v.rows)
-	case "tab", "shift+tab":
+	case "n", "N":
+		// The next item; tab is the next tab, in a result too.
 		if len(v.items) > 0 {
 			d := 1
-			if k == "shift+tab" {
+			if k == "N" {
 				d = len(v.items) - 1
 			}
 			v.focus = (v.focus + d) % len(v.items)
@@ -478,7 +482,7 @@ func (m *Model) copyJSON(c *call) tea.Cmd {
 func (m *Model) saveItem(c *call) {
 	b := c.view.focused()
 	if b == nil || (b.kind != itemMedia && b.kind != itemBlob) {
-		m.setStatus("nothing to save here: tab to an image, audio or binary content", true)
+		m.setStatus("nothing to save here: n goes to an image, audio or binary content", true)
 		return
 	}
 	saved, err := blobs.SaveItem(".", saveable(b), c.view.binaryIndex())

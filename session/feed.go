@@ -328,7 +328,19 @@ type share struct {
 	run   func()
 	state atomic.Int32 // 0 queued, 1 running, 2 skipped
 	done  chan struct{}
+
+	// A server's ask (ask is set) waits for the person to open it, unless
+	// its call is on screen; what the person started (an arguments form,
+	// a sign-in) shows at once.
+	ask  bool
+	call int       // the call it asks for (client.WithCall)
+	what string    // what it asks, in a few words: "asks: Publish it?"
+	at   time.Time // when it came
 }
+
+// live reports whether the share still waits its turn: not given up (its
+// call cancelled, the session closing), not run.
+func (s *share) live() bool { return s.state.Load() == 0 }
 
 // errClosing is a form asked for after the session ended.
 var errClosing = errors.New("the session is closing")
@@ -339,12 +351,25 @@ var errClosing = errors.New("the session is closing")
 // at a time. It returns when run has returned, or without running it when
 // ctx ends first or the session is gone.
 func (f *Feed) Share(ctx context.Context, run func()) error {
+	return f.lend(ctx, &share{run: run})
+}
+
+// shareAsk is Share for a server's ask in call: it never takes the screen
+// by itself. The session marks it waiting, and it runs when the person
+// opens it (!, or going to the call), or at once when its call is on
+// screen.
+func (f *Feed) shareAsk(ctx context.Context, call int, what string, run func()) error {
+	return f.lend(ctx, &share{run: run, ask: true, call: call, what: what, at: f.now()})
+}
+
+func (f *Feed) lend(ctx context.Context, s *share) error {
+	run := s.run
 	if !f.started.Load() {
 		// No program yet (connecting: a sign-in): the terminal is free.
 		run()
 		return nil
 	}
-	s := &share{run: run, done: make(chan struct{}), f: f}
+	s.f, s.done = f, make(chan struct{})
 	f.push(s)
 	select {
 	case <-s.done:

@@ -116,7 +116,7 @@ func newHarness(t *testing.T, srv *mcp.Server, o harnessOptions) *harness {
 		t.Fatalf("client.Connect: %v", err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	opts := Options{Client: cs, Feed: feed, Now: now.Now, Transport: "stdio", Negotiated: "discover"}
+	opts := Options{Client: cs, Feed: feed, Now: now.Now, Transport: "stdio", Negotiated: "discover", KeyGuard: render.NoKeyGuard}
 	if o.forms != nil {
 		opts.Forms = o.forms
 	}

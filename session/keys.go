@@ -2,12 +2,261 @@ package session
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpcli/mcpcli/render"
 )
+
+// The keymap: one meaning per key in each pane, written down once. The
+// footer of each pane and the ? help are made from it, and a key a pane
+// does not list here does nothing there (key drops it before any handler
+// sees it), so what the footer says is what the keys do.
+//
+// Two rules shape it:
+//   - Moving between tabs (tab, shift+tab, 1-5) and moving within a pane
+//     (↑/↓, n/N between a result's items) are different keys, in every
+//     pane: tab never means "next item".
+//   - No key that moves makes a call. A request goes out from enter on a
+//     list only through a form and its review, or, for a tool that takes
+//     no arguments, a confirm line answered with y; r and e re-run.
+//
+// A key works only once it is listed here. C is kept for the session's
+// capabilities: add it to everywhere with its handler.
+
+// paneID is where the keys go.
+type paneID int
+
+const (
+	paneTools paneID = iota
+	panePrompts
+	paneResources
+	paneCall
+	paneActivity
+	paneHistory
+	panePager   // a tool's details, a message or a log in full, these keys
+	paneAsks    // the asks waiting
+	paneConfirm // a yes or no line
+	paneLevel   // the log level picker
+	numPanes
+)
+
+// binding is one meaning of one or more keys in a pane.
+type binding struct {
+	keys []string // key names, as tea.KeyPressMsg.String says them
+	show string   // the keys as the help shows them
+	does string   // what they do, for the help
+	foot string   // in the footer, shortest; "" when the footer leaves it out
+}
+
+// Bindings more than one pane shares.
+var (
+	bindMove   = binding{keys: []string{"up", "k", "down", "j"}, show: "↑/↓  k/j", does: "move", foot: "↑/↓ move"}
+	bindPage   = binding{keys: []string{"pgup", "b", "pgdown", "f", "space"}, show: "pgup/pgdn  b/f", does: "a page up / down"}
+	bindEnds   = binding{keys: []string{"home", "g", "end", "G"}, show: "home/end  g/G", does: "the first / the last"}
+	bindScroll = binding{keys: []string{"up", "k", "down", "j"}, show: "↑/↓  k/j", does: "scroll", foot: "↑/↓ scroll"}
+	bindFind   = binding{keys: []string{"/"}, show: "/", does: "search (type, enter keeps it, esc clears it)", foot: "/ search"}
+	bindMatch  = binding{keys: []string{"n", "N"}, show: "n / N", does: "the next / previous match", foot: "n/N match"}
+	bindFilter = binding{keys: []string{"/"}, show: "/", does: "filter by name, title and description, best match first (esc clears)", foot: "/ filter"}
+	bindClear  = binding{keys: []string{"esc"}, show: "esc", does: "clear the filter"}
+	bindReload = binding{keys: []string{"r"}, show: "r", does: "read the list again"}
+	bindDetail = binding{keys: []string{"d"}, show: "d", does: "its details, full screen", foot: "d details"}
+)
+
+// everywhere are the keys of every pane but the windows over them (the
+// help, the details, a question) and a filter or a search being typed.
+var everywhere = []binding{
+	{keys: []string{"tab", "shift+tab"}, show: "tab / shift+tab", does: "the next / previous tab (from a call too)", foot: "tab next tab"},
+	{keys: []string{"1", "2", "3", "4", "5"}, show: "1 … 5", does: "Tools, Prompts, Resources, Activity, History"},
+	{keys: []string{"!"}, show: "!", does: "answer an ask that waits (a list, when more wait)"},
+	{keys: []string{"?"}, show: "?", does: "these keys", foot: "? keys"},
+	{keys: []string{"L"}, show: "L", does: "the server's log level"},
+	{keys: []string{"S"}, show: "S", does: "save the session as a script of one-shot commands"},
+	{keys: []string{"R"}, show: "R", does: "restart a stdio server, or reconnect to an HTTP one (History, Activity and the wire are kept)"},
+	{keys: []string{"ctrl+c"}, show: "ctrl+c", does: "cancel the request on screen (or the latest running); at rest, twice quits"},
+	{keys: []string{"q"}, show: "q", does: "quit (asks again while requests run)", foot: "q quit"},
+}
+
+var panes = [numPanes]struct {
+	name  string
+	binds []binding
+}{
+	paneTools: {"Tools", []binding{
+		bindMove, bindPage, bindEnds, bindFilter, bindClear,
+		{keys: []string{"enter"}, show: "enter", does: "fill in the arguments, review, send; a tool without arguments asks y first", foot: "enter call"},
+		{keys: []string{"a"}, show: "a", does: "the arguments as one JSON field", foot: "a JSON"},
+		bindDetail, bindReload,
+	}},
+	panePrompts: {"Prompts", []binding{
+		bindMove, bindPage, bindEnds, bindFilter, bindClear,
+		{keys: []string{"enter"}, show: "enter", does: "get the prompt (its arguments asked first)", foot: "enter get"},
+		bindDetail, bindReload,
+	}},
+	paneResources: {"Resources", []binding{
+		bindMove, bindPage, bindEnds, bindFilter, bindClear,
+		{keys: []string{"enter"}, show: "enter", does: "read it (a template's variables asked first)", foot: "enter read"},
+		{keys: []string{"u"}, show: "u", does: "subscribe to its updates, or stop", foot: "u subscribe"},
+		bindDetail, bindReload,
+	}},
+	paneCall: {"A call", []binding{
+		{keys: []string{"n", "N"}, show: "n / N", does: "the next / previous item: a link, an image, structuredContent", foot: "n item"},
+		{keys: []string{"enter"}, show: "enter", does: "open the item: read the link, fold structuredContent, save the image", foot: "enter open"},
+		{keys: []string{"esc", "backspace", "left"}, show: "esc", does: "back to the list", foot: "esc back"},
+		{keys: []string{"r"}, show: "r", does: "send it again", foot: "r re-run"},
+		{keys: []string{"e"}, show: "e", does: "edit the arguments, then send", foot: "e edit"},
+		{keys: []string{"y"}, show: "y", does: "copy the result's JSON (OSC 52)", foot: "y copy"},
+		{keys: []string{"s"}, show: "s", does: "save the item to a file", foot: "s save"},
+		{keys: []string{"t"}, show: "t", does: "the timeline or the result (narrow screens)"},
+		{keys: []string{"up", "k", "down", "j"}, show: "↑/↓  k/j", does: "scroll"},
+		bindPage, bindEnds,
+	}},
+	paneActivity: {"Activity", []binding{
+		{keys: []string{"a"}, show: "a", does: "show everything", foot: "a all"},
+		{keys: []string{"l"}, show: "l", does: "show the server's logs", foot: "l logs"},
+		{keys: []string{"i"}, show: "i", does: "show notifications, warnings, errors", foot: "i notes"},
+		{keys: []string{"e"}, show: "e", does: "show the server's stderr", foot: "e stderr"},
+		{keys: []string{"w"}, show: "w", does: "show the wire: every message", foot: "w wire"},
+		bindFind,
+		{keys: []string{"y"}, show: "y", does: "copy the row (on the wire: the message's JSON) with OSC 52", foot: "y copy"},
+		{keys: []string{"enter"}, show: "enter", does: "the row in full", foot: "enter full"},
+		bindMatch, bindMove, bindPage,
+		{keys: []string{"home", "g", "end", "G"}, show: "home/end  g/G", does: "the first row / the last, and follow"},
+	}},
+	paneHistory: {"History", []binding{
+		bindMove, bindPage, bindEnds,
+		{keys: []string{"enter"}, show: "enter", does: "open the call (and an ask it waits on)", foot: "enter open"},
+		{keys: []string{"r"}, show: "r", does: "send it again", foot: "r re-run"},
+		{keys: []string{"e"}, show: "e", does: "edit the arguments, then send", foot: "e edit & re-run"},
+	}},
+	panePager: {"Details, a message in full, these keys", []binding{
+		bindScroll, bindPage, bindEnds, bindFind, bindMatch,
+		{keys: []string{"y"}, show: "y", does: "copy it (OSC 52)", foot: "y copy"},
+		{keys: []string{"esc", "q", "backspace"}, show: "esc  q", does: "back", foot: "esc back"},
+	}},
+	paneAsks: {"Asks waiting", []binding{
+		{keys: []string{"up", "k", "down", "j"}, show: "↑/↓", does: "choose", foot: "↑/↓ choose"},
+		{keys: []string{"enter"}, show: "enter", does: "answer it", foot: "enter answer"},
+		{keys: []string{"esc", "q"}, show: "esc", does: "back (they keep waiting)", foot: "esc back"},
+	}},
+	paneConfirm: {"A question", []binding{
+		{keys: []string{"y", "Y"}, show: "y", does: "yes", foot: "y yes"},
+		{keys: []string{"n", "N", "esc", "q"}, show: "n  esc", does: "no", foot: "n or esc no"},
+	}},
+	paneLevel: {"Log level", []binding{
+		{keys: []string{"up", "k", "down", "j"}, show: "↑/↓", does: "choose", foot: "↑/↓ choose"},
+		{keys: []string{"enter"}, show: "enter", does: "set it", foot: "enter set"},
+		{keys: []string{"esc", "q"}, show: "esc", does: "back", foot: "esc back"},
+	}},
+}
+
+// global reports whether a pane takes the keys of everywhere.
+func (p paneID) global() bool { return p <= paneHistory }
+
+// binds reports whether key means something in pane p.
+func binds(p paneID, key string) bool {
+	for _, b := range panes[p].binds {
+		for _, k := range b.keys {
+			if k == key {
+				return true
+			}
+		}
+	}
+	if p.global() {
+		for _, b := range everywhere {
+			for _, k := range b.keys {
+				if k == key {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// footerOf is pane p's footer at width w: its keys, then the global ones;
+// what does not fit is left out, q quit first (? keys lists it), then the
+// pane's last keys. first come before everything (an ask waiting).
+func footerOf(p paneID, w int, first ...string) string {
+	return footerWithout(p, w, nil, first...)
+}
+
+// footerWithout is footerOf leaving out the keys that do nothing now
+// (a running call has no item to open).
+func footerWithout(p paneID, w int, idle func(binding) bool, first ...string) string {
+	var own, global []string
+	for _, b := range panes[p].binds {
+		if b.foot != "" && (idle == nil || !idle(b)) {
+			own = append(own, b.foot)
+		}
+	}
+	if p.global() {
+		for _, b := range everywhere {
+			if b.foot != "" {
+				global = append(global, b.foot)
+			}
+		}
+	}
+	// What gives way first: q and tab mean the same in every pane (? keys
+	// stays, to find them), then the pane's last keys.
+	drop := []string{"q quit", "tab next tab"}
+	for {
+		all := append(append(append([]string(nil), first...), own...), global...)
+		line := " " + strings.Join(all, " · ")
+		switch {
+		case ansi.StringWidth(line) <= w:
+			return line
+		case len(drop) > 0:
+			global = slices.DeleteFunc(global, func(g string) bool { return g == drop[0] })
+			drop = drop[1:]
+		case len(own) > 0:
+			own = own[:len(own)-1]
+		default:
+			return clip(line, w)
+		}
+	}
+}
+
+// helpLines are the keymap, pane by pane, for the ? help, wrapped to w
+// cells; the sections' names are styled by title.
+func helpLines(w int, title func(...string) string) []string {
+	var out []string
+	section := func(name string, bs []binding) {
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, title(name))
+		for _, b := range bs {
+			does := strings.Split(wrapText(b.does, w-22), "\n")
+			out = append(out, fmt.Sprintf("  %-16s  %s", b.show, does[0]))
+			for _, l := range does[1:] {
+				out = append(out, strings.Repeat(" ", 20)+l)
+			}
+		}
+	}
+	section("Everywhere (but over a window, and while typing a filter or a search)", everywhere)
+	for p := paneTools; p < numPanes; p++ {
+		section(panes[p].name, panes[p].binds)
+	}
+	section("Typing a filter or a search", []binding{
+		{show: "type", does: "what to look for"},
+		{show: "↑/↓", does: "stop typing and move"},
+		{show: "enter / esc", does: "keep it / clear it"},
+	})
+	out = append(out, "", title("Marks"))
+	for _, l := range []string{
+		"In the lists: ro read-only · ! destructive · = idempotent · ~ open world · T task required · t task optional · {} a resource template · ● subscribed.",
+		"An ask from a call you are not looking at waits: the tabs say \"! 1 ask\", and the call's line says so; ! (or opening the call) answers it. A form ignores the keys typed before it shows, and for a moment after.",
+	} {
+		for _, w := range strings.Split(wrapText(l, w-4), "\n") {
+			out = append(out, "  "+w)
+		}
+	}
+	return out
+}
 
 // key handles a key press.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -20,10 +269,26 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			m.modal = nil
 			return nil
 		}
+		if t, ok := m.modal.(typer); ok && t.typing() {
+			return t.typeKey(m, msg)
+		}
+		if !binds(m.modal.pane(), k) {
+			return nil
+		}
+		if c, ok := m.modal.(*confirmModal); ok && c.g.Drop(k) {
+			return nil // typed before the question showed
+		}
 		return m.modal.key(m, k)
 	}
 	if l := m.filtering(); l != nil {
 		return m.filterKey(l, msg)
+	}
+	if m.viewing == nil && m.tab == tabActivity && m.act.find.typing {
+		return m.act.find.typeKey(msg, func() { m.findRow(0) })
+	}
+	p := m.pane()
+	if !binds(p, k) {
+		return nil
 	}
 	switch k {
 	case "ctrl+c":
@@ -31,7 +296,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case "q":
 		return m.quit()
 	case "?":
-		m.modal = &helpModal{}
+		m.modal = newPager(m, panePager, "Keys", helpLines(m.width-2, m.st.title.Render), "")
 		return nil
 	case "L":
 		m.modal = newLevelModal(m.c.LogLevel())
@@ -41,22 +306,19 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "R":
 		return m.restart()
+	case "!":
+		return m.answerAsks()
 	case "1", "2", "3", "4", "5":
 		m.viewing = nil
 		m.tab = tab(k[0] - '1')
 		m.detail = detailCache{}
 		return nil
+	case "tab", "shift+tab":
+		m.viewing = nil
+		return m.switchTab(k)
 	}
 	if m.viewing != nil {
-		if k == "tab" && (m.viewing.view == nil || len(m.viewing.view.items) == 0) || k == "shift+tab" && (m.viewing.view == nil || len(m.viewing.view.items) == 0) {
-			m.viewing = nil
-			return m.switchTab(k)
-		}
 		return m.callKey(m.viewing, k)
-	}
-	switch k {
-	case "tab", "shift+tab", "right", "left":
-		return m.switchTab(k)
 	}
 	switch m.tab {
 	case tabActivity:
@@ -67,9 +329,27 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	return m.browseKey(k)
 }
 
+// pane is where keys go now (no window is open).
+func (m *Model) pane() paneID {
+	if m.viewing != nil {
+		return paneCall
+	}
+	switch m.tab {
+	case tabPrompts:
+		return panePrompts
+	case tabResources:
+		return paneResources
+	case tabActivity:
+		return paneActivity
+	case tabHistory:
+		return paneHistory
+	}
+	return paneTools
+}
+
 func (m *Model) switchTab(k string) tea.Cmd {
 	d := tab(1)
-	if k == "shift+tab" || k == "left" {
+	if k == "shift+tab" {
 		d = numTabs - 1
 	}
 	m.tab = (m.tab + d) % numTabs
@@ -149,6 +429,8 @@ func (m *Model) browseKey(k string) tea.Cmd {
 		if m.tab == tabTools {
 			return m.request(true)
 		}
+	case "d":
+		m.details()
 	case "u":
 		if m.tab == tabResources {
 			return m.toggleSubscribe()
@@ -198,22 +480,54 @@ func (m *Model) quitNow() tea.Cmd {
 	return tea.Quit
 }
 
-// Modals: a question, a picker or a text in full, over the body.
+// Windows over the body: a question, a picker, a text in full.
 
 type modal interface {
+	// view is the window's lines; nil leaves the body as it is (a
+	// question on the footer line).
 	view(m *Model) []string
-	keys() string
+	pane() paneID
+	keys(m *Model) string
 	key(m *Model, k string) tea.Cmd
 }
 
-// confirmModal asks yes or no.
+// typer is a window that takes text while it is being typed (a search).
+type typer interface {
+	typing() bool
+	typeKey(m *Model, msg tea.KeyPressMsg) tea.Cmd
+}
+
+// confirmModal asks yes or no: on the footer line, over the pane it was
+// asked from, or with a title (a warning) over the body. Only y says yes,
+// so that an enter typed for the list never does.
 type confirmModal struct {
-	title, ask string
-	yes        func() tea.Cmd
-	no         func()
+	title string
+	ask   string
+	yes   func() tea.Cmd
+	no    func()
+	g     *render.Guard // as the forms: keys typed before it showed do not answer it
+}
+
+// confirm asks a yes or no question; with a title, over the body.
+func (m *Model) confirm(title, ask string, yes func() tea.Cmd, no func()) {
+	m.modal = &confirmModal{title: title, ask: ask, yes: yes, no: no, g: render.NewGuard(m.keyGuard(), m.guardClock)}
+}
+
+// keyGuard is Options.KeyGuard: 0 is render.DefaultKeyGuard, negative none.
+func (m *Model) keyGuard() time.Duration {
+	switch {
+	case m.o.KeyGuard == 0:
+		return render.DefaultKeyGuard
+	case m.o.KeyGuard < 0:
+		return 0
+	}
+	return m.o.KeyGuard
 }
 
 func (c *confirmModal) view(m *Model) []string {
+	if c.title == "" {
+		return nil
+	}
 	w := m.width
 	out := []string{""}
 	for _, l := range strings.Split(wrapText(c.title, w-4), "\n") {
@@ -226,7 +540,14 @@ func (c *confirmModal) view(m *Model) []string {
 	return append(out, "", "  "+m.st.tabOn.Render(" y yes, call it ")+"   "+" n no ")
 }
 
-func (c *confirmModal) keys() string { return "y yes · n or esc no" }
+func (c *confirmModal) pane() paneID { return paneConfirm }
+
+func (c *confirmModal) keys(m *Model) string {
+	if c.title != "" {
+		return footerOf(paneConfirm, m.width)
+	}
+	return " " + m.st.warn.Render(c.ask) + " " + strings.TrimSpace(footerOf(paneConfirm, m.width))
+}
 
 func (c *confirmModal) key(m *Model, k string) tea.Cmd {
 	switch k {
@@ -274,7 +595,9 @@ func (l *levelModal) view(m *Model) []string {
 	return out
 }
 
-func (l *levelModal) keys() string { return "↑/↓ choose · enter set · esc back" }
+func (l *levelModal) pane() paneID { return paneLevel }
+
+func (l *levelModal) keys(m *Model) string { return footerOf(paneLevel, m.width) }
 
 func (l *levelModal) key(m *Model, k string) tea.Cmd {
 	switch k {
@@ -297,100 +620,7 @@ func (l *levelModal) key(m *Model, k string) tea.Cmd {
 	return nil
 }
 
-// expandModal shows one thing in full: a message on the wire, a log.
-type expandModal struct {
-	seq   int
-	title string
-	lines []string
-	top   int
-}
-
 func (m *Model) nextSeq() int {
 	m.seq++
 	return m.seq
-}
-
-func (x *expandModal) view(m *Model) []string {
-	h := m.bodyHeight()
-	rows := h - 1
-	x.top = max(0, min(x.top, len(x.lines)-rows))
-	end := min(x.top+rows, len(x.lines))
-	pos := ""
-	if len(x.lines) > rows {
-		pos = fmt.Sprintf("%d–%d of %d", x.top+1, end, len(x.lines))
-	}
-	out := []string{spread(m.st.title.Render(clip(x.title, m.width-16)), m.st.dim.Render(pos), m.width)}
-	for _, l := range x.lines[x.top:end] {
-		out = append(out, clip(" "+l, m.width))
-	}
-	return out
-}
-
-func (x *expandModal) keys() string { return "↑/↓ scroll · esc back" }
-
-func (x *expandModal) key(m *Model, k string) tea.Cmd {
-	rows := m.bodyHeight() - 1
-	switch k {
-	case "esc", "q", "enter", "backspace":
-		m.modal = nil
-	case "up", "k":
-		x.top--
-	case "down", "j":
-		x.top++
-	case "pgup", "b":
-		x.top -= rows
-	case "pgdown", "f", "space":
-		x.top += rows
-	case "home", "g":
-		x.top = 0
-	case "end", "G":
-		x.top = len(x.lines)
-	}
-	x.top = max(0, min(x.top, len(x.lines)-rows))
-	return nil
-}
-
-// helpModal lists the keys.
-type helpModal struct{}
-
-var helpText = []string{
-	"Everywhere",
-	"  tab / shift+tab   next / previous tab (1-5 jump)",
-	"  ctrl+c            cancel the running request; at rest, twice quits",
-	"  q                 quit (asks again while requests run)",
-	"  L                 server log level",
-	"  S                 save the session as a replayable script",
-	"  R                 restart a stdio server / reconnect (History is kept)",
-	"Tools, Prompts, Resources",
-	"  ↑/↓ pgup/pgdn     move        /  filter (esc clears)",
-	"  enter             call / get / read (a form asks the arguments)",
-	"  a                 a tool's arguments as one JSON field",
-	"  u / r             subscribe to a resource / read the list again",
-	"  marks: ro read-only · ! destructive · = idempotent · ~ open world",
-	"         T task required · t task optional · {} a resource template",
-	"A call",
-	"  tab / enter       next item (link, image, structuredContent) / open it",
-	"  s  save the item  ·  y copy the JSON (OSC 52)  ·  esc back",
-	"  r  re-run  ·  e  edit the arguments and re-run",
-	"Activity: a all · l logs · n notifications · e stderr · w wire · enter expands",
-	"History: enter open · r re-run · e edit & re-run",
-}
-
-func (helpModal) view(m *Model) []string {
-	var out []string
-	for _, l := range helpText {
-		if !strings.HasPrefix(l, " ") {
-			out = append(out, m.st.title.Render(clip(" "+l, m.width)))
-			continue
-		}
-		out = append(out, clip(" "+l, m.width))
-	}
-	return out
-}
-
-func (helpModal) keys() string { return "esc back" }
-
-func (helpModal) key(m *Model, k string) tea.Cmd {
-	m.modal = nil
-	return nil
 }

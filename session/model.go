@@ -87,6 +87,11 @@ type Options struct {
 	// server) and connects again, signing in if the server asks; nil means
 	// the session cannot.
 	Reconnect func(ctx context.Context) (Reached, error)
+	// KeyGuard is how long a question on the session's own screen (call
+	// a destructive tool?) ignores keys after it shows, as the forms do
+	// (render.Terminal.KeyGuard): 0 is render.DefaultKeyGuard, negative
+	// none.
+	KeyGuard time.Duration
 }
 
 type tab int
@@ -136,7 +141,14 @@ type Model struct {
 	act  *activity
 	hist *list
 
-	modal        modal
+	modal      modal
+	pending    []*share // asks that wait for the person, oldest first
+	lending    bool     // the terminal is lent, or about to be
+	ticking    bool     // a tick keeps the asks' ages true
+	guardClock func() time.Time
+	// back drops the keys read while a form had the screen (queued for
+	// the session, typed for the form) and just after it comes back.
+	back         *render.Guard
 	showTimeline bool // narrow screens: the timeline instead of the result
 	status       string
 	statusErr    bool
@@ -169,7 +181,7 @@ func New(o Options) *Model {
 		o.Feed = NewFeed(o.Now)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	m := &Model{
+	m := &Model{guardClock: time.Now,
 		o: o, c: o.Client, feed: o.Feed, st: plainStyles(), ctx: ctx, stop: stop,
 		width: 80, height: 24, server: o.Client.Server(),
 		byID: map[int]*call{}, tokens: map[string]int{}, subs: map[string]bool{},
@@ -327,7 +339,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case expandedMsg:
 		if m.modal != nil {
-			if x, ok := m.modal.(*expandModal); ok && x.seq == msg.seq {
+			if x, ok := m.modal.(*pager); ok && x.seq == msg.seq {
 				x.lines = msg.lines
 			}
 		}
@@ -343,9 +355,21 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case reconnectedMsg:
 		return m, m.reconnected(msg)
 	case shareDoneMsg:
-		return m, nil
+		m.lending = false
+		return m, m.openVisibleAsk()
+	case askTickMsg:
+		m.ticking = false
+		return m, m.tickAsks()
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		if m.lending {
+			// The terminal is lent to a form: what the session reads now
+			// (read before it let go, handed over when the form is done,
+			// before shareDoneMsg) was typed for the form.
+			return m, nil
+		}
+		// Going to a call (History, !) opens the ask it waits on.
+		cmd := m.key(msg)
+		return m, tea.Batch(cmd, m.openVisibleAsk())
 	case tea.PasteMsg:
 		if l := m.filtering(); l != nil {
 			l.setFilter(l.filter + strings.ReplaceAll(msg.Content, "\n", " "))
@@ -371,9 +395,7 @@ func (m *Model) consume(b batchMsg) tea.Cmd {
 	for _, ev := range b.events {
 		switch ev := ev.(type) {
 		case *share:
-			if ev.state.Load() == 0 {
-				cmds = append(cmds, m.exec(execShare{ev}, func(error) tea.Msg { return shareDoneMsg{} }))
-			}
+			cmds = append(cmds, m.arrived(ev))
 		case logEvent:
 			m.act.addLog(ev)
 		case progressEvent:
@@ -435,6 +457,9 @@ func (m *Model) View() tea.View {
 	b.Grow(m.width * m.height * 2)
 	if !m.quitting {
 		m.frame(&b)
+	}
+	if c, ok := m.modal.(*confirmModal); ok {
+		c.g.Drawn()
 	}
 	v := tea.NewView(b.String())
 	v.AltScreen = true
@@ -536,26 +561,38 @@ func (m *Model) tabsLine() string {
 			parts = append(parts, " "+label+" ")
 		}
 	}
-	return clip(strings.Join(parts, " "), m.width)
+	line := strings.Join(parts, " ")
+	if n := len(m.waiting()); n > 0 {
+		// The mark stays whole; the tabs give way.
+		mark := m.st.warn.Render(fmt.Sprintf("! %d ask%s", n, plural(n)))
+		return clip(line, m.width-ansi.StringWidth(mark)-2) + "  " + mark
+	}
+	return clip(line, m.width)
 }
 
-// bottomRule is the rule above the keys; a status message sits in it.
+// bottomRule is the rule above the keys; an ask that waits, or else a
+// status message, sits in it.
 func (m *Model) bottomRule() string {
 	w := m.width
-	if m.status == "" {
-		return m.st.rule.Render(strings.Repeat("─", w))
-	}
-	text := " " + clip(m.status, w-4) + " "
-	style := m.st.title
+	status, style := m.status, m.st.title
 	if m.statusErr {
 		style = m.st.err
 	}
+	if a := m.askLine(); a != "" {
+		status, style = a, m.st.warn
+	}
+	if status == "" {
+		return m.st.rule.Render(strings.Repeat("─", w))
+	}
+	text := " " + clip(status, w-4) + " "
 	return m.st.rule.Render("─") + style.Render(text) + m.st.rule.Render(strings.Repeat("─", max(w-1-len([]rune(text)), 0)))
 }
 
 func (m *Model) body() []string {
 	if m.modal != nil {
-		return m.modal.view(m)
+		if v := m.modal.view(m); v != nil {
+			return v
+		}
 	}
 	if m.viewing != nil {
 		return m.callView(m.viewing)
@@ -569,27 +606,26 @@ func (m *Model) body() []string {
 	return m.browseView()
 }
 
+// footer is the keys of the pane on screen, from the keymap (keys.go).
 func (m *Model) footer() string {
 	if m.modal != nil {
-		return " " + m.modal.keys()
-	}
-	if m.viewing != nil {
-		return " " + m.callKeys(m.viewing)
+		return m.modal.keys(m)
 	}
 	if l := m.filtering(); l != nil {
-		return " type to filter · enter keep · esc clear"
+		return " type to filter (name, title, description) · ↑/↓ move · enter keep · esc clear"
 	}
-	switch m.tab {
-	case tabTools:
-		return " / filter · enter call · a JSON args · tab next · L log level · ? keys · q quit"
-	case tabPrompts:
-		return " / filter · enter get · tab next tab · L log level · ? keys · q quit"
-	case tabResources:
-		return " / filter · enter read · u subscribe · tab next · L log level · ? keys · q quit"
-	case tabActivity:
-		return " a all · l logs · n notes · e stderr · w wire · enter expand · L level · q quit"
-	case tabHistory:
-		return " enter open · r re-run · e edit & re-run · S save script · ? keys · q quit"
+	if m.viewing == nil && m.tab == tabActivity && m.act.find.typing {
+		return " type to search the rows · enter keep · esc clear · ↑/↓ move"
 	}
-	return ""
+	var first []string
+	if len(m.waiting()) > 0 {
+		first = append(first, m.st.warn.Render("! answer"))
+	}
+	if c := m.viewing; c != nil {
+		if !m.split() {
+			first = append(first, "t timeline")
+		}
+		return footerWithout(paneCall, m.width, c.idleKey, first...)
+	}
+	return footerOf(m.pane(), m.width, first...)
 }

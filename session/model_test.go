@@ -81,7 +81,7 @@ func TestTwoRoundsInTheTimeline(t *testing.T) {
 		}
 		return map[string]*mcp.ElicitResult{"details": {Action: "decline"}}
 	}})
-	h.keys("end", "enter") // wizard, the last tool
+	h.keys("end", "enter", "y") // wizard, the last tool: no arguments, so y calls it
 	s := h.waitShow("wizard done: decline")
 	for _, want := range []string{
 		"round 1 · basics", "accept · 2 values", "name=Ada", "token=•••• (secret)", "state 9 B",
@@ -122,14 +122,14 @@ func TestResultItems(t *testing.T) {
 	h := newHarness(t, testServer(), harnessOptions{})
 	h.keys("/")
 	h.typ("linker")
-	h.keys("enter", "enter")
+	h.keys("enter", "enter", "y")
 	s := h.waitShow("made a note", "[link note] mem://session/note", "[image image/png 9 B]", "structuredContent ▸", "Resources 2")
 	if !strings.Contains(s, "▸ [link note] mem://session/note") || !strings.Contains(s, "▸ enter reads it") {
 		t.Errorf("the link does not have the focus:\n%s", s)
 	}
-	h.keys("tab", "tab", "enter")
+	h.keys("n", "n", "enter")
 	s = h.waitShow("structuredContent ▾", `"made": "note"`)
-	h.keys("tab", "enter") // back to the link
+	h.keys("n", "enter") // back to the link
 	h.waitShow("#2 read mem://session/note", "only in this session")
 	h.keys("4")
 	h.waitShow("the server says its resources list changed")
@@ -139,7 +139,7 @@ func TestCancelARunningCall(t *testing.T) {
 	h := newHarness(t, testServer(), harnessOptions{})
 	h.keys("/")
 	h.typ("slow")
-	h.keys("enter", "enter")
+	h.keys("enter", "enter", "y")
 	h.waitShow("▶ running", "a quarter", "ctrl+c cancels it", "25%")
 	h.keys("ctrl+c")
 	s := h.waitShow("■ cancelled")
@@ -235,7 +235,7 @@ func TestLegacyAskInTheTimeline(t *testing.T) {
 		return map[string]*mcp.ElicitResult{"elicitation": {Action: "accept", Content: map[string]any{"name": "Ada"}}}
 	}})
 	h.waitShow("2025-11-25 (discover)")
-	h.keys("enter")
+	h.keys("enter", "y")
 	h.waitShow("got accept Ada", "ask 1 · elicitation/create", "name=Ada", "✓ complete")
 }
 
@@ -245,7 +245,7 @@ func TestResizeReflows(t *testing.T) {
 	h := newHarness(t, testServer(), harnessOptions{})
 	h.keys("/")
 	h.typ("linker")
-	h.keys("enter", "enter")
+	h.keys("enter", "enter", "y")
 	h.waitShow("made a note")
 	for _, size := range [][2]int{{120, 40}, {60, 20}, {80, 24}, {40, 12}} {
 		h.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
@@ -279,9 +279,9 @@ func TestSaveItem(t *testing.T) {
 	h := newHarness(t, testServer(), harnessOptions{})
 	h.keys("/")
 	h.typ("linker")
-	h.keys("enter", "enter")
+	h.keys("enter", "enter", "y")
 	h.waitShow("made a note")
-	h.keys("tab", "s")
+	h.keys("n", "s")
 	h.waitShow("saved 9 B to content-1-2.png")
 	b, err := os.ReadFile("content-1-2.png")
 	if err != nil || string(b) != "\x89PNG fake" {
@@ -329,11 +329,11 @@ func TestSavedScript(t *testing.T) {
 	})
 	h.keys("enter") // greet
 	h.waitShow("Hello, O'Brien!")
-	h.keys("esc", "end", "enter") // wizard
-	h.waitShow("wizard done: accept")
+	h.keys("esc", "end", "enter", "y") // wizard
+	h.waitShow("wizard done: accept", "accept · 2 values", "accept · 1 value")
 	h.keys("esc", "/")
 	h.typ("slow")
-	h.keys("enter", "enter")
+	h.keys("enter", "enter", "y")
 	h.waitShow("▶ running")
 	h.keys("ctrl+c")
 	h.waitShow("■ cancelled")

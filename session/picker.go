@@ -56,8 +56,8 @@ func newPicker(choices []Choice) *picker {
 	p := &picker{choices: choices, l: &list{}, st: plainStyles(), width: 80, height: 24}
 	items := make([]entry, len(choices))
 	for i, c := range choices {
-		items[i] = newEntry(c.Name, c.Name, "", c.Transport)
-		items[i].search = strings.ToLower(render.Line(c.Name + " " + c.Target))
+		items[i] = newEntry(c.Name, c.Name, "", "", c.Transport)
+		items[i].search = strings.ToLower(render.Line(c.Target))
 	}
 	p.l.set(items)
 	return p

@@ -110,12 +110,12 @@ func (m *Model) restart() tea.Cmd {
 	case m.reconnecting:
 		return nil
 	case !m.gone && m.running > 0:
-		m.modal = &confirmModal{
-			title: fmt.Sprintf("%d request%s still running: %sing the server ends %s.", m.running, plural(m.running), m.restartVerb(), map[bool]string{true: "it", false: "them"}[m.running == 1]),
-			ask:   strings.ToUpper(m.restartVerb()[:1]) + m.restartVerb()[1:] + " it now?",
-			yes:   m.reconnect,
-			no:    func() { m.setStatus("not "+m.restartVerb()+"ed", false) },
-		}
+		m.confirm(
+			fmt.Sprintf("%d request%s still running: %sing the server ends %s.", m.running, plural(m.running), m.restartVerb(), map[bool]string{true: "it", false: "them"}[m.running == 1]),
+			strings.ToUpper(m.restartVerb()[:1])+m.restartVerb()[1:]+" it now?",
+			m.reconnect,
+			func() { m.setStatus("not "+m.restartVerb()+"ed", false) },
+		)
 		return nil
 	}
 	return m.reconnect()

@@ -85,7 +85,7 @@ func newRestartRig(t *testing.T, ans client.Answerer) *restartRig {
 	}
 	var current Client = cs
 	m := New(Options{
-		Client: cs, Feed: feed, Now: now.Now, Transport: "stdio", Negotiated: "discover",
+		Client: cs, Feed: feed, Now: now.Now, Transport: "stdio", Negotiated: "discover", KeyGuard: render.NoKeyGuard,
 		Forms: formsFunc(func(render.Arguments) (map[string]any, error) { return map[string]any{"name": "Ada"}, nil }),
 		Reconnect: func(ctx context.Context) (Reached, error) {
 			r.mu.Lock()
@@ -153,7 +153,7 @@ func TestRestartAfterTheServerWentAway(t *testing.T) {
 	r := newRestartRig(t, ans)
 	r.keys("enter") // greet, with the form's Ada
 	r.waitShow("Hello, Ada!")
-	r.keys("esc", "end", "enter") // wizard: its ask waits on screen
+	r.keys("esc", "end", "enter", "y") // wizard (no arguments: y calls it): its ask waits on screen
 	r.waitFor("the wizard's ask", func(string) bool { return len(ans.asked) > 0 })
 	r.kill()
 	// The form is closed for the dead server: not left waiting for keys.
@@ -169,7 +169,7 @@ func TestRestartAfterTheServerWentAway(t *testing.T) {
 		c := r.m.calls[1]
 		return len(c.rounds) == 1 && c.rounds[0].err == errConnectionEnded.Error()
 	})
-	r.keys("esc", "enter") // greet again, before R: not sent
+	r.keys("esc", "home", "enter") // greet again, before R: not sent
 	r.waitShow("not sent: the server is not connected (R restarts it)")
 	if n := len(r.m.calls); n != 2 {
 		t.Errorf("%d calls after a call on a dead connection, want 2", n)
@@ -201,7 +201,7 @@ func TestRestartWithACallRunning(t *testing.T) {
 	r := newRestartRig(t, &ctxAnswerer{asked: make(chan client.Round, 1), ended: make(chan error, 1)})
 	r.keys("/")
 	r.typ("slow")
-	r.keys("enter", "enter")
+	r.keys("enter", "enter", "y") // keep the filter; slow takes no arguments: y calls it
 	r.waitShow("▶ running")
 	r.keys("R")
 	r.waitShow("1 request still running: restarting the server ends it.", "Restart it now?")

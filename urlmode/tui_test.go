@@ -233,7 +233,7 @@ func newTerminal(t *testing.T, c *Consent) *terminal {
 	}
 	t.Cleanup(func() { pr.Close(); pw.Close() })
 	out := &syncBuffer{}
-	c.Term = &render.Terminal{In: pr, Out: out, Options: []tea.ProgramOption{tea.WithWindowSize(100, 40), tea.WithoutSignalHandler()}}
+	c.Term = &render.Terminal{In: pr, Out: out, Options: []tea.ProgramOption{tea.WithWindowSize(100, 40), tea.WithoutSignalHandler()}, KeyGuard: render.NoKeyGuard}
 	return &terminal{keys: pw, out: out}
 }
 
@@ -385,4 +385,54 @@ func TestTUINotFinishedYet(t *testing.T) {
 		t.Fatal("TUI did not return")
 	}
 	tm.keys.Close()
+}
+
+// A key typed before the consent screen was drawn (a d meant for
+// something else) does not decline; one pressed after the guard does.
+func TestTUIIgnoresTypeAhead(t *testing.T) {
+	c := &Consent{Open: func(context.Context, string) error { t.Error("the browser opened"); return nil }}
+	tm := newTerminal(t, c)
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	now := start
+	c.Term.KeyGuard = 0 // the default
+	c.Term.Clock = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	dropped := make(chan string, 10)
+	c.Term.OnDrop = func(k string) { dropped <- k }
+	tm.typ(t, "d") // typed ahead: waiting in the pipe when the screen starts
+	done := make(chan string, 1)
+	go func() {
+		res, err := c.TUI(context.Background(), urlRound(1, connectURL), 0)
+		if err != nil {
+			t.Errorf("TUI = %v", err)
+		}
+		if res == nil {
+			done <- ""
+			return
+		}
+		done <- res.Action
+	}()
+	tm.waitFor(t, "o open in browser")
+	select {
+	case k := <-dropped:
+		if k != "d" {
+			t.Errorf("the guard dropped %q, want the d typed ahead", k)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the d typed ahead was never dropped")
+	}
+	mu.Lock()
+	now = now.Add(render.DefaultKeyGuard)
+	mu.Unlock()
+	tm.typ(t, "z")
+	tm.waitFor(t, "Choose: o opens the link")
+	tm.typ(t, "d")
+	select {
+	case action := <-done:
+		if action != client.Decline {
+			t.Errorf("TUI = %q, want decline", action)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("TUI did not return after d")
+	}
 }

@@ -111,9 +111,11 @@ func (f *Factory) JSON() bool { return f.Flags.Output == "json" }
 func (f *Factory) Console() *render.Console {
 	if f.console == nil {
 		d := f.Deps
+		guard, bad := keyGuard(f.getenv(keyGuardEnv))
 		f.console = render.NewConsole(d.Err, render.ConsoleOptions{
-			TTY:   d.ErrTTY,
-			Color: f.getenv("NO_COLOR") == "" && f.getenv("TERM") != "dumb",
+			TTY:      d.ErrTTY,
+			Color:    f.getenv("NO_COLOR") == "" && f.getenv("TERM") != "dumb",
+			KeyGuard: guard,
 			Width: func() int {
 				if fd, ok := d.Err.(interface{ Fd() uintptr }); ok {
 					if w, _, err := term.GetSize(int(fd.Fd())); err == nil {
@@ -123,8 +125,34 @@ func (f *Factory) Console() *render.Console {
 				return 0
 			},
 		})
+		if bad {
+			f.console.Warn(fmt.Sprintf("%s=%q is not a duration (300ms, 1s, 0 for none); the forms ignore keys for the first %v as usual", keyGuardEnv, f.getenv(keyGuardEnv), render.DefaultKeyGuard))
+		}
 	}
 	return f.console
+}
+
+// keyGuardEnv lengthens (or, for tests that type at machine speed, turns
+// off) the time a form or consent screen ignores keys after it appears.
+const keyGuardEnv = "MCPCLI_KEY_GUARD"
+
+// keyGuard reads MCPCLI_KEY_GUARD: "" is the default, 0 none; bad is set
+// for a value that is not a duration.
+func keyGuard(v string) (d time.Duration, bad bool) {
+	if v == "" {
+		return 0, false
+	}
+	if v == "0" {
+		return render.NoKeyGuard, false
+	}
+	d, err := time.ParseDuration(v)
+	switch {
+	case err != nil || d < 0:
+		return 0, true
+	case d == 0:
+		return render.NoKeyGuard, false
+	}
+	return d, false
 }
 
 func (f *Factory) getenv(k string) string {

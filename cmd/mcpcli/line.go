@@ -44,7 +44,11 @@ type LineOptions struct {
 	// error, as in one-shot mode.
 	Values valueAsker
 	TTY    bool
-	Now    func() time.Time
+	// Scripted is --answers: the asks are answered from a file, and a
+	// destructive tool is called without asking (the person decided
+	// when they wrote it), saying so.
+	Scripted bool
+	Now      func() time.Time
 	// Settled, when set, is called after each command: nothing waits for
 	// the server any more (a "waiting for …" line a request that failed
 	// left pending goes, before the next prompt).
@@ -283,6 +287,7 @@ func (l *line) restart(ctx context.Context) error {
 const lineHelp = `commands:
   tools [NAME]          list the tools, or one in full
   call TOOL [K=V ...]   call a tool; or: call TOOL {"k": "v"}
+                        (a tool marked destructive asks first: y calls it)
   prompts [NAME]        list the prompts, or one in full
   prompt NAME [K=V ...] get a prompt
   resources             list the resources and resource templates
@@ -317,6 +322,9 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 		if err != nil {
 			return false, err
 		}
+		if ok, err := l.confirmCall(ctx, args[0], argv); !ok || err != nil {
+			return false, err
+		}
 		return false, l.send(ctx, "tools/call", args[0], argv, 0)
 	case "prompt":
 		if len(args) == 0 {
@@ -349,6 +357,11 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 			return false, fmt.Errorf("rerun takes a request number from 1 to %d ('history' lists them)", len(l.reqs))
 		}
 		r := l.reqs[n-1]
+		if r.Method == "tools/call" {
+			if ok, err := l.confirmCall(ctx, r.Target, r.Args); !ok || err != nil {
+				return false, err
+			}
+		}
 		return false, l.send(ctx, r.Method, r.Target, r.Args, n)
 	case "level":
 		if len(args) != 1 {
@@ -507,6 +520,44 @@ func (l *line) readURI(ctx context.Context, raw string, words []string) (string,
 		return "", fmt.Errorf("template %q needs %s: read %s %s", raw, quoted(missing), raw, strings.Join(pairs, " "))
 	}
 	return t.resolve(ctx, l.s, l.con, l.o.Values)
+}
+
+// confirmCall asks before calling a tool marked destructive, as the
+// full-screen session does: the answer is the next line, y to call it (a
+// script puts y on the line after the call). End of input, or anything
+// but y, sends nothing. With --answers the run is scripted: the tool is
+// called, and a line says it was not asked.
+func (l *line) confirmCall(ctx context.Context, name string, args map[string]any) (bool, error) {
+	tool, _, err := l.s.Tool(ctx, name)
+	if err != nil || tool == nil || !session.Destructive(tool) {
+		return true, nil // the server says what is wrong with the call
+	}
+	if l.o.Scripted {
+		l.con.Printf("mcpcli: %s is marked destructive; called without asking (--answers)", render.Line(name))
+		return true, nil
+	}
+	l.out.Flush()
+	with := ""
+	for _, k := range sortedMapKeys(args) {
+		with += " " + render.Line(k) + "=" + render.Line(valueString(args[k]))
+	}
+	if with != "" {
+		with = " with" + with
+	}
+	l.con.Printf("%s is marked destructive: it may delete or overwrite things.", render.Line(name))
+	answer, err := l.o.Prompter.ReadLine(ctx, fmt.Sprintf("Call it%s? [y/N] ", with))
+	switch {
+	case errors.Is(err, io.EOF) || errors.Is(err, render.ErrNoInput):
+		l.con.Printf("not called (end of input): nothing was sent")
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	if a := strings.ToLower(strings.TrimSpace(answer)); a == "y" || a == "yes" {
+		return true, nil
+	}
+	l.con.Printf("not called: nothing was sent (y calls it)")
+	return false, nil
 }
 
 // send sends one request and prints its result.

@@ -44,6 +44,9 @@ type SessionOptions struct {
 	// ErrorText words an error as report does, naming the server as the
 	// run named it.
 	ErrorText func(error) string
+	// KeyGuard is how long the session's own questions ignore keys, as
+	// the forms do (MCPCLI_KEY_GUARD).
+	KeyGuard time.Duration
 
 	// The line session.
 	Line *LineOptions
@@ -62,14 +65,16 @@ and resources to browse (/ filters) and call, an argument form built from each
 tool's inputSchema, every ask of the server answered in place with the same
 forms as the one-shot commands, the rounds of each call in a timeline beside
 its result, and Activity: progress, server logs (L sets the level), list
-changes, the server's stderr and the wire.
+changes, the server's stderr and the wire. An ask from a call you are not
+looking at waits, marked, until you open it (! or its call); ? lists the keys.
 
 Running mcpcli with a server and no command opens it too. It needs a
 terminal; --accessible runs it as lines instead, one command a line, from a
 terminal or a pipe:
 
   tools [NAME]            list the tools, or one in full
-  call TOOL [K=V ...]     call a tool (or: call TOOL {"k": "v"})
+  call TOOL [K=V ...]     call a tool (or: call TOOL {"k": "v"}); one marked
+                          destructive asks first, and the next line's y calls it
   prompts, prompt NAME [K=V ...]
   resources               the resources and resource templates
   read URI [K=V ...]      read a resource; K=V fill a template's {variables}
@@ -150,6 +155,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 				})
 			},
 			Prompter: f.prompter(), Ask: f.arguments(), Values: f.values(), TTY: f.Deps.InTTY,
+			Scripted: f.Flags.Answers != "",
 			Settled: func() {
 				if f.wait != nil {
 					f.wait.set(nil)
@@ -179,8 +185,11 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	}
 	inSession()
 	// The session holds the console itself (Feed.HoldConsole), to let its
-	// writes out while a form or a sign-in has the terminal.
-	opts.Forms, opts.Terminal = fa, &render.Terminal{In: f.Deps.In, Out: f.Deps.Err}
+	// writes out while a form or a sign-in has the terminal. Its own screen
+	// takes keys at once: it is not a consent screen (its asks wait; its
+	// forms, on fa.Term, have the key guard).
+	opts.Forms, opts.Terminal = fa, &render.Terminal{In: f.Deps.In, Out: f.Deps.Err, KeyGuard: render.NoKeyGuard}
+	opts.KeyGuard = fa.Term.KeyGuard
 	opts.Values = &render.ValueForm{Term: fa.Term}
 	opts.Connect = func(ctx context.Context, feed *session.Feed) (*client.Session, error) {
 		t, err := transportOnce()
@@ -399,7 +408,7 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 		Client: s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
 		Transport: via, Negotiated: negotiated, How: how,
 		Replay: opts.Replay, SavePath: opts.Save,
-		ErrorText: errorText,
+		ErrorText: errorText, KeyGuard: opts.KeyGuard,
 		Reconnect: func(ctx context.Context) (session.Reached, error) {
 			s, err := conn.replace(func() (*client.Session, error) { return opts.Connect(ctx, feed) })
 			if err != nil {

@@ -1,0 +1,143 @@
+package render
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// DefaultKeyGuard is how long a screen that decides something (a form, its
+// review, URL consent, a sampling reply) ignores keys after it is drawn.
+//
+// 300 ms: a person's quickest reaction to something appearing on screen is
+// about 200-250 ms, and reading it and choosing takes longer, so a key
+// that lands within 300 ms of the screen was set off before the person saw
+// it: typed for what was there before (a list, the previous step). Longer
+// would cost the first keys of a person who waits for the form and types
+// at once; the guard is over before most people have found the first key.
+const DefaultKeyGuard = 300 * time.Millisecond
+
+// NoKeyGuard, as Terminal.KeyGuard, turns the guard off: programs take
+// keys from their first frame (tests that type at machine speed, and the
+// session's own screen, which is not a consent screen: its asks wait).
+const NoKeyGuard time.Duration = -1
+
+// Guard keeps keys from landing on a screen they were not meant for. A
+// key is dropped when it comes before the screen has been drawn, or within
+// the guard's duration after; a key held down or hammered from before
+// (the same key again, sooner than the duration after the last one
+// dropped) keeps being dropped until it pauses.
+type Guard struct {
+	d   time.Duration
+	now func() time.Time
+
+	drawn       time.Time // zero: not drawn since armed
+	lastKey     string    // the last key dropped, and when
+	lastDropped time.Time
+	dropped     int
+}
+
+// NewGuard returns a guard of d (d <= 0: none) reading the clock now (nil:
+// time.Now). It is armed: keys are dropped until the first Drawn.
+func NewGuard(d time.Duration, now func() time.Time) *Guard {
+	if now == nil {
+		now = time.Now
+	}
+	return &Guard{d: d, now: now}
+}
+
+// Arm starts the guard over: a new screen is up, and keys are dropped
+// until it has been drawn and the duration has passed.
+func (g *Guard) Arm() { g.drawn = time.Time{} }
+
+// Drawn says the screen has been drawn (a View); the first call after Arm
+// starts the duration.
+func (g *Guard) Drawn() {
+	if g.drawn.IsZero() {
+		g.drawn = g.now()
+	}
+}
+
+// Drop reports whether key (a key's name, as tea.KeyPressMsg.String says
+// it) must be dropped, and counts it if so.
+func (g *Guard) Drop(key string) bool {
+	if g == nil || g.d <= 0 {
+		return false
+	}
+	now := g.now()
+	drop := g.drawn.IsZero() || now.Sub(g.drawn) < g.d ||
+		key == g.lastKey && now.Sub(g.lastDropped) < g.d
+	if drop {
+		g.lastKey, g.lastDropped = key, now
+		g.dropped++
+	}
+	return drop
+}
+
+// Dropped is how many keys the guard has dropped.
+func (g *Guard) Dropped() int { return g.dropped }
+
+// guardedScreen is a model with more than one screen: when it turns to a
+// screen whose keys decide (keyScreen changes to other than 0), the guard
+// starts over (the review after the last field: an Enter typed for the
+// field must not accept). Turning to a screen that only takes input (0:
+// back to a field, to type) keeps the keys coming.
+type guardedScreen interface{ keyScreen() int }
+
+// guarded is a program's model behind a guard: the one place where keys
+// typed ahead are kept from every form, review and consent screen.
+type guarded struct {
+	m      tea.Model
+	g      *Guard
+	onDrop func(key string)
+}
+
+// drop reports whether key is dropped, and says so.
+func (w *guarded) drop(key string) bool {
+	if !w.g.Drop(key) {
+		return false
+	}
+	if w.onDrop != nil {
+		w.onDrop(key)
+	}
+	return true
+}
+
+func (w *guarded) Init() tea.Cmd { return w.m.Init() }
+
+func (w *guarded) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if w.drop(msg.String()) {
+			return w, nil
+		}
+	case tea.KeyReleaseMsg:
+		if w.drop(msg.String()) {
+			return w, nil
+		}
+	case tea.PasteMsg:
+		if w.drop("paste") {
+			return w, nil
+		}
+	}
+	before := screenOf(w.m)
+	m, cmd := w.m.Update(msg)
+	w.m = m
+	if after := screenOf(m); after != before && after != 0 {
+		w.g.Arm()
+	}
+	return w, cmd
+}
+
+func (w *guarded) View() tea.View {
+	v := w.m.View()
+	w.g.Drawn()
+	return v
+}
+
+func screenOf(m tea.Model) int {
+	if s, ok := m.(guardedScreen); ok {
+		return s.keyScreen()
+	}
+	return 0
+}
