@@ -701,10 +701,7 @@ func (s *Session) request(ctx context.Context, fl *inflight, do func(context.Con
 		if timer.expired() {
 			return fmt.Sprintf("the client's timeout of %s ran out", s.opts.Timeout)
 		}
-		if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
-			return c.Error()
-		}
-		return ""
+		return cancelReason(ctx)
 	})
 	s.mu.Lock()
 	fl.timer = timer
@@ -739,11 +736,25 @@ func (s *Session) request(ctx context.Context, fl *inflight, do func(context.Con
 	return err
 }
 
+// cancelReason is why ctx ended, in words for the server's
+// notifications/cancelled: its cause, when one was given
+// (context.WithCancelCause), else that the client gave up on it; never
+// the go-sdk's "context canceled".
+func cancelReason(ctx context.Context) string {
+	if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) && !errors.Is(c, context.DeadlineExceeded) {
+		return c.Error()
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "the client stopped waiting for the answer (its deadline passed)"
+	}
+	return "the client no longer needs the answer (the request was cancelled)"
+}
+
 // timed runs a request that takes no answers (a list page) under the
 // request timeout.
 func (s *Session) timed(ctx context.Context, do func(context.Context) error) error {
 	if s.opts.Timeout <= 0 {
-		return do(ctx)
+		return do(transport.WithCancelReason(ctx, func() string { return cancelReason(ctx) }))
 	}
 	// Pausable, as a request's: a sign-in the page runs into is not counted.
 	tctx, _, cancel := withPausableTimeout(ctx, s.opts.Timeout)
@@ -752,7 +763,7 @@ func (s *Session) timed(ctx context.Context, do func(context.Context) error) err
 		if tctx.Err() != nil && ctx.Err() == nil {
 			return fmt.Sprintf("the client's timeout of %s ran out", s.opts.Timeout)
 		}
-		return ""
+		return cancelReason(ctx)
 	})
 	err := do(tctx)
 	if err != nil && tctx.Err() != nil {

@@ -81,7 +81,7 @@ type call struct {
 	state   callState
 	started time.Time
 	ended   time.Time
-	cancel  context.CancelFunc
+	cancel  context.CancelCauseFunc
 
 	rounds   []*roundRec
 	progress *mcp.ProgressNotificationParams
@@ -333,7 +333,7 @@ func argSuffix(args map[string]any) string {
 // start sends a request and shows its call view.
 func (m *Model) start(method, target string, args map[string]any, rerunOf int) tea.Cmd {
 	id := len(m.calls) + 1
-	ctx, cancel := context.WithCancel(m.ctx)
+	ctx, cancel := context.WithCancelCause(m.ctx)
 	c := &call{id: id, method: method, target: target, args: args, started: m.o.Now(), cancel: cancel, rerunOf: rerunOf}
 	m.calls = append(m.calls, c)
 	m.byID[id] = c
@@ -373,7 +373,7 @@ func (m *Model) callDone(msg callDoneMsg) tea.Cmd {
 		return nil
 	}
 	c.ended = m.o.Now()
-	c.cancel()
+	c.cancel(nil)
 	m.running--
 	if strings.HasPrefix(m.status, fmt.Sprintf("cancelling #%d ", c.id)) {
 		m.setStatus("", false)
@@ -399,11 +399,18 @@ func (m *Model) callDone(msg callDoneMsg) tea.Cmd {
 	return nil
 }
 
-// cancelCall cancels a running call: the go-sdk sends
+// Why a request was cancelled, as the server reads it in
 // notifications/cancelled.
+var (
+	errCancelledByUser = errors.New("the user cancelled the request in mcpcli's session")
+	errSessionClosed   = errors.New("the user closed mcpcli's session")
+)
+
+// cancelCall cancels a running call: the go-sdk sends
+// notifications/cancelled, with the reason in words.
 func (m *Model) cancelCall(c *call) {
 	if c != nil && c.running() {
-		c.cancel()
+		c.cancel(errCancelledByUser)
 		m.setStatus(fmt.Sprintf("cancelling #%d %s…", c.id, c.label()), false)
 	}
 }

@@ -161,7 +161,8 @@ func New(o Options) *Model {
 	if o.Feed == nil {
 		o.Feed = NewFeed(o.Now)
 	}
-	ctx, stop := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := func() { cancel(errSessionClosed) }
 	m := &Model{
 		o: o, c: o.Client, feed: o.Feed, st: plainStyles(), ctx: ctx, stop: stop,
 		width: 80, height: 24, server: o.Client.Server(),
