@@ -105,16 +105,23 @@ func annotations(a *mcp.ToolAnnotations) string {
 }
 
 // TaskSupport is a tool's execution.taskSupport as the server sent it:
-// "required", "optional", or "" (forbidden, the default).
+// "required", "optional", "forbidden", or "" when the tool says nothing.
 func TaskSupport(raw json.RawMessage) string {
 	s, _ := jsonpeek.String(jsonpeek.Get(jsonpeek.Get(raw, "execution"), "taskSupport"))
 	return s
 }
 
+// ServerRunsTasks says that a 2026-07-28 server with the tasks extension
+// may run any call as a task, whatever the tool declares.
+const ServerRunsTasks = "Tasks: the server has the tasks extension (2026-07-28) and may run any call as a task; mcpcli follows it"
+
+// taskSupport is the tool's own execution.taskSupport, in words: what the
+// tool declares, never a default put in its mouth (a server with the
+// tasks extension runs as a task a call its tool said nothing about).
 func taskSupport(raw json.RawMessage) string {
 	switch s := TaskSupport(raw); s {
 	case "":
-		return "forbidden (not declared)"
+		return "not declared by the tool (no execution.taskSupport)"
 	case "required":
 		return "required: calls run as tasks"
 	default:

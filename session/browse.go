@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -321,6 +322,9 @@ func (m *Model) detailLines(w, h int) []string {
 	case tabTools:
 		if t, raw := m.tool(e.key); t != nil {
 			render.ToolDetail(&buf, t, raw, w)
+			if m.runsTasks() && render.TaskSupport(raw) == "" {
+				fmt.Fprintln(&buf, "  "+render.ServerRunsTasks)
+			}
 			hint = "enter call · a arguments as JSON"
 			if destructive(t) {
 				hint = "enter call (asks first: destructive) · a JSON"
@@ -358,6 +362,13 @@ func (m *Model) detailLines(w, h int) []string {
 	}
 	m.detail = detailCache{tab: m.tab, key: e.key, width: w, lines: lines}
 	return lines
+}
+
+// runsTasks reports whether the server may run any call as a task: a
+// 2026-07-28 server with the tasks extension.
+func (m *Model) runsTasks() bool {
+	_, ok := m.c.Capabilities().Extensions[client.TasksExtension]
+	return ok && m.server.Modern()
 }
 
 func (m *Model) tool(name string) (*mcp.Tool, json.RawMessage) {

@@ -33,3 +33,16 @@ func TestCancelReasonInWords(t *testing.T) {
 		t.Errorf("the reason is the go-sdk's: %q", reason)
 	}
 }
+
+// The detail pane shows the tool's own execution.taskSupport: a tool
+// that says nothing is not called "forbidden" by a server that runs it
+// as a task, and the pane says the server may.
+func TestTaskSupportIsTheTools(t *testing.T) {
+	h := newHarness(t, demo(t), harnessOptions{width: 200, height: 40})
+	h.keys("/")
+	h.typ("build_release")
+	s := h.waitShow("Task support: not declared by the tool", "Tasks: the server has the tasks extension (2026-07-28) and may run any call as a task")
+	if strings.Contains(s, "forbidden") {
+		t.Errorf("the detail pane says forbidden:\n%s", s)
+	}
+}

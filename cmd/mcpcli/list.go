@@ -114,7 +114,7 @@ func toolsRun(ctx context.Context, opts *ListOptions) error {
 		if opts.Name != "" {
 			render.ToolDetail(opts.Out, tools[0], list.Raw[opts.Name], opts.Width)
 			if _, ok := s.Capabilities().Extensions[client.TasksExtension]; ok && s.Server().Modern() && render.TaskSupport(list.Raw[opts.Name]) == "" {
-				fmt.Fprintln(opts.Out, "  Tasks: the server has the tasks extension (2026-07-28) and may run any call as a task; mcpcli follows it")
+				fmt.Fprintln(opts.Out, "  "+render.ServerRunsTasks)
 			}
 			return nil
 		}
