@@ -224,8 +224,18 @@ func (m *Model) browseView() []string {
 	switch {
 	case !m.loaded[m.tab]:
 		left = append(left, cut(m.st.dim.Render(" reading the list…"), lw))
+	case m.notOffered[m.tab]:
+		what := strings.ToLower(tabNames[m.tab])
+		for _, ln := range strings.Split(wrapText(fmt.Sprintf("the server does not offer %s: it declares no %s capability", what, what), lw-2), "\n") {
+			left = append(left, cut(m.st.dim.Render(" "+ln), lw))
+		}
 	case m.loadErr[m.tab] != nil:
-		left = append(left, cut(m.st.err.Render(" could not read the list"), lw), cut(m.st.dim.Render(" (Activity says why)"), lw))
+		// What the server answered, in words: an error, or input_required
+		// where a list belongs; never an empty list.
+		left = append(left, cut(m.st.err.Render(" no list:"), lw))
+		for _, ln := range strings.Split(wrapText(render.Line(m.loadErrText[m.tab]), lw-2), "\n") {
+			left = append(left, cut(" "+ln, lw))
+		}
 	case len(l.items) == 0:
 		left = append(left, cut(m.st.dim.Render(" the server lists none"), lw))
 	case len(l.shown) == 0:

@@ -121,6 +121,10 @@ type Model struct {
 	loading [3]bool // a list read is on its way
 	again   [3]bool // and the list changed meanwhile: read it once more
 	loadErr [3]error
+	// loadErrText is loadErr in words; notOffered marks a list the server
+	// does not offer (it declares no capability for it).
+	loadErrText [3]string
+	notOffered  [3]bool
 	detail  detailCache
 	subs    map[string]bool // resources subscribed to
 
@@ -208,6 +212,9 @@ type loadedMsg struct {
 	res   *client.ResourceList
 	tmpl  *client.TemplateList
 	err   error
+	// notOffered: the server does not declare the capability, so it was
+	// not asked.
+	notOffered bool
 }
 
 // goneMsg is the connection ended under the session.
@@ -247,19 +254,19 @@ func (m *Model) load(which tab) tea.Cmd {
 		switch which {
 		case tabTools:
 			if caps.Tools == nil {
-				msg.tools = &client.ToolList{}
+				msg.notOffered = true
 				return msg
 			}
 			msg.tools, msg.err = c.ListTools(ctx)
 		case tabPrompts:
 			if caps.Prompts == nil {
-				msg.pr = &client.PromptList{}
+				msg.notOffered = true
 				return msg
 			}
 			msg.pr, msg.err = c.ListPrompts(ctx)
 		case tabResources:
 			if caps.Resources == nil {
-				msg.res = &client.ResourceList{}
+				msg.notOffered = true
 				return msg
 			}
 			msg.res, msg.err = c.ListResources(ctx)
@@ -292,8 +299,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.loading[msg.which] = false
 		m.loaded[msg.which] = true
 		m.loadErr[msg.which] = msg.err
+		m.notOffered[msg.which] = msg.notOffered
+		m.loadErrText[msg.which] = ""
 		if msg.err != nil {
-			m.act.add(actRow{at: m.o.Now(), kind: kindError, text: fmt.Sprintf("reading the %s list failed: %s", strings.ToLower(tabNames[msg.which]), m.o.ErrorText(m.c.Explain(msg.err)))})
+			m.loadErrText[msg.which] = m.o.ErrorText(m.c.Explain(msg.err))
+			m.act.add(actRow{at: m.o.Now(), kind: kindError, text: fmt.Sprintf("reading the %s list failed: %s", strings.ToLower(tabNames[msg.which]), m.loadErrText[msg.which])})
 		}
 		m.setList(msg)
 		if m.again[msg.which] {
@@ -481,15 +491,16 @@ func (m *Model) tabsLine() string {
 		switch t {
 		case tabTools, tabPrompts, tabResources:
 			switch {
+			case m.notOffered[t]:
+				label += " –"
+			case m.loadErr[t] != nil:
+				label += " !" // no count: the server sent no list
 			case t == tabResources && m.loaded[t] && m.tmpl != nil && len(m.tmpl.Templates) > 0:
 				label += fmt.Sprintf(" %d+%d", len(m.lists[t].items)-len(m.tmpl.Templates), len(m.tmpl.Templates))
 			case m.loaded[t]:
 				label += fmt.Sprintf(" %d", len(m.lists[t].items))
 			default:
 				label += " …"
-			}
-			if m.loadErr[t] != nil {
-				label += "!"
 			}
 		case tabActivity:
 			if m.running > 0 {

@@ -195,6 +195,7 @@ func explain(err error) string {
 		rd  *transport.RedirectError
 		tll *transport.TooLongError
 		sc  *transport.StdoutClosedError
+		le  *client.ListError
 	)
 	if msg, ok := explainSignIn(err); ok {
 		return msg
@@ -286,6 +287,15 @@ func explain(err error) string {
 			via = ce.Via
 		}
 		return fmt.Sprintf("cannot reach %s: %v; check the URL and that the server is running", via, ne.Err)
+	case errors.As(err, &le) && le.Err != nil && errors.As(err, &je):
+		if je.Code == jsonrpc.CodeMethodNotFound {
+			return fmt.Sprintf("server \"%s\" does not know %s (-32601 method not found: %s)", le.Server, le.Method, rpcMessage(je.Code, je.Message))
+		}
+		what := describeRPC(je.Code, strings.TrimSpace(je.Message))
+		if je.Code == mcp.CodeMissingRequiredClientCapabilities {
+			what = missingCapabilities(je)
+		}
+		return fmt.Sprintf("server \"%s\" answered %s with an error: %s", le.Server, le.Method, what)
 	case errors.As(err, &je) && je.Code != transport.CodeRejectedByTransport:
 		prefix := ""
 		if errors.As(err, &ce) {

@@ -218,7 +218,7 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 	case "prompts":
 		return false, l.prompts(ctx, args)
 	case "resources":
-		return false, listResources(ctx, l.s, l.out, l.o.JSON, "read 'TEMPLATE' NAME=VALUE ...")
+		return false, listResources(ctx, l.s, l.out, l.con, l.o.JSON, "read 'TEMPLATE' NAME=VALUE ...")
 	case "call":
 		if len(args) == 0 {
 			return false, errors.New("call what? call TOOL [K=V ...]; 'tools' lists them")
@@ -495,6 +495,9 @@ func (l *line) tools(ctx context.Context, args []string) error {
 
 func (l *line) prompts(ctx context.Context, args []string) error {
 	list, err := l.s.ListPrompts(ctx)
+	if len(args) == 0 && notOffered(l.out, l.con, l.o.JSON, err) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
