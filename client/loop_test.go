@@ -644,7 +644,9 @@ func TestTimeoutBoundsListing(t *testing.T) {
 		return &mcp.CallToolResult{}, nil
 	})
 	// Offered, so that mcpcli asks for them.
-	srv.AddPrompt(&mcp.Prompt{Name: "p"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return &mcp.GetPromptResult{}, nil })
+	srv.AddPrompt(&mcp.Prompt{Name: "p"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{}, nil
+	})
 	srv.AddResource(&mcp.Resource{URI: "x://r", Name: "r"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{}, nil
 	})

@@ -125,8 +125,8 @@ type Model struct {
 	// does not offer (it declares no capability for it).
 	loadErrText [3]string
 	notOffered  [3]bool
-	detail  detailCache
-	subs    map[string]bool // resources subscribed to
+	detail      detailCache
+	subs        map[string]bool // resources subscribed to
 
 	calls   []*call
 	byID    map[int]*call
