@@ -121,12 +121,13 @@ type Model struct {
 	loading [3]bool // a list read is on its way
 	again   [3]bool // and the list changed meanwhile: read it once more
 	loadErr [3]error
+	detail  detailCache
+	subs    map[string]bool // resources subscribed to
+
 	// loadErrText is loadErr in words; notOffered marks a list the server
 	// does not offer (it declares no capability for it).
 	loadErrText [3]string
 	notOffered  [3]bool
-	detail      detailCache
-	subs        map[string]bool // resources subscribed to
 
 	calls   []*call
 	byID    map[int]*call
