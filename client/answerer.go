@@ -56,8 +56,13 @@ type Round struct {
 	// Asks are the elicitations, in the order the server wrote them.
 	Asks []Ask
 	// Legacy is true when the ask arrived as a server-initiated
-	// elicitation/create request (protocol versions before 2026-07-28).
+	// elicitation/create request (protocol versions before 2026-07-28),
+	// or in a -32042 error (URLRequired).
 	Legacy bool
+	// URLRequired is true when the asks came in a -32042 error (URL
+	// elicitation required): the request goes again, as it was, once
+	// every one is accepted.
+	URLRequired bool
 }
 
 // Ask is one elicitation/create request.

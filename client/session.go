@@ -439,6 +439,9 @@ func (s *Session) refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
 		case method == "roots/list" && len(s.opts.Roots) > 0:
 			res, err := next(ctx, method, req)
 			s.rootsOnce.Do(func() { close(s.rootsServed) })
+			if lr, ok := res.(*mcp.ListRootsResult); ok && err == nil {
+				s.rootsListed(ctx, lr)
+			}
 			return res, err
 		case method == "roots/list" && len(s.opts.Roots) == 0:
 			if s.opts.OnUndeclared != nil {
@@ -464,6 +467,22 @@ func (s *Session) refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// rootsListed tells OnStep that a legacy server was sent the roots while
+// one of mcpcli's requests was in flight: an ask of that request, as an
+// elicitation would be.
+func (s *Session) rootsListed(ctx context.Context, lr *mcp.ListRootsResult) {
+	s.mu.Lock()
+	inFlight := s.current != nil
+	s.mu.Unlock()
+	if !inFlight {
+		return // asked while connecting, or between requests
+	}
+	_, fl, number, done := s.legacyRound(ctx)
+	done()
+	s.step(Step{Kind: StepRootsListed, Call: fl.call, Method: fl.method, Target: fl.target, Round: number,
+		RootsSent: rootsSent(mcp.InputResponseMap{"roots": lr})})
 }
 
 // legacyReached marks, in a legacy elicitation/create's context, that the

@@ -104,8 +104,13 @@ type roundRec struct {
 	asks     []client.Ask
 	answers  map[string]*mcp.ElicitResult
 	samples  map[string]*client.SamplingAnswer // sampling requests, by key
-	method   string                            // a legacy ask: elicitation/create, sampling/createMessage
+	method   string                            // a legacy ask: elicitation/create, sampling/createMessage, roots/list
 	err      string
+	// urlRequired: the asks came in a -32042 error, and the request went
+	// again as it was once they were done.
+	urlRequired bool
+	// roots are the root URIs mcpcli sent, by key (roots/list).
+	roots map[string][]string
 }
 
 func (c *call) running() bool { return c.state == stateRunning }
@@ -441,6 +446,9 @@ func (m *Model) step(ev stepEvent) {
 		if st.Round > 0 {
 			if r := c.roundNo(st.Round, false); r != nil {
 				r.stateOut = st.StateLen
+				if st.RootsSent != nil {
+					r.roots = st.RootsSent
+				}
 				if r.answered.IsZero() {
 					r.answered = ev.at
 				}
@@ -452,7 +460,10 @@ func (m *Model) step(ev stepEvent) {
 			r = &roundRec{number: st.Round, stateOut: -1}
 			c.rounds = append(c.rounds, r)
 		}
-		r.keys, r.stateIn, r.asked = st.Asked, st.StateLen, ev.at
+		r.keys, r.stateIn, r.asked, r.urlRequired = st.Asked, st.StateLen, ev.at, st.URLRequired
+	case client.StepRootsListed:
+		c.rounds = append(c.rounds, &roundRec{number: st.Round, legacy: true, method: "roots/list", keys: []string{"roots"},
+			stateIn: -1, stateOut: -1, asked: ev.at, answered: ev.at, roots: st.RootsSent})
 	}
 }
 
@@ -471,7 +482,17 @@ func (m *Model) round(ev roundEvent) {
 	if c == nil {
 		return
 	}
-	r := c.roundNo(ev.round.Number, ev.round.Legacy)
+	var r *roundRec
+	if ev.round.URLRequired {
+		// The round its -32042 step began.
+		for _, rr := range c.rounds {
+			if rr.urlRequired && rr.number == ev.round.Number {
+				r = rr
+			}
+		}
+	} else {
+		r = c.roundNo(ev.round.Number, ev.round.Legacy)
+	}
 	if r == nil {
 		r = &roundRec{number: ev.round.Number, legacy: ev.round.Legacy, stateIn: -1, stateOut: -1, asked: ev.asked}
 		for _, a := range ev.round.Asks {

@@ -111,6 +111,7 @@ type harnessOptions struct {
 	forms  formsFunc
 	values valuesFunc
 	sample sampleFunc
+	roots  []*mcp.Root
 	width  int
 	height int
 }
@@ -146,6 +147,7 @@ func newHarness(t *testing.T, srv *mcp.Server, o harnessOptions) *harness {
 	if o.sample != nil {
 		copts.Sampler = &Sampler{Inner: o.sample, Feed: feed}
 	}
+	copts.Roots = o.roots
 	cs, err := client.Connect(ctx, ct, copts)
 	if err != nil {
 		t.Fatalf("client.Connect: %v", err)

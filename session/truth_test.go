@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/client"
 )
 
 // The server learns in words why a request was cancelled: the person
@@ -83,4 +87,91 @@ func TestListsSayWhatTheServerAnswered(t *testing.T) {
 	}
 	h.keys("4")
 	h.waitShow("reading the prompts list failed")
+}
+
+// The timeline says what was answered in every kind of round, and shows
+// the values sent, with a choice's title beside its value: a form, a URL,
+// a -32042 error's URL, a sampling request, roots (asked in a round, and
+// asked by a 2025-11-25 server's own request).
+func TestTimelineSaysWhatWasAnswered(t *testing.T) {
+	var gated atomic.Bool
+	srv := mcp.NewServer(&mcp.Implementation{Name: "rounds", Version: "1"}, nil)
+	empty := schemaOf(`{"type":"object"}`)
+	srv.AddTool(&mcp.Tool{Name: "pick", InputSchema: empty}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		switch req.Params.RequestState {
+		case "":
+			return &mcp.CallToolResult{RequestState: "one", InputRequests: mcp.InputRequestMap{"review": &mcp.ElicitParams{Message: "Who reviews?",
+				RequestedSchema: schemaOf(`{"type":"object","properties":{"reviewer":{"type":"string","oneOf":[{"const":"grace","title":"Grace Hopper"},{"const":"ada","title":"Ada Lovelace"}]},"langs":{"type":"array","items":{"anyOf":[{"const":"go","title":"Go"},{"const":"rs","title":"Rust"}]}},"urgent":{"type":"boolean"}}}`)}}}, nil
+		case "one":
+			return &mcp.CallToolResult{RequestState: "two", InputRequests: mcp.InputRequestMap{"login": &mcp.ElicitParams{Mode: "url", Message: "Sign in", URL: "https://example.com/login", ElicitationID: "e1"}}}, nil
+		}
+		return textResult("picked"), nil
+	})
+	srv.AddTool(&mcp.Tool{Name: "gate", InputSchema: empty}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if !gated.Swap(true) {
+			return nil, &jsonrpc.Error{Code: mcp.CodeURLElicitationRequired, Message: "sign in first",
+				Data: json.RawMessage(`{"elicitations":[{"mode":"url","message":"Sign in to the bank","url":"https://bank.example/signin","elicitationId":"b1"}]}`)}
+		}
+		return textResult("through the gate"), nil
+	})
+	srv.AddTool(&mcp.Tool{Name: "where", InputSchema: empty}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if req.Params.InputResponses == nil {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"dirs": &mcp.ListRootsParams{}}}, nil
+		}
+		return textResult("rooted"), nil
+	})
+	srv.AddTool(&mcp.Tool{Name: "write", InputSchema: empty}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if req.Params.InputResponses == nil {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"llm": &mcp.CreateMessageParams{MaxTokens: 9,
+				Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}}}}, nil
+		}
+		return textResult("written"), nil
+	})
+	h := newHarness(t, srv, harnessOptions{
+		width: 120, height: 30,
+		roots: []*mcp.Root{{URI: "file:///work/alpha", Name: "alpha"}},
+		answer: func(r client.Round) map[string]*mcp.ElicitResult {
+			switch {
+			case r.URLRequired:
+				return map[string]*mcp.ElicitResult{"elicitation": {Action: "accept"}}
+			case r.Number == 1:
+				return map[string]*mcp.ElicitResult{"review": {Action: "accept", Content: map[string]any{"reviewer": "grace", "langs": []any{"go", "rs"}, "urgent": true}}}
+			}
+			return map[string]*mcp.ElicitResult{"login": {Action: "decline"}}
+		},
+		sample: func(client.SamplingRound) *client.SamplingAnswer { return &client.SamplingAnswer{Decline: true} },
+	})
+	open := func(tool string) {
+		h.keys("esc", "1", "/")
+		h.typ(tool)
+		h.keys("enter", "enter")
+	}
+	open("pick")
+	s := h.waitShow("picked", "round 2 · login", "✓ complete", "round 1 · review", "accept · 3 values",
+		"reviewer=grace (Grace Hopper)", `langs=["go","rs"] (Go, Rust)`, "urgent=true", "decline · URL")
+	if strings.Contains(s, "reviewer=Grace Hopper") {
+		t.Errorf("the title is shown as the value sent:\n%s", s)
+	}
+	open("gate")
+	s = h.waitShow("through the gate", "round 1 · -32042 URL required", "accept · URL", "✓ complete")
+	if strings.Contains(s, "elicitation/create") {
+		t.Errorf("a -32042 round is shown as a server's elicitation/create:\n%s", s)
+	}
+	open("where")
+	h.waitShow("rooted", "round 1 · dirs", "roots sent · 1 root", "file:///work/alpha")
+	open("write")
+	h.waitShow("round 1 · llm", "sampling declined", "✗ failed")
+
+	// A 2025-11-25 server asks for the roots with a request of its own.
+	old := mcp.NewServer(&mcp.Implementation{Name: "old", Version: "0.9"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
+	old.AddTool(&mcp.Tool{Name: "where", InputSchema: empty}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := req.Session.ListRoots(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		return textResult("%d roots", len(res.Roots)), nil
+	})
+	h = newHarness(t, old, harnessOptions{width: 120, height: 30, roots: []*mcp.Root{{URI: "file:///work/alpha", Name: "alpha"}}})
+	h.keys("enter")
+	h.waitShow("1 roots", "ask 1 · roots/list", "roots sent · 1 root", "file:///work/alpha", "✓ complete")
 }

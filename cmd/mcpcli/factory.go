@@ -431,11 +431,14 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 			con.Progress(p)
 		},
 		OnStep: func(st client.Step) {
-			if st.Kind != client.StepSend {
+			switch st.Kind {
+			case client.StepRootsListed:
+				// answered by mcpcli: the server is still at work
+			case client.StepSend:
+				wait.set(f.waiting(fmt.Sprintf("waiting for the server to answer %s %s…", st.Method, render.Line(st.Target))))
+			default:
 				wait.set(nil)
 				con.EndProgress()
-			} else {
-				wait.set(f.waiting(fmt.Sprintf("waiting for the server to answer %s %s…", st.Method, render.Line(st.Target))))
 			}
 			if f.Flags.Verbose {
 				con.Step(st)
