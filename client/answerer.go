@@ -76,6 +76,11 @@ type Ask struct {
 	// there is none (a requestedSchema that is not a JSON object).
 	Form    *schema.Form
 	FormErr error
+	// Given, when set, are values a form starts from instead of the
+	// schema's defaults: what the person answered the same ask with the
+	// last time the request was sent. The person still sees and sends
+	// them; the loop never sends them by itself.
+	Given map[string]any
 }
 
 // NewAsk makes an ask from the go-sdk's params and the server's own bytes

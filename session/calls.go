@@ -29,6 +29,7 @@ type Answerer struct {
 // Answer implements client.Answerer.
 func (a *Answerer) Answer(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
 	asked := a.Feed.now()
+	r = a.Feed.given(r)
 	var (
 		out map[string]*mcp.ElicitResult
 		err error
@@ -335,9 +336,13 @@ func argSuffix(args map[string]any) string {
 	return " with " + argText(args)
 }
 
-// start sends a request and shows its call view.
+// start sends a request and shows its call view. A re-run's forms start
+// from the answers given to the request it repeats.
 func (m *Model) start(method, target string, args map[string]any, rerunOf int) tea.Cmd {
 	id := len(m.calls) + 1
+	if prev := m.byID[rerunOf]; prev != nil {
+		m.feed.startFrom(id, prev.answered())
+	}
 	ctx, cancel := context.WithCancelCause(m.ctx)
 	c := &call{id: id, method: method, target: target, args: args, started: m.o.Now(), cancel: cancel, rerunOf: rerunOf}
 	m.calls = append(m.calls, c)
@@ -465,6 +470,20 @@ func (m *Model) step(ev stepEvent) {
 		c.rounds = append(c.rounds, &roundRec{number: st.Round, legacy: true, method: "roots/list", keys: []string{"roots"},
 			stateIn: -1, stateOut: -1, asked: ev.at, answered: ev.at, roots: st.RootsSent})
 	}
+}
+
+// answered is what the person accepted each ask of the call with, by
+// key, in the order asked: the content a re-run's forms start from.
+func (c *call) answered() map[string][]map[string]any {
+	out := map[string][]map[string]any{}
+	for _, r := range c.rounds {
+		for _, a := range r.asks {
+			if ans := r.answers[a.Key]; ans != nil && ans.Action == client.Accept && len(ans.Content) > 0 {
+				out[a.Key] = append(out[a.Key], ans.Content)
+			}
+		}
+	}
+	return out
 }
 
 func (c *call) roundNo(n int, legacy bool) *roundRec {

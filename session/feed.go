@@ -42,6 +42,44 @@ type Feed struct {
 	holdMu  sync.Mutex
 	hold    func() (release func())
 	release func()
+
+	givenMu sync.Mutex
+	starts  map[int]map[string][]map[string]any // by call, by ask key: the answers a re-run starts from
+}
+
+// startFrom keeps the answers call (a re-run) starts its forms from: for
+// each ask key, the contents accepted before, in the order asked.
+func (f *Feed) startFrom(call int, answers map[string][]map[string]any) {
+	if len(answers) == 0 {
+		return
+	}
+	f.givenMu.Lock()
+	defer f.givenMu.Unlock()
+	if f.starts == nil {
+		f.starts = map[int]map[string][]map[string]any{}
+	}
+	f.starts[call] = answers
+}
+
+// given fills in the round's form asks with what their call starts from:
+// the n-th time a key is asked, the n-th answer given to it before.
+func (f *Feed) given(r client.Round) client.Round {
+	f.givenMu.Lock()
+	defer f.givenMu.Unlock()
+	byKey := f.starts[r.Call]
+	if byKey == nil {
+		return r
+	}
+	asks := make([]client.Ask, len(r.Asks))
+	copy(asks, r.Asks)
+	for i, a := range asks {
+		if a.Mode() != "form" || len(byKey[a.Key]) == 0 {
+			continue
+		}
+		asks[i].Given, byKey[a.Key] = byKey[a.Key][0], byKey[a.Key][1:]
+	}
+	r.Asks = asks
+	return r
 }
 
 // HoldConsole keeps the console's writes back while the session is on

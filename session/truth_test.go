@@ -175,3 +175,39 @@ func TestTimelineSaysWhatWasAnswered(t *testing.T) {
 	h.keys("enter")
 	h.waitShow("1 roots", "ask 1 · roots/list", "roots sent · 1 root", "file:///work/alpha", "✓ complete")
 }
+
+// After a failed retry, re-running the call starts its forms from the
+// answers given, as the one-shot command's kept answers do; the person
+// still sees them.
+func TestRerunStartsFromTheAnswersGiven(t *testing.T) {
+	var fail atomic.Bool
+	fail.Store(true)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "shop", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "order", InputSchema: schemaOf(`{"type":"object"}`)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r, ok := req.Params.InputResponses["size"].(*mcp.ElicitResult)
+		if !ok {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"size": &mcp.ElicitParams{Message: "Which size?",
+				RequestedSchema: schemaOf(`{"type":"object","properties":{"size":{"type":"string","enum":["S","M","L"]}},"required":["size"]}`)}}}, nil
+		}
+		if fail.Swap(false) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the warehouse is offline"}
+		}
+		return textResult("ordered %v", r.Content["size"]), nil
+	})
+	var given []map[string]any
+	h := newHarness(t, srv, harnessOptions{answer: func(r client.Round) map[string]*mcp.ElicitResult {
+		given = append(given, r.Asks[0].Given)
+		size := "L"
+		if r.Asks[0].Given != nil {
+			size, _ = r.Asks[0].Given["size"].(string)
+		}
+		return map[string]*mcp.ElicitResult{"size": {Action: "accept", Content: map[string]any{"size": size}}}
+	}})
+	h.keys("enter")
+	h.waitShow("✗ failed", "warehouse is offline")
+	h.keys("r")
+	h.waitShow("#2 order", "ordered L")
+	if len(given) != 2 || given[0] != nil || given[1]["size"] != "L" {
+		t.Errorf("the forms started from %v, want nothing, then the size given (L)", given)
+	}
+}
