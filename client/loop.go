@@ -390,18 +390,19 @@ func (s *Session) plan(keys []string, reqs mcp.InputRequestMap, raw map[string][
 			}
 			p.asks = append(p.asks, a)
 		case *mcp.CreateMessageParams, *mcp.CreateMessageWithToolsParams:
-			if s.opts.Sampler == nil {
+			if !s.Sampling() {
 				return p, &UndeclaredError{Server: s.server.Display(), Key: k, Method: "sampling/createMessage", Capability: "sampling"}
 			}
 			p.samples = append(p.samples, SamplingRound{Key: k, Params: sampling(r), Raw: jsonpeek.Get(raw[k], "params")})
 		case *mcp.ListRootsParams:
-			if len(s.opts.Roots) == 0 {
+			roots := s.Roots()
+			if len(roots) == 0 {
 				return p, &UndeclaredError{Server: s.server.Display(), Key: k, Method: "roots/list", Capability: "roots"}
 			}
 			if p.auto == nil {
 				p.auto = mcp.InputResponseMap{}
 			}
-			p.auto[k] = &mcp.ListRootsResult{Roots: s.opts.Roots}
+			p.auto[k] = &mcp.ListRootsResult{Roots: roots}
 		default:
 			return p, &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
 				"sent an input request mcpcli does not know (key %q, %T)", k, r)}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -302,15 +301,11 @@ func supervisorBeside(exe string) string {
 func rootURIs(dirs []string) ([]*mcp.Root, error) {
 	var roots []*mcp.Root
 	for _, d := range dirs {
-		abs, err := filepath.Abs(d)
+		r, err := client.DirRoot(d)
 		if err != nil {
-			return nil, fmt.Errorf("--root %q: %v", d, err)
+			return nil, fmt.Errorf("--root %v", err)
 		}
-		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return nil, fmt.Errorf("--root %q is not a directory", d)
-		}
-		u := &url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
-		roots = append(roots, &mcp.Root{URI: u.String(), Name: filepath.Base(abs)})
+		roots = append(roots, r)
 	}
 	return roots, nil
 }
