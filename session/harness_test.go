@@ -114,6 +114,10 @@ type harnessOptions struct {
 	roots  []*mcp.Root
 	width  int
 	height int
+	// live: roots may be added while connected (client
+	// Options.ChangeableRoots); samplingOff: sample answers, but
+	// sampling starts off.
+	live, samplingOff bool
 }
 
 func newHarness(t *testing.T, srv *mcp.Server, o harnessOptions) *harness {
@@ -148,6 +152,8 @@ func newHarness(t *testing.T, srv *mcp.Server, o harnessOptions) *harness {
 		copts.Sampler = &Sampler{Inner: o.sample, Feed: feed}
 	}
 	copts.Roots = o.roots
+	copts.ChangeableRoots = o.live
+	copts.SamplingOff = o.samplingOff
 	cs, err := client.Connect(ctx, ct, copts)
 	if err != nil {
 		t.Fatalf("client.Connect: %v", err)

@@ -36,6 +36,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case "L":
 		m.modal = newLevelModal(m.c.LogLevel())
 		return nil
+	case "C":
+		if m.caps() == nil {
+			m.setStatus("this session cannot change the client's capabilities", true)
+			return nil
+		}
+		m.modal = &capsModal{}
+		return nil
 	case "S":
 		m.save()
 		return nil
@@ -357,6 +364,7 @@ var helpText = []string{
 	"  ctrl+c            cancel the running request; at rest, twice quits",
 	"  q                 quit (asks again while requests run)",
 	"  L                 server log level",
+	"  C                 client capabilities: sampling on/off, roots added and removed",
 	"  S                 save the session as a replayable script",
 	"Tools, Prompts, Resources",
 	"  ↑/↓ pgup/pgdn     move        /  filter (esc clears)",

@@ -344,6 +344,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.PasteMsg:
+		if c, ok := m.modal.(*capsModal); ok {
+			c.paste(msg.Content)
+			return m, nil
+		}
 		if l := m.filtering(); l != nil {
 			l.setFilter(l.filter + strings.ReplaceAll(msg.Content, "\n", " "))
 			m.fixCursor(l)

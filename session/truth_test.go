@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/render"
 )
 
 // The server learns in words why a request was cancelled: the person
@@ -210,4 +212,62 @@ func TestRerunStartsFromTheAnswersGiven(t *testing.T) {
 	if len(given) != 2 || given[0] != nil || given[1]["size"] != "L" {
 		t.Errorf("the forms started from %v, want nothing, then the size given (L)", given)
 	}
+}
+
+// C changes the client's capabilities while connected: a root added is
+// given to the server's next request, and sampling turned on answers the
+// next sampling request.
+func TestCapabilitiesModal(t *testing.T) {
+	dir := t.TempDir()
+	var sampled int
+	h := newHarness(t, demo(t), harnessOptions{
+		width: 100, height: 30, live: true, samplingOff: true,
+		forms: func(render.Arguments) (map[string]any, error) { return map[string]any{"version": "5"}, nil },
+		sample: func(client.SamplingRound) *client.SamplingAnswer {
+			sampled++
+			return &client.SamplingAnswer{Result: &mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "a person", Content: []mcp.Content{&mcp.TextContent{Text: "Five is out."}}}}
+		},
+	})
+	call := func(tool string) {
+		h.keys("esc", "1", "/")
+		h.typ(tool)
+		h.keys("enter", "enter")
+	}
+	call("workspace_summary")
+	h.waitShow("declared no roots")
+	h.keys("C")
+	h.waitShow("Client capabilities", "Sampling  off", "Roots     0", "+ add a directory", "_meta of each request")
+	h.keys("down", "enter")
+	h.waitShow("Directory: █")
+	h.typ(dir + "/nope")
+	h.keys("enter")
+	h.waitShow("not added:", "is not a directory", "Directory: "+dir+"/nope")
+	for range "/nope" {
+		h.keys("backspace")
+	}
+	h.keys("enter")
+	h.waitShow("added the root file://"+dir, "Roots     1", filepath.Base(dir))
+	h.keys("up", "up", "enter")
+	h.waitShow("Sampling  on", "sampling on:")
+	h.keys("esc")
+	call("workspace_summary")
+	h.waitShow("Your workspace has 1 root", "roots sent · 1 root")
+	call("draft_announcement")
+	h.waitShow("Five is out.", "sampling reply")
+	if sampled != 1 {
+		t.Errorf("%d sampling replies asked, want 1", sampled)
+	}
+
+	// Removed, the root is no longer given; off, sampling is not declared.
+	h.keys("C")
+	h.waitShow("Client capabilities", "Roots     1")
+	h.keys("down", "d")
+	h.waitShow("removed the root", "Roots     0")
+	h.keys("up", "enter")
+	h.waitShow("Sampling  off")
+	h.keys("esc")
+	call("workspace_summary")
+	h.waitShow("#4", "declared no roots")
+	call("draft_announcement")
+	h.waitShow("#5", "did not declare sampling")
 }

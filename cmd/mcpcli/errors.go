@@ -196,6 +196,7 @@ func explain(err error) string {
 		tll *transport.TooLongError
 		sc  *transport.StdoutClosedError
 		le  *client.ListError
+		cpe *client.CapabilityError
 	)
 	if msg, ok := explainSignIn(err); ok {
 		return msg
@@ -216,6 +217,12 @@ func explain(err error) string {
 		return ns.Error() + "; drop --resource, or watch list changes only"
 	case errors.As(err, &ud):
 		return undeclared(ud)
+	case errors.As(err, &cpe):
+		flag := "--sampling"
+		if cpe.Capability == "roots" {
+			flag = "--root DIR"
+		}
+		return cpe.Error() + "; start the session again with " + flag
 	case errors.As(err, &oe):
 		return oe.Error() + "; the server is broken or hostile"
 	case errors.As(err, &sse):

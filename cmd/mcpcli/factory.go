@@ -346,7 +346,9 @@ func (f *Factory) stdio(c transport.Command) *transport.Stdio {
 // last. Closing the session closes t.
 func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.Transport, adjust ...func(*client.Options)) (*client.Session, error) {
 	con := f.Console()
-	answerer, sampler, err := f.Answerers(cmd)
+	// The sampler is there even without --sampling, off: the session
+	// can turn sampling on (client.Session.SetSampling).
+	answerer, sampler, err := f.answerers(cmd)
 	if err != nil {
 		t.Close()
 		return nil, err
@@ -445,6 +447,7 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 			wait.set(nil) // the person is writing the reply
 			return sampler.Sample(ctx, r)
 		})
+		opts.SamplingOff = !f.Flags.Sampling
 	}
 	for _, a := range adjust {
 		a(&opts)

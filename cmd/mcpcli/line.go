@@ -202,6 +202,9 @@ const lineHelp = `commands:
   history               the requests so far, numbered
   rerun N               send request N again
   level LEVEL           set the server's log level (debug ... emergency)
+  roots                 the roots the server is given
+  root add|rm DIR       give the server a root, or take one away
+  sampling on|off       answer the server's sampling requests, or not
   save FILE             write the requests as a script of one-shot commands
   quit                  end the session (so does end of input)`
 
@@ -263,6 +266,12 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 			return false, err
 		}
 		l.con.Printf("log level: %s", render.Line(args[0]))
+	case "roots":
+		l.roots()
+	case "root":
+		return false, l.root(args)
+	case "sampling":
+		return false, l.sampling(args)
 	case "save":
 		if len(args) != 1 {
 			return false, errors.New("save takes a file name: save FILE")
@@ -273,7 +282,7 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 		}
 		l.con.Printf("%s", msg)
 	default:
-		names := []string{"tools", "call", "prompts", "prompt", "resources", "read", "history", "rerun", "level", "save", "quit", "help"}
+		names := []string{"tools", "call", "prompts", "prompt", "resources", "read", "history", "rerun", "level", "roots", "root", "sampling", "save", "quit", "help"}
 		return false, fmt.Errorf("unknown command %q%s; 'help' lists them", cmd, didYouMean(suggest.Closest(cmd, names)))
 	}
 	return false, nil
