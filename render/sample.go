@@ -282,8 +282,34 @@ func newSampleModel(r client.SamplingRound) *sampleModel {
 	m.area.Placeholder = "Write the model's reply here"
 	m.area.ShowLineNumbers = false
 	m.area.CharLimit = maxTextChars // a stray 1 MB paste must not slow the screen
+	// Ctrl+J makes a new line, as in the forms' text fields; so does
+	// Enter (the reply is sent with ctrl+s).
+	m.area.KeyMap.InsertNewline.SetKeys("enter", "ctrl+m", "ctrl+j")
+	m.area.SetStyles(areaStyles(m.look.dark))
 	m.layout()
 	return m
+}
+
+// areaStyles are the reply box's colours for a dark or a light background,
+// from the forms' palette: typed text and the placeholder at 4.5:1 or
+// more (the text area's own defaults draw the line being typed on black,
+// and the placeholder at 2.95:1 on a dark background), and a cursor that
+// shows on both.
+func areaStyles(dark bool) textarea.Styles {
+	p := PaletteFor(dark)
+	fg := func(hex string) lipgloss.Style { return lipgloss.NewStyle().Foreground(lipgloss.Color(hex)) }
+	s := textarea.DefaultStyles(dark)
+	for _, st := range []*textarea.StyleState{&s.Focused, &s.Blurred} {
+		st.Text = fg(p.Text)
+		st.CursorLine = fg(p.Text) // no band behind the line being typed
+		st.Placeholder = fg(p.Placeholder)
+		st.Prompt = fg(p.Accent)
+		st.EndOfBuffer = fg(p.Dim)
+		st.LineNumber = fg(p.Dim)
+		st.CursorLineNumber = fg(p.Dim)
+	}
+	s.Cursor.Color = lipgloss.Color(p.Accent)
+	return s
 }
 
 func (m *sampleModel) innerWidth() int { return max(min(m.width, maxWidth), 20) }
@@ -330,6 +356,7 @@ func (m *sampleModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.look.dark = msg.IsDark()
+		m.area.SetStyles(areaStyles(m.look.dark))
 		return m, nil
 	case tea.KeyPressMsg:
 		if m.done {
@@ -382,7 +409,7 @@ func (m *sampleModel) View() tea.View {
 	} else {
 		b.WriteString("\n")
 	}
-	b.WriteString(ch.Dim.Render(truncate("ctrl+s send · ctrl+x or esc decline", w)))
+	b.WriteString(ch.Dim.Render(truncate("ctrl+s send · enter or ctrl+j new line · ctrl+x or esc decline", w)))
 	s := ""
 	if !m.done {
 		s = fit(b.String(), m.width, m.height)

@@ -159,13 +159,19 @@ func TestSampleFullScreen(t *testing.T) {
 		t.Errorf("Sample (-want +got):\n%s", diff)
 	}
 	for _, w := range []string{"Test Server asks for a model reply (sampling)", "while running tool summarize · your reply goes to Test Server",
-		"System prompt:", "[user] [image image/png 2 KB]", "ctrl+s send · ctrl+x or esc decline"} {
+		"System prompt:", "[user] [image image/png 2 KB]", "ctrl+s send · enter or ctrl+j new line · ctrl+x or esc decline"} {
 		if !strings.Contains(screen, w) {
 			t.Errorf("the screen lacks %q:\n%s", w, screen)
 		}
 	}
 	if want := "→ reply sent to Test Server for llm (11 characters)\n"; status != want {
 		t.Errorf("status line %q, want %q", status, want)
+	}
+
+	// Ctrl+J makes a new line, as in the forms' text fields.
+	got, _, _ = sampleTUI(t, "one", "\n", "two", kCtrlS)
+	if diff := cmp.Diff(humanReply("one\ntwo"), got); diff != "" {
+		t.Errorf("ctrl+j: Sample (-want +got):\n%s", diff)
 	}
 
 	got, _, status = sampleTUI(t, "half a thought", kCtrlX)
