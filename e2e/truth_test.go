@@ -55,3 +55,34 @@ func TestSamplingBoxContrast(t *testing.T) {
 		})
 	}
 }
+
+// C in the session: a root added and sampling turned on while connected
+// are declared in the next request's _meta (2026-07-28); no need to quit
+// and pass --root.
+func TestSessionCapabilities(t *testing.T) {
+	tm, trace := demoSession(t)
+	dir := t.TempDir()
+	tm.keys("C")
+	tm.waitFor("Client capabilities", "Sampling  off", "Roots     0", "+ add a directory")
+	tm.keys("Down", "Enter")
+	tm.waitFor("Directory: █")
+	tm.text(dir)
+	tm.keys("Enter")
+	tm.waitFor("added the root", "Roots     1", filepath.Base(dir))
+	tm.keys("Up", "Enter")
+	tm.waitFor("Sampling  on", "sampling on:")
+	tm.keys("Escape")
+	tm.waitFor("Tools 10")
+	tm.pick("workspace_summary")
+	tm.waitFor("Your workspace has 1 root", "roots sent · 1 root")
+	b, _ := os.ReadFile(trace)
+	var call string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, `"name":"workspace_summary"`) && strings.Contains(l, `"method":"tools/call"`) {
+			call = l
+		}
+	}
+	if !strings.Contains(call, `"roots":{}`) || !strings.Contains(call, `"sampling":{}`) {
+		t.Errorf("the call's _meta does not declare roots and sampling:\n%s", call)
+	}
+}
