@@ -109,7 +109,8 @@ func (p *Prompter) readLine(ctx context.Context, prompt string, secret bool) (st
 }
 
 // choose reads one of the letters in opts (first letter of each word);
-// empty input takes def.
+// empty input takes def, or, when def is "", is asked again (a choice that
+// must be made explicitly).
 func (p *Prompter) choose(ctx context.Context, prompt string, opts []string, def string) (string, error) {
 	for attempt := 0; ; attempt++ {
 		line, err := p.ReadLine(ctx, prompt)
@@ -117,7 +118,7 @@ func (p *Prompter) choose(ctx context.Context, prompt string, opts []string, def
 			return "", err
 		}
 		in := strings.ToLower(strings.TrimSpace(line))
-		if in == "" {
+		if in == "" && def != "" {
 			return def, nil
 		}
 		for _, o := range opts {

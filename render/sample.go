@@ -164,7 +164,9 @@ func samplingStatus(r client.SamplingRound, a *client.SamplingAnswer) string {
 }
 
 // Sample implements client.Sampler on lines: the request, then the reply
-// as lines ending with a line holding only ".", or d to decline.
+// as lines ending with a line holding only ".", sent only when confirmed
+// with y; or d to decline. End of input sends nothing: the request is
+// abandoned (client.ErrAbandoned).
 func (p *Prompter) Sample(ctx context.Context, r client.SamplingRound) (*client.SamplingAnswer, error) {
 	fmt.Fprintf(p.Out, "\n── %s ──\n", SamplingTitle(r))
 	if c := samplingContext(r); c != "" {
@@ -177,8 +179,10 @@ func (p *Prompter) Sample(ctx context.Context, r client.SamplingRound) (*client.
 	ans, err := p.sample(ctx)
 	switch {
 	case errors.Is(err, errEOF):
-		fmt.Fprintln(p.Out, "  end of input: declining")
-		ans = &client.SamplingAnswer{Decline: true}
+		// Nothing is sent that was not confirmed: the request is given
+		// up on, as a cancelled ask.
+		fmt.Fprintln(p.Out, "  end of input: cancelled; no reply was sent")
+		return nil, fmt.Errorf("end of input before the reply was sent: %w", client.ErrAbandoned)
 	case errors.Is(err, errGaveUp):
 		fmt.Fprintln(p.Out, "  too many invalid answers: declining")
 		ans = &client.SamplingAnswer{Decline: true}
@@ -218,10 +222,9 @@ func (p *Prompter) sample(ctx context.Context) (*client.SamplingAnswer, error) {
 			fmt.Fprintln(p.Out, "  ! the reply is empty; write something, or decline")
 			continue
 		}
-		c, err = p.choose(ctx, "Send it? [y]es/[e]dit (write it again)/[d]ecline [y]: ", []string{"yes", "edit", "decline"}, "yes")
-		if errors.Is(err, errEOF) {
-			return humanReply(reply), nil
-		}
+		// Sent only when the person says so: no default, and end of
+		// input cancels.
+		c, err = p.choose(ctx, "Send it? [y]es/[e]dit (write it again)/[d]ecline: ", []string{"yes", "edit", "decline"}, "")
 		if err != nil {
 			return nil, err
 		}
