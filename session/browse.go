@@ -139,7 +139,7 @@ func (m *Model) setList(msg loadedMsg) {
 }
 
 func newEntry(key, name, title, tags string) entry {
-	e := entry{key: key, name: render.Line(name), tags: tags}
+	e := entry{key: key, name: render.Name(name), tags: tags}
 	if title != "" && title != name {
 		e.title = render.Line(title)
 	}

@@ -128,11 +128,11 @@ func (c *call) took(now time.Time) time.Duration {
 func (c *call) label() string {
 	switch c.method {
 	case "prompts/get":
-		return "prompt " + render.Line(c.target)
+		return "prompt " + render.Name(c.target)
 	case "resources/read":
 		return "read " + render.Line(c.target)
 	}
-	return render.Line(c.target)
+	return render.Name(c.target)
 }
 
 // argText is the arguments as k=v, sanitized.

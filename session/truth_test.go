@@ -271,3 +271,21 @@ func TestCapabilitiesModal(t *testing.T) {
 	call("draft_announcement")
 	h.waitShow("#5", "did not declare sampling")
 }
+
+// A name holding control or invisible characters is shown with a marker
+// for each: two names never look alike, and none loses a character.
+func TestNamesShowWhatCannotBeShown(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "names", Version: "1"}, nil)
+	for _, name := range []string{"evil\x1b[31mname", "twin\u200b", "twin"} {
+		srv.AddTool(&mcp.Tool{Name: name, InputSchema: schemaOf(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return textResult("called"), nil
+		})
+	}
+	h := newHarness(t, srv, harnessOptions{})
+	s := h.waitShow("evil<U+001B>[31mname", "twin<U+200B>")
+	if strings.Contains(s, "\x1b") || strings.Contains(s, "evil[31mname") {
+		t.Errorf("a name is shown with its escape, or without its ESC:\n%q", s)
+	}
+	h.keys("enter")
+	h.waitShow("#1 evil<U+001B>[31mname", "called")
+}

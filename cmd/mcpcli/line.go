@@ -226,20 +226,20 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 		if len(args) == 0 {
 			return false, errors.New("call what? call TOOL [K=V ...]; 'tools' lists them")
 		}
-		argv, err := l.toolArgs(ctx, args[0], args[1:])
+		name, argv, err := l.toolArgs(ctx, args[0], args[1:])
 		if err != nil {
 			return false, err
 		}
-		return false, l.send(ctx, "tools/call", args[0], argv, 0)
+		return false, l.send(ctx, "tools/call", name, argv, 0)
 	case "prompt":
 		if len(args) == 0 {
 			return false, errors.New("get which prompt? prompt NAME [K=V ...]; 'prompts' lists them")
 		}
-		argv, err := l.promptArgs(ctx, args[0], args[1:])
+		name, argv, err := l.promptArgs(ctx, args[0], args[1:])
 		if err != nil {
 			return false, err
 		}
-		return false, l.send(ctx, "prompts/get", args[0], argv, 0)
+		return false, l.send(ctx, "prompts/get", name, argv, 0)
 	case "read":
 		if len(args) == 0 {
 			return false, errors.New("read what? read URI, or read TEMPLATE NAME=VALUE ...; 'resources' lists them")
@@ -290,9 +290,16 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 
 // toolArgs reads a call's arguments: a JSON object, KEY=VALUE pairs typed
 // by the tool's inputSchema, or both. The tool list is read (once a
-// session) only when something needs it: pairs to type, or a terminal to
-// ask for missing arguments on.
-func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[string]any, error) {
+// session) only when something needs it: pairs to type, a terminal to
+// ask for missing arguments on, or a name as mcpcli shows it, which it
+// returns resolved to the real one.
+func (l *line) toolArgs(ctx context.Context, name string, words []string) (string, map[string]any, error) {
+	args, err := l.toolArgsOf(ctx, &name, words)
+	return name, args, err
+}
+
+func (l *line) toolArgsOf(ctx context.Context, namep *string, words []string) (map[string]any, error) {
+	name := *namep
 	out := map[string]any{}
 	if len(words) > 0 && strings.HasPrefix(words[0], "{") {
 		v, err := schema.DecodeJSON([]byte(words[0]))
@@ -305,7 +312,7 @@ func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[s
 		}
 		out, words = obj, words[1:]
 	}
-	if len(words) == 0 && l.o.Ask == nil && len(out) > 0 {
+	if len(words) == 0 && l.o.Ask == nil && len(out) > 0 && !strings.Contains(name, "<U+") {
 		// Arguments given whole, as --args: the server's to check. With
 		// none at all the (kept) tool list is read, as one-shot call does,
 		// to name a tool that is not there or a required argument missing.
@@ -316,7 +323,18 @@ func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[s
 		return nil, err
 	}
 	if tool == nil {
-		return nil, unknownTool(l.s, list, name, "tools")
+		real, err := shownName(l.s.Server().Display(), "tool", name, toolNames(list))
+		if err != nil {
+			return nil, err
+		}
+		if real == "" {
+			return nil, unknownTool(l.s, list, name, "tools")
+		}
+		sayShown(l.con, l.s.Server().Display(), "tool", name, real)
+		name, *namep = real, real
+		if tool, list, err = l.s.Tool(ctx, real); err != nil {
+			return nil, err
+		}
 	}
 	inputSchema := jsonpeek.Get(list.Raw[tool.Name], "inputSchema")
 	if l.specsOf != list {
@@ -359,29 +377,34 @@ func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[s
 }
 
 // promptArgs reads a prompt's KEY=VALUE arguments (always strings) and
-// checks them as the one-shot prompt command does.
-func (l *line) promptArgs(ctx context.Context, name string, words []string) (map[string]any, error) {
+// checks them as the one-shot prompt command does; it returns the prompt's
+// name, resolved when given as mcpcli shows it.
+func (l *line) promptArgs(ctx context.Context, name string, words []string) (string, map[string]any, error) {
 	given := map[string]string{}
 	seen := map[string]bool{}
 	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok || k == "" {
-			return nil, fmt.Errorf("argument %q must look like KEY=VALUE", w)
+			return "", nil, fmt.Errorf("argument %q must look like KEY=VALUE", w)
 		}
 		if err := once(seen, "argument", k); err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		given[k] = v
 	}
-	args, err := promptArguments(ctx, nil, l.s, promptRequest{name: name, args: given, ask: l.o.Ask, values: l.o.Values, lists: "prompts"})
+	args, err := promptArguments(ctx, nil, l.s, promptRequest{name: name, args: given, ask: l.o.Ask, values: l.o.Values, lists: "prompts",
+		shown: func(real string) {
+			sayShown(l.con, l.s.Server().Display(), "prompt", name, real)
+			name = real
+		}})
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	out := make(map[string]any, len(args))
 	for k, v := range args {
 		out[k] = v
 	}
-	return out, nil
+	return name, out, nil
 }
 
 // readURI is the URI to read: raw, or the template raw filled with the
