@@ -91,6 +91,7 @@ type call struct {
 	errText  string
 	view     *resultView
 	rerunOf  int
+	caps     *Caps // the roots and sampling it was sent with (nil: not known)
 }
 
 // roundRec is one round of a call, for the timeline and the saved script.
@@ -345,6 +346,9 @@ func (m *Model) start(method, target string, args map[string]any, rerunOf int) t
 	}
 	ctx, cancel := context.WithCancelCause(m.ctx)
 	c := &call{id: id, method: method, target: target, args: args, started: m.o.Now(), cancel: cancel, rerunOf: rerunOf}
+	if cp := m.caps(); cp != nil {
+		c.caps = CapsOf(cp)
+	}
 	m.calls = append(m.calls, c)
 	m.byID[id] = c
 	m.viewing = c

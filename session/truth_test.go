@@ -206,7 +206,7 @@ func TestRerunStartsFromTheAnswersGiven(t *testing.T) {
 		return map[string]*mcp.ElicitResult{"size": {Action: "accept", Content: map[string]any{"size": size}}}
 	}})
 	h.keys("enter")
-	h.waitShow("✗ failed", "warehouse is offline")
+	h.waitShow("✗ failed", "warehouse is offline", "size=L")
 	h.keys("r")
 	h.waitShow("#2 order", "ordered L")
 	if len(given) != 2 || given[0] != nil || given[1]["size"] != "L" {

@@ -445,7 +445,7 @@ func (l *line) readURI(ctx context.Context, raw string, words []string) (string,
 // send sends one request and prints its result.
 func (l *line) send(ctx context.Context, method, target string, args map[string]any, rerunOf int) error {
 	id := len(l.reqs) + 1
-	l.reqs = append(l.reqs, session.Request{ID: id, Method: method, Target: target, Args: args})
+	l.reqs = append(l.reqs, session.Request{ID: id, Method: method, Target: target, Args: args, Caps: session.CapsOf(l.s)})
 	cctx := client.WithCall(ctx, id)
 	var (
 		res *client.Result
