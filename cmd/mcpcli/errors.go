@@ -321,9 +321,9 @@ func explain(err error) string {
 func undeclared(e *client.UndeclaredError) string {
 	switch e.Capability {
 	case "sampling":
-		return e.Error() + "; pass --sampling to read its sampling requests and write the replies yourself"
+		return e.Error() + "; pass --sampling to read its sampling requests and write the replies yourself (in the session: turn sampling on)"
 	case "roots":
-		return e.Error() + "; pass --root DIR (repeatable) to give it roots"
+		return e.Error() + "; pass --root DIR (repeatable) to give it roots (in the session: add one)"
 	}
 	return e.Error()
 }
