@@ -243,7 +243,17 @@ func (p *Prompter) answerOne(ctx context.Context, r client.Round, i int) (*mcp.E
 	if err != nil || c != client.Accept {
 		return &mcp.ElicitResult{Action: c}, err
 	}
-	content, action, err := p.fill(ctx, form, map[string]any{}, true)
+	// The answers given the last time the request was sent (a re-run),
+	// if any, are where each field starts ([now: …]).
+	values := map[string]any{}
+	for k, v := range a.Given {
+		if f := form.Field(k); f != nil && v != nil {
+			if tv, err := f.FromAny(jsonValue(v)); err == nil {
+				values[k] = tv
+			}
+		}
+	}
+	content, action, err := p.fill(ctx, form, values, true)
 	if err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ func (c *capsModal) view(m *Model) []string {
 	case cp.Sampling():
 		state, what = "on ", "you write the replies to the server's sampling requests"
 	case !cp.CanSample():
-		what = "not declared when the session started: start again with --sampling"
+		what = "not declared at initialize: start again with --sampling"
 	}
 	row(0, fmt.Sprintf("Sampling  %s  %s", state, st.dim.Render(what)))
 	roots := cp.Roots()
@@ -76,7 +76,7 @@ func (c *capsModal) view(m *Model) []string {
 	if cp.CanChangeRoots() {
 		out = append(out, clip("    "+head+st.dim.Render("directories the server is given"), w))
 	} else {
-		out = append(out, clip("    "+head+st.dim.Render("not declared when the session started: start again with --root DIR"), w))
+		out = append(out, clip("    "+head+st.dim.Render("not declared at initialize: start again with --root DIR"), w))
 	}
 	for i, r := range roots {
 		row(i+1, fmt.Sprintf("  %s  %s", render.Line(r.Name), st.dim.Render(clipMiddle(render.Line(r.URI), max(w-12-len([]rune(r.Name)), 10)))))

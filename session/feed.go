@@ -43,13 +43,18 @@ type Feed struct {
 	hold    func() (release func())
 	release func()
 
+	starts // the answers re-runs start from
+}
+
+// starts keeps, by call, the answers a re-run's forms start from.
+type starts struct {
 	givenMu sync.Mutex
-	starts  map[int]map[string][]map[string]any // by call, by ask key: the answers a re-run starts from
+	starts  map[int]map[string][]map[string]any // by call, by ask key
 }
 
 // startFrom keeps the answers call (a re-run) starts its forms from: for
 // each ask key, the contents accepted before, in the order asked.
-func (f *Feed) startFrom(call int, answers map[string][]map[string]any) {
+func (f *starts) startFrom(call int, answers map[string][]map[string]any) {
 	if len(answers) == 0 {
 		return
 	}
@@ -63,7 +68,7 @@ func (f *Feed) startFrom(call int, answers map[string][]map[string]any) {
 
 // given fills in the round's form asks with what their call starts from:
 // the n-th time a key is asked, the n-th answer given to it before.
-func (f *Feed) given(r client.Round) client.Round {
+func (f *starts) given(r client.Round) client.Round {
 	f.givenMu.Lock()
 	defer f.givenMu.Unlock()
 	byKey := f.starts[r.Call]

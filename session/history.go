@@ -458,10 +458,26 @@ type Recorder struct {
 
 	mu     sync.Mutex
 	rounds map[int][]Answered
+	starts // the answers re-runs start from
+}
+
+// StartFrom has the forms of request call (a re-run) start from the
+// answers given in rounds (those of the request it repeats).
+func (r *Recorder) StartFrom(call int, rounds []Answered) {
+	out := map[string][]map[string]any{}
+	for _, rr := range rounds {
+		for _, a := range rr.Asks {
+			if ans := rr.Answers[a.Key]; ans != nil && ans.Action == client.Accept && len(ans.Content) > 0 {
+				out[a.Key] = append(out[a.Key], ans.Content)
+			}
+		}
+	}
+	r.startFrom(call, out)
 }
 
 // Answer implements client.Answerer.
 func (r *Recorder) Answer(ctx context.Context, round client.Round) (map[string]*mcp.ElicitResult, error) {
+	round = r.given(round)
 	out, err := r.Inner.Answer(ctx, round)
 	keys := make([]string, len(round.Asks))
 	for i, a := range round.Asks {

@@ -257,6 +257,10 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 			return false, fmt.Errorf("rerun takes a request number from 1 to %d ('history' lists them)", len(l.reqs))
 		}
 		r := l.reqs[n-1]
+		if l.rec != nil {
+			// Its forms start from the answers given to it.
+			l.rec.StartFrom(len(l.reqs)+1, r.Rounds)
+		}
 		return false, l.send(ctx, r.Method, r.Target, r.Args, n)
 	case "level":
 		if len(args) != 1 {
