@@ -12,6 +12,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -19,6 +20,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -216,6 +218,7 @@ type loadedMsg struct {
 	// notOffered: the server does not declare the capability, so it was
 	// not asked.
 	notOffered bool
+	tmplErr    error // the resource templates could not be read
 }
 
 // goneMsg is the connection ended under the session.
@@ -273,9 +276,14 @@ func (m *Model) load(which tab) tea.Cmd {
 			msg.res, msg.err = c.ListResources(ctx)
 			if msg.err == nil {
 				// A server that has no templates may not know the method:
-				// it just has none.
-				if tl, err := c.ListResourceTemplates(ctx); err == nil {
+				// it just has none. Anything else it answered is said.
+				tl, err := c.ListResourceTemplates(ctx)
+				var je *jsonrpc.Error
+				switch {
+				case err == nil:
 					msg.tmpl = tl
+				case !errors.As(err, &je) || je.Code != jsonrpc.CodeMethodNotFound:
+					msg.tmplErr = err
 				}
 			}
 		}
@@ -305,6 +313,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.loadErrText[msg.which] = m.o.ErrorText(m.c.Explain(msg.err))
 			m.act.add(actRow{at: m.o.Now(), kind: kindError, text: fmt.Sprintf("reading the %s list failed: %s", strings.ToLower(tabNames[msg.which]), m.loadErrText[msg.which])})
+		}
+		if msg.tmplErr != nil {
+			m.act.add(actRow{at: m.o.Now(), kind: kindError, text: "reading the resource templates failed: " + m.o.ErrorText(m.c.Explain(msg.tmplErr))})
 		}
 		m.setList(msg)
 		if m.again[msg.which] {

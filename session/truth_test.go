@@ -289,3 +289,24 @@ func TestNamesShowWhatCannotBeShown(t *testing.T) {
 	h.keys("enter")
 	h.waitShow("#1 evil<U+001B>[31mname", "called")
 }
+
+// Resource templates answered with something other than a list are said
+// in Activity (a server without the method just has none).
+func TestTemplatesThatFailAreSaid(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "lists", Version: "1"}, nil)
+	srv.AddResource(&mcp.Resource{URI: "mem://r", Name: "r"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{}, nil
+	})
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "resources/templates/list" {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "templates are offline"}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	h := newHarness(t, srv, harnessOptions{width: 120, height: 30})
+	h.waitShow("Resources 1")
+	h.keys("4")
+	h.waitShow("reading the resource templates failed", "templates are offline")
+}
