@@ -305,7 +305,7 @@ func TestTemplatesThatFailAreSaid(t *testing.T) {
 			return next(ctx, method, req)
 		}
 	})
-	h := newHarness(t, srv, harnessOptions{width: 120, height: 30})
+	h := newHarness(t, srv, harnessOptions{width: 220, height: 30})
 	h.waitShow("Resources 1")
 	h.keys("4")
 	h.waitShow("reading the resource templates failed", "templates are offline")
