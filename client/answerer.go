@@ -56,8 +56,13 @@ type Round struct {
 	// Asks are the elicitations, in the order the server wrote them.
 	Asks []Ask
 	// Legacy is true when the ask arrived as a server-initiated
-	// elicitation/create request (protocol versions before 2026-07-28).
+	// elicitation/create request (protocol versions before 2026-07-28),
+	// or in a -32042 error (URLRequired).
 	Legacy bool
+	// URLRequired is true when the asks came in a -32042 error (URL
+	// elicitation required): the request goes again, as it was, once
+	// every one is accepted.
+	URLRequired bool
 }
 
 // Ask is one elicitation/create request.
@@ -71,6 +76,11 @@ type Ask struct {
 	// there is none (a requestedSchema that is not a JSON object).
 	Form    *schema.Form
 	FormErr error
+	// Given, when set, are values a form starts from instead of the
+	// schema's defaults: what the person answered the same ask with the
+	// last time the request was sent. The person still sees and sends
+	// them; the loop never sends them by itself.
+	Given map[string]any
 }
 
 // NewAsk makes an ask from the go-sdk's params and the server's own bytes

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
@@ -112,6 +113,63 @@ func (e *PageLimitError) Error() string {
 		e.Server, e.Method, e.Pages, e.Items, MaxListPages, MaxListItems)
 }
 
+// ListError is a list request the server did not answer with a list: an
+// error (Err), or a result of another kind (ResultType: input_required,
+// which only tools/call, prompts/get and resources/read may be answered
+// with).
+type ListError struct {
+	Server     string
+	Method     string
+	ResultType string
+	// InputRequests: the result carried inputRequests (with or without
+	// a resultType).
+	InputRequests bool
+	Err           error
+}
+
+func (e *ListError) Error() string {
+	what := ""
+	switch {
+	case e.ResultType != "":
+		what = fmt.Sprintf("resultType %q", e.ResultType)
+	case e.InputRequests:
+		what = "inputRequests"
+	}
+	if what != "" {
+		return fmt.Sprintf("server \"%s\" answered %s with %s instead of a list; only tools/call, prompts/get and resources/read may ask for input, so this is a bug in the server, and it listed nothing",
+			e.Server, e.Method, what)
+	}
+	return fmt.Sprintf("server \"%s\" answered %s with an error: %v", e.Server, e.Method, e.Err)
+}
+
+func (e *ListError) Unwrap() error { return e.Err }
+
+// NotOfferedError is a list of what the server does not offer: it declares
+// no prompts (or resources) capability, so mcpcli does not ask.
+type NotOfferedError struct {
+	Server  string
+	Feature string // prompts, resources
+}
+
+func (e *NotOfferedError) Error() string {
+	return fmt.Sprintf("server \"%s\" does not offer %s (it declares no %s capability)", e.Server, e.Feature, e.Feature)
+}
+
+// Offers reports whether the server declares the capability of a feature
+// ("tools", "prompts", "resources").
+func (s *Session) Offers(feature string) bool {
+	c := s.Capabilities()
+	switch feature {
+	case "tools":
+		return c.Tools != nil
+	case "prompts":
+		return c.Prompts != nil
+	case "resources":
+		return c.Resources != nil
+	}
+	return false
+}
+
 // pages reads every page of a list. page returns its items, the next
 // cursor, and the raw result. Each raw item is handed to keep with its key.
 func pages[T any](ctx context.Context, s *Session, method string, page func(ctx context.Context, cursor string) ([]T, string, error), field string, keyOf func(raw []byte) string, keep func(key string, raw json.RawMessage)) ([]T, error) {
@@ -131,8 +189,17 @@ func pages[T any](ctx context.Context, s *Session, method string, page func(ctx 
 		if errors.As(err, &te) {
 			return nil, err
 		}
+		var je *jsonrpc.Error
+		if errors.As(err, &je) {
+			return nil, &ListError{Server: s.server.Display(), Method: method, Err: err}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("listing %s: %w", method, err)
+		}
+		if sent := peekResult(ex.result()); sent.resultType != "" && sent.resultType != "complete" || sent.keys != nil {
+			// The go-sdk reads such an answer as an empty list: the
+			// server sent no list at all.
+			return nil, &ListError{Server: s.server.Display(), Method: method, ResultType: sent.resultType, InputRequests: sent.keys != nil}
 		}
 		all = append(all, items...)
 		if raw := ex.result(); raw != nil && keep != nil {
@@ -240,6 +307,9 @@ func (s *Session) cachedTool(name string) json.RawMessage {
 
 // ListPrompts lists every prompt.
 func (s *Session) ListPrompts(ctx context.Context) (*PromptList, error) {
+	if !s.Offers("prompts") {
+		return nil, &NotOfferedError{Server: s.server.Display(), Feature: "prompts"}
+	}
 	out := &PromptList{Raw: map[string]json.RawMessage{}}
 	prompts, err := pages(ctx, s, "prompts/list", func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
 		res, err := s.cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
@@ -257,6 +327,9 @@ func (s *Session) ListPrompts(ctx context.Context) (*PromptList, error) {
 
 // ListResources lists every resource.
 func (s *Session) ListResources(ctx context.Context) (*ResourceList, error) {
+	if !s.Offers("resources") {
+		return nil, &NotOfferedError{Server: s.server.Display(), Feature: "resources"}
+	}
 	out := &ResourceList{Raw: map[string]json.RawMessage{}}
 	uriOf := func(field string) func([]byte) string {
 		return func(raw []byte) string {
@@ -287,6 +360,9 @@ type TemplateList struct {
 
 // ListResourceTemplates lists every resource template.
 func (s *Session) ListResourceTemplates(ctx context.Context) (*TemplateList, error) {
+	if !s.Offers("resources") {
+		return nil, &NotOfferedError{Server: s.server.Display(), Feature: "resources"}
+	}
 	out := &TemplateList{Raw: map[string]json.RawMessage{}}
 	keyOf := func(raw []byte) string {
 		u, _ := jsonpeek.String(jsonpeek.Get(raw, "uriTemplate"))

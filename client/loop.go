@@ -134,7 +134,7 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 	for {
 		meta := s.meta(fl) // one per request: sent again as it was if its stream breaks
 		token, _ := meta["progressToken"].(string)
-		s.step(Step{Kind: StepSend, Call: call, Method: method, Target: target, Round: rounds, Answers: actions(responses), StateLen: stateLen(state), ProgressToken: token})
+		s.step(Step{Kind: StepSend, Call: call, Method: method, Target: target, Round: rounds, Answers: actions(responses), RootsSent: rootsSent(responses), StateLen: stateLen(state), ProgressToken: token})
 		var got interim
 		ex := &exchange{}
 		err := s.request(ctx, fl, func(ctx context.Context) error {
@@ -266,7 +266,7 @@ func (s *Session) urlRequired(ctx context.Context, out *Result, je *jsonrpc.Erro
 		return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
 			"answered %s %q with -32042 (URL elicitation required) but listed no elicitations to do; the spec requires at least one", out.Method, out.Target)}
 	}
-	round := Round{Server: s.server, Call: call, Method: out.Method, Target: out.Target, Number: number, Legacy: true}
+	round := Round{Server: s.server, Call: call, Method: out.Method, Target: out.Target, Number: number, Legacy: true, URLRequired: true}
 	for i, raw := range data.Elicitations {
 		var p mcp.ElicitParams
 		if err := json.Unmarshal(raw, &p); err != nil {
@@ -390,18 +390,19 @@ func (s *Session) plan(keys []string, reqs mcp.InputRequestMap, raw map[string][
 			}
 			p.asks = append(p.asks, a)
 		case *mcp.CreateMessageParams, *mcp.CreateMessageWithToolsParams:
-			if s.opts.Sampler == nil {
+			if !s.Sampling() {
 				return p, &UndeclaredError{Server: s.server.Display(), Key: k, Method: "sampling/createMessage", Capability: "sampling"}
 			}
 			p.samples = append(p.samples, SamplingRound{Key: k, Params: sampling(r), Raw: jsonpeek.Get(raw[k], "params")})
 		case *mcp.ListRootsParams:
-			if len(s.opts.Roots) == 0 {
+			roots := s.Roots()
+			if len(roots) == 0 {
 				return p, &UndeclaredError{Server: s.server.Display(), Key: k, Method: "roots/list", Capability: "roots"}
 			}
 			if p.auto == nil {
 				p.auto = mcp.InputResponseMap{}
 			}
-			p.auto[k] = &mcp.ListRootsResult{Roots: s.opts.Roots}
+			p.auto[k] = &mcp.ListRootsResult{Roots: roots}
 		default:
 			return p, &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
 				"sent an input request mcpcli does not know (key %q, %T)", k, r)}
@@ -611,6 +612,11 @@ const (
 	StepSend          StepKind = iota // a request went out (first or retry)
 	StepInputRequired                 // the server answered input_required
 	StepComplete                      // the final result arrived
+	// StepRootsListed: a server before 2026-07-28 asked for the roots
+	// (a roots/list request) while the request Call was in flight, and
+	// was sent RootsSent["roots"]; Round numbers it among that request's
+	// legacy asks.
+	StepRootsListed
 )
 
 type callKey struct{}
@@ -651,6 +657,9 @@ type Step struct {
 	// URLRequired marks a StepInputRequired that came as a -32042 error:
 	// URL asks to finish before the request is sent again as it was.
 	URLRequired bool
+	// RootsSent maps each roots/list key answered (StepSend retries,
+	// StepRootsListed) to the root URIs sent.
+	RootsSent map[string][]string
 }
 
 func (s *Session) step(st Step) {
@@ -672,6 +681,24 @@ func actions(rs mcp.InputResponseMap) map[string]string {
 			out[k] = "roots"
 		case *mcp.CreateMessageResult, *mcp.CreateMessageWithToolsResult:
 			out[k] = "reply"
+		}
+	}
+	return out
+}
+
+// rootsSent is the roots each roots/list key of rs was answered with.
+func rootsSent(rs mcp.InputResponseMap) map[string][]string {
+	var out map[string][]string
+	for k, r := range rs {
+		if rr, ok := r.(*mcp.ListRootsResult); ok {
+			if out == nil {
+				out = map[string][]string{}
+			}
+			uris := make([]string, 0, len(rr.Roots))
+			for _, root := range rr.Roots {
+				uris = append(uris, root.URI)
+			}
+			out[k] = uris
 		}
 	}
 	return out

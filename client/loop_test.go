@@ -643,6 +643,13 @@ func TestTimeoutBoundsListing(t *testing.T) {
 	srv.AddTool(&mcp.Tool{Name: "t", InputSchema: emptyObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{}, nil
 	})
+	// Offered, so that mcpcli asks for them.
+	srv.AddPrompt(&mcp.Prompt{Name: "p"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{}, nil
+	})
+	srv.AddResource(&mcp.Resource{URI: "x://r", Name: "r"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{}, nil
+	})
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {

@@ -55,6 +55,22 @@ func (r *Recorder) Len() int {
 	return n
 }
 
+// Accepted is how many of the answers given accept an ask: declines and
+// cancels alone are nothing to send again.
+func (r *Recorder) Accepted() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, rs := range r.answers {
+		for _, a := range rs {
+			if a.Action == Accept {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // Script is the answers given as an answers file: each key in the order it
 // was first asked, one answer, or a list of them when it was asked in
 // several rounds.

@@ -120,6 +120,12 @@ func (s *Session) sampleLegacy(ctx context.Context, req *mcp.CreateMessageWithTo
 		}
 		return json.Unmarshal(params, &q) == nil && q.MaxTokens == p.MaxTokens && q.SystemPrompt == p.SystemPrompt
 	})
+	if !s.Sampling() {
+		// Declared at initialize, turned off since: declined, as the
+		// person would.
+		s.warn(fmt.Sprintf("server \"%s\" sent a sampling request while sampling is off; it was declined", s.server.Display()))
+		return nil, &jsonrpc.Error{Code: -1, Message: "User rejected sampling request"}
+	}
 	ctx, fl, number, done := s.legacyRound(ctx)
 	defer done()
 	round := SamplingRound{Server: s.server, Call: fl.call, Method: fl.method, Target: fl.target, Number: number, Key: LegacySamplingKey, Legacy: true, Params: p, Raw: raw}

@@ -116,6 +116,15 @@ type Options struct {
 	// request (legacy) or input request (multi round-trip) is answered
 	// with them. The URIs must be absolute file:// URIs.
 	Roots []*mcp.Root
+	// ChangeableRoots says the roots may change while connected
+	// (AddRoot, RemoveRoot: the interactive session): a server before
+	// 2026-07-28 is told the roots capability with listChanged at
+	// initialize, even with no roots yet (it is answered an empty list).
+	ChangeableRoots bool
+	// SamplingOff, with Sampler set, starts with sampling off:
+	// SetSampling turns it on. A server before 2026-07-28 is then not
+	// told sampling, and it cannot be turned on.
+	SamplingOff bool
 	// Listen asks for list-change notifications: on 2026-07-28 the go-sdk
 	// opens subscriptions/listen for the lists the server says change
 	// (older servers send them unasked).
@@ -154,6 +163,10 @@ type Session struct {
 	gaveUp  atomic.Bool            // a request was cancelled or timed out: the go-sdk tells the server
 	lists   listCache
 	dropped droppedTools // tools the go-sdk left out of tools/list, and why
+
+	caps     liveCaps                // roots and sampling, as declared now
+	baseCaps *mcp.ClientCapabilities // the rest, as the session started
+	client   *mcp.Client
 }
 
 type inflight struct {
@@ -239,8 +252,12 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	// The handshake's timeout pauses while a person signs in (PauseTimeout).
 	cctx, timer, cancel := withPausableTimeout(ctx, opts.ConnectTimeout)
 	defer cancel()
-	if len(opts.Roots) > 0 {
-		caps.RootsV2 = &mcp.RootCapabilities{}
+	s.caps.roots = append([]*mcp.Root(nil), opts.Roots...)
+	s.caps.sampling = opts.Sampler != nil && !opts.SamplingOff
+	s.caps.initRoots = len(opts.Roots) > 0 || opts.ChangeableRoots
+	s.caps.initSampling = s.caps.sampling
+	if s.caps.initRoots {
+		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: opts.ChangeableRoots}
 	}
 	if opts.Listen {
 		// The handlers only make the go-sdk subscribe: every
@@ -250,19 +267,25 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		copts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {}
 		copts.ResourceUpdatedHandler = func(context.Context, *mcp.ResourceUpdatedNotificationRequest) {}
 	}
-	if opts.Sampler != nil {
-		// Plain sampling: a person writes text, not tool calls.
+	if s.caps.initSampling {
+		// Plain sampling: a person writes text, not tool calls. (The
+		// go-sdk declares sampling whenever its handler is set: it is set
+		// only when sampling starts on.)
 		caps.Sampling = &mcp.SamplingCapabilities{}
 		copts.CreateMessageWithToolsHandler = s.sampleLegacy
 	}
 	// Tasks (2026-07-28 extension): a server may answer any tools/call
 	// with a task, which mcpcli follows.
 	caps.AddExtension(TasksExtension, nil)
+	base := *caps
+	s.baseCaps = &base
 	c := mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}, copts)
 	if err := registerTasks(c); err != nil {
 		return nil, err
 	}
+	s.client = c
 	c.AddRoots(opts.Roots...)
+	c.AddSendingMiddleware(s.declareNow)
 	c.AddSendingMiddleware(s.neg.middleware)
 	c.AddReceivingMiddleware(s.refuseUndeclared)
 	cs, err := s.connect(cctx, c, t)
@@ -436,16 +459,19 @@ func (s *Session) awaitRoots(ctx context.Context) {
 func (s *Session) refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch {
-		case method == "roots/list" && len(s.opts.Roots) > 0:
+		case method == "roots/list" && s.caps.initRoots:
 			res, err := next(ctx, method, req)
 			s.rootsOnce.Do(func() { close(s.rootsServed) })
+			if lr, ok := res.(*mcp.ListRootsResult); ok && err == nil {
+				s.rootsListed(ctx, lr)
+			}
 			return res, err
-		case method == "roots/list" && len(s.opts.Roots) == 0:
+		case method == "roots/list":
 			if s.opts.OnUndeclared != nil {
 				s.opts.OnUndeclared(&UndeclaredError{Server: s.server.Display(), Method: method, Capability: "roots", Legacy: true})
 			}
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client did not declare the roots capability"}
-		case method == "sampling/createMessage" && s.opts.Sampler == nil:
+		case method == "sampling/createMessage" && !s.caps.initSampling:
 			// The person learns of it from the run's error: nobody opted
 			// in to answer for a model.
 			err := &UndeclaredError{Server: s.server.Display(), Method: method, Capability: "sampling", Legacy: true}
@@ -464,6 +490,22 @@ func (s *Session) refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// rootsListed tells OnStep that a legacy server was sent the roots while
+// one of mcpcli's requests was in flight: an ask of that request, as an
+// elicitation would be.
+func (s *Session) rootsListed(ctx context.Context, lr *mcp.ListRootsResult) {
+	s.mu.Lock()
+	inFlight := s.current != nil
+	s.mu.Unlock()
+	if !inFlight {
+		return // asked while connecting, or between requests
+	}
+	_, fl, number, done := s.legacyRound(ctx)
+	done()
+	s.step(Step{Kind: StepRootsListed, Call: fl.call, Method: fl.method, Target: fl.target, Round: number,
+		RootsSent: rootsSent(mcp.InputResponseMap{"roots": lr})})
 }
 
 // legacyReached marks, in a legacy elicitation/create's context, that the
@@ -528,9 +570,9 @@ func (s *Session) Server() Server { return s.server }
 func (s *Session) Declares(capability string) bool {
 	switch capability {
 	case "sampling":
-		return s.opts.Sampler != nil
+		return s.Sampling()
 	case "roots":
-		return len(s.opts.Roots) > 0
+		return len(s.Roots()) > 0
 	}
 	return false
 }
@@ -701,10 +743,7 @@ func (s *Session) request(ctx context.Context, fl *inflight, do func(context.Con
 		if timer.expired() {
 			return fmt.Sprintf("the client's timeout of %s ran out", s.opts.Timeout)
 		}
-		if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
-			return c.Error()
-		}
-		return ""
+		return cancelReason(ctx)
 	})
 	s.mu.Lock()
 	fl.timer = timer
@@ -739,11 +778,25 @@ func (s *Session) request(ctx context.Context, fl *inflight, do func(context.Con
 	return err
 }
 
+// cancelReason is why ctx ended, in words for the server's
+// notifications/cancelled: its cause, when one was given
+// (context.WithCancelCause), else that the client gave up on it; never
+// the go-sdk's "context canceled".
+func cancelReason(ctx context.Context) string {
+	if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) && !errors.Is(c, context.DeadlineExceeded) {
+		return c.Error()
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "the client stopped waiting for the answer (its deadline passed)"
+	}
+	return "the client no longer needs the answer (the request was cancelled)"
+}
+
 // timed runs a request that takes no answers (a list page) under the
 // request timeout.
 func (s *Session) timed(ctx context.Context, do func(context.Context) error) error {
 	if s.opts.Timeout <= 0 {
-		return do(ctx)
+		return do(transport.WithCancelReason(ctx, func() string { return cancelReason(ctx) }))
 	}
 	// Pausable, as a request's: a sign-in the page runs into is not counted.
 	tctx, _, cancel := withPausableTimeout(ctx, s.opts.Timeout)
@@ -752,7 +805,7 @@ func (s *Session) timed(ctx context.Context, do func(context.Context) error) err
 		if tctx.Err() != nil && ctx.Err() == nil {
 			return fmt.Sprintf("the client's timeout of %s ran out", s.opts.Timeout)
 		}
-		return ""
+		return cancelReason(ctx)
 	})
 	err := do(tctx)
 	if err != nil && tctx.Err() != nil {

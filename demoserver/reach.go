@@ -66,7 +66,7 @@ func (d *Demo) addReachTools() {
 func (d *Demo) workspaceSummary(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if req.Params.InputResponses == nil {
 		if !clientDeclares(req, "roots") {
-			return text("This tool looks at your workspace, but this client declared no roots. In mcpcli, pass --root DIR (repeatable)."), nil
+			return text("This tool looks at your workspace, but this client declared no roots. In mcpcli, pass --root DIR (repeatable), or add one in the session (C, or root add DIR)."), nil
 		}
 		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}}, nil
 	}
@@ -110,7 +110,7 @@ func (d *Demo) draftAnnouncement(ctx context.Context, req *mcp.CallToolRequest) 
 	version := str(argsOf(req), "version", "2.0")
 	if req.Params.InputResponses == nil {
 		if !clientDeclares(req, "sampling") {
-			return text("This tool asks the client's model for a draft, but this client did not declare sampling. In mcpcli, pass --sampling and write the draft yourself."), nil
+			return text("This tool asks the client's model for a draft, but this client did not declare sampling. In mcpcli, pass --sampling and write the draft yourself, or turn sampling on in the session (C, or sampling on)."), nil
 		}
 		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"draft": AnnouncementRequest(version)}}, nil
 	}

@@ -111,7 +111,7 @@ func TestSessionTwoRoundsInTheTimeline(t *testing.T) {
 	tm.waitFor("Review", "Grace Hopper")
 	tm.keys("Enter")
 	s := tm.waitFor("Created private repository octo/hello-mcp", "✓ complete · 2 rounds")
-	for _, want := range []string{"#1 create_repo", "owner=octo", "round 1 · basics", "name=hello-mcp", "round 2 · details", "collaborators=Grace Hopper", "History 1"} {
+	for _, want := range []string{"#1 create_repo", "owner=octo", "round 1 · basics", "name=hello-mcp", "round 2 · details", `collaborators=["grace"] (Gr`, "visibility=private (Priv", "History 1"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the call view lacks %q:\n%s", want, s)
 		}
@@ -265,7 +265,9 @@ func TestSessionEverything(t *testing.T) {
 	bin := mcpcli(t)
 	argv := append([]string{bin, "session", "--"}, thirdparty.Everything(t)...)
 	tm := start(t, nil, "", argv...)
-	tm.waitFor("2025-11-25 (initialize, fallback) · stdio", "Tools 15", "Resources 7+2")
+	// 16 tools: get-roots-list is listed to a client that declares roots,
+	// as the session does (roots can be added while connected).
+	tm.waitFor("2025-11-25 (initialize, fallback) · stdio", "Tools 16", "Resources 7+2")
 
 	tm.keys("L")
 	tm.waitFor("Server log level", "(sent now as logging/setLevel)")

@@ -47,17 +47,7 @@ func (a *FormAnswerer) AskArguments(ctx context.Context, args Arguments) (map[st
 	m := newAskModel(args.round(), 0)
 	m.inSession = a.InSession
 	m.args = &args
-	if m.fields != nil {
-		for name, v := range args.Given {
-			s := m.fields.Slot(name)
-			if s == nil || v == nil {
-				continue
-			}
-			if tv, err := s.Field.FromAny(jsonValue(v)); err == nil {
-				s.set(tv)
-			}
-		}
-	}
+	m.fill(args.Given)
 	m.onView = a.onView
 	final, err := a.Term.Run(ctx, m)
 	if err != nil {
@@ -71,6 +61,23 @@ func (a *FormAnswerer) AskArguments(ctx context.Context, args Arguments) (map[st
 		return nil, ErrCancelled
 	}
 	return fm.result.Content, nil
+}
+
+// fill starts the form's fields from given (by name), where each value
+// fits its field.
+func (m *askModel) fill(given map[string]any) {
+	if m.fields == nil {
+		return
+	}
+	for name, v := range given {
+		s := m.fields.Slot(name)
+		if s == nil || v == nil {
+			continue
+		}
+		if tv, err := s.Field.FromAny(jsonValue(v)); err == nil {
+			s.set(tv)
+		}
+	}
 }
 
 // PromptSchema is a prompt's arguments as an inputSchema of strings.

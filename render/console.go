@@ -253,6 +253,9 @@ func DescribeStep(st client.Step) string {
 			return fmt.Sprintf("← error -32042, URL elicitation required (round %d): %s; the request goes again when they are done", st.Round, asked)
 		}
 		return fmt.Sprintf("← input_required (round %d): %s; %s", st.Round, asked, stateText(st.StateLen, "requestState"))
+	case client.StepRootsListed:
+		n := len(st.RootsSent["roots"])
+		return fmt.Sprintf("← roots/list (the server's own request): sent %d root%s", n, plural(n))
 	case client.StepComplete:
 		if st.Round == 0 {
 			return "← result"

@@ -61,6 +61,7 @@ func (a *FormAnswerer) Answer(ctx context.Context, r client.Round) (map[string]*
 			m := newAskModel(r, i)
 			m.inSession = a.InSession
 			m.banner = a.Banner
+			m.fill(ask.Given) // the answers given last time, to review
 			m.layout()
 			res, cancelRest, err = a.run(ctx, m)
 		}

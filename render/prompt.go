@@ -112,7 +112,8 @@ func (p *Prompter) readLine(ctx context.Context, prompt string, secret bool) (st
 }
 
 // choose reads one of the letters in opts (first letter of each word);
-// empty input takes def.
+// empty input takes def, or, when def is "", is asked again (a choice that
+// must be made explicitly).
 func (p *Prompter) choose(ctx context.Context, prompt string, opts []string, def string) (string, error) {
 	for attempt := 0; ; attempt++ {
 		line, err := p.ReadLine(ctx, prompt)
@@ -120,7 +121,7 @@ func (p *Prompter) choose(ctx context.Context, prompt string, opts []string, def
 			return "", err
 		}
 		in := strings.ToLower(strings.TrimSpace(line))
-		if in == "" {
+		if in == "" && def != "" {
 			return def, nil
 		}
 		for _, o := range opts {
@@ -245,7 +246,17 @@ func (p *Prompter) answerOne(ctx context.Context, r client.Round, i int) (*mcp.E
 	if err != nil || c != client.Accept {
 		return &mcp.ElicitResult{Action: c}, err
 	}
-	content, action, err := p.fill(ctx, form, map[string]any{}, true)
+	// The answers given the last time the request was sent (a re-run),
+	// if any, are where each field starts ([now: …]).
+	values := map[string]any{}
+	for k, v := range a.Given {
+		if f := form.Field(k); f != nil && v != nil {
+			if tv, err := f.FromAny(jsonValue(v)); err == nil {
+				values[k] = tv
+			}
+		}
+	}
+	content, action, err := p.fill(ctx, form, values, true)
 	if err != nil {
 		return nil, err
 	}

@@ -164,7 +164,9 @@ func samplingStatus(r client.SamplingRound, a *client.SamplingAnswer) string {
 }
 
 // Sample implements client.Sampler on lines: the request, then the reply
-// as lines ending with a line holding only ".", or d to decline.
+// as lines ending with a line holding only ".", sent only when confirmed
+// with y; or d to decline. End of input sends nothing: the request is
+// abandoned (client.ErrAbandoned).
 func (p *Prompter) Sample(ctx context.Context, r client.SamplingRound) (*client.SamplingAnswer, error) {
 	fmt.Fprintf(p.Out, "\n── %s ──\n", SamplingTitle(r))
 	if c := samplingContext(r); c != "" {
@@ -177,8 +179,10 @@ func (p *Prompter) Sample(ctx context.Context, r client.SamplingRound) (*client.
 	ans, err := p.sample(ctx)
 	switch {
 	case errors.Is(err, errEOF):
-		fmt.Fprintln(p.Out, "  end of input: declining")
-		ans = &client.SamplingAnswer{Decline: true}
+		// Nothing is sent that was not confirmed: the request is given
+		// up on, as a cancelled ask.
+		fmt.Fprintln(p.Out, "  end of input: cancelled; no reply was sent")
+		return nil, fmt.Errorf("end of input before the reply was sent: %w", client.ErrAbandoned)
 	case errors.Is(err, errGaveUp):
 		fmt.Fprintln(p.Out, "  too many invalid answers: declining")
 		ans = &client.SamplingAnswer{Decline: true}
@@ -218,10 +222,9 @@ func (p *Prompter) sample(ctx context.Context) (*client.SamplingAnswer, error) {
 			fmt.Fprintln(p.Out, "  ! the reply is empty; write something, or decline")
 			continue
 		}
-		c, err = p.choose(ctx, "Send it? [y]es/[e]dit (write it again)/[d]ecline [y]: ", []string{"yes", "edit", "decline"}, "yes")
-		if errors.Is(err, errEOF) {
-			return humanReply(reply), nil
-		}
+		// Sent only when the person says so: no default, and end of
+		// input cancels.
+		c, err = p.choose(ctx, "Send it? [y]es/[e]dit (write it again)/[d]ecline: ", []string{"yes", "edit", "decline"}, "")
 		if err != nil {
 			return nil, err
 		}
@@ -282,8 +285,34 @@ func newSampleModel(r client.SamplingRound) *sampleModel {
 	m.area.Placeholder = "Write the model's reply here"
 	m.area.ShowLineNumbers = false
 	m.area.CharLimit = maxTextChars // a stray 1 MB paste must not slow the screen
+	// Ctrl+J makes a new line, as in the forms' text fields; so does
+	// Enter (the reply is sent with ctrl+s).
+	m.area.KeyMap.InsertNewline.SetKeys("enter", "ctrl+m", "ctrl+j")
+	m.area.SetStyles(areaStyles(m.look.dark))
 	m.layout()
 	return m
+}
+
+// areaStyles are the reply box's colours for a dark or a light background,
+// from the forms' palette: typed text and the placeholder at 4.5:1 or
+// more (the text area's own defaults draw the line being typed on black,
+// and the placeholder at 2.95:1 on a dark background), and a cursor that
+// shows on both.
+func areaStyles(dark bool) textarea.Styles {
+	p := PaletteFor(dark)
+	fg := func(hex string) lipgloss.Style { return lipgloss.NewStyle().Foreground(lipgloss.Color(hex)) }
+	s := textarea.DefaultStyles(dark)
+	for _, st := range []*textarea.StyleState{&s.Focused, &s.Blurred} {
+		st.Text = fg(p.Text)
+		st.CursorLine = fg(p.Text) // no band behind the line being typed
+		st.Placeholder = fg(p.Placeholder)
+		st.Prompt = fg(p.Accent)
+		st.EndOfBuffer = fg(p.Dim)
+		st.LineNumber = fg(p.Dim)
+		st.CursorLineNumber = fg(p.Dim)
+	}
+	s.Cursor.Color = lipgloss.Color(p.Accent)
+	return s
 }
 
 func (m *sampleModel) innerWidth() int { return max(min(m.width, maxWidth), 20) }
@@ -330,6 +359,7 @@ func (m *sampleModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.look.dark = msg.IsDark()
+		m.area.SetStyles(areaStyles(m.look.dark))
 		return m, nil
 	case tea.KeyPressMsg:
 		if m.done {
@@ -382,7 +412,7 @@ func (m *sampleModel) View() tea.View {
 	} else {
 		b.WriteString("\n")
 	}
-	b.WriteString(ch.Dim.Render(truncate("ctrl+s send · ctrl+x or esc decline", w)))
+	b.WriteString(ch.Dim.Render(truncate("ctrl+s send · enter or ctrl+j new line · ctrl+x or esc decline", w)))
 	s := ""
 	if !m.done {
 		s = fit(b.String(), m.width, m.height)

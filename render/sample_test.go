@@ -66,20 +66,25 @@ func TestPrompterSample(t *testing.T) {
 		{"write and send", "w\nThe gist:\nit works.\n.\ny\n", reply("The gist:\nit works."),
 			[]string{"── Test Server asks for a model reply (sampling) ──", "while running tool summarize", "[user] [image image/png 2 KB]",
 				"→ reply sent to Test Server for llm (19 characters)"}},
-		{"the default is to write", "\nshort\n.\n\n", reply("short"), nil},
+		{"the default is to write", "\nshort\n.\ny\n", reply("short"), nil},
+		{"a blank line does not send", "w\nhi\n.\n\ny\n", reply("hi"), []string{"! type one of: yes, edit, decline"}},
 		{"decline", "d\n", &client.SamplingAnswer{Decline: true}, []string{"→ decline sent to Test Server for llm"}},
 		{"an empty reply is asked again", "w\n\n.\nw\nok\n.\ny\n", reply("ok"), []string{"! the reply is empty; write something, or decline"}},
 		{"edit writes it again", "w\nfirst\n.\ne\nw\nsecond\n.\ny\n", reply("second"), nil},
 		{"decline at the review", "w\nfirst\n.\nd\n", &client.SamplingAnswer{Decline: true}, nil},
-		{"end of input ends the reply", "w\nlast words", reply("last words"), nil},
-		{"end of input before a reply declines", "w\n", &client.SamplingAnswer{Decline: true}, []string{"end of input: declining"}},
+		{"end of input before sending cancels", "w\nlast words", nil, []string{"end of input: cancelled; no reply was sent"}},
+		{"end of input at the confirmation cancels", "w\nlast words\n.\n\n", nil, []string{"end of input: cancelled"}},
+		{"end of input before a reply cancels", "w\n", nil, []string{"end of input: cancelled"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
 			p := NewPrompter(strings.NewReader(tc.in), &out)
 			p.Echo = true
 			got, err := p.Sample(context.Background(), samplingRound())
-			if err != nil {
+			switch {
+			case tc.want == nil && !errors.Is(err, client.ErrAbandoned):
+				t.Fatalf("Sample(%q) = %v, want the request abandoned (nothing sent)", tc.in, err)
+			case tc.want != nil && err != nil:
 				t.Fatalf("Sample(%q) = %v", tc.in, err)
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
@@ -159,13 +164,19 @@ func TestSampleFullScreen(t *testing.T) {
 		t.Errorf("Sample (-want +got):\n%s", diff)
 	}
 	for _, w := range []string{"Test Server asks for a model reply (sampling)", "while running tool summarize · your reply goes to Test Server",
-		"System prompt:", "[user] [image image/png 2 KB]", "ctrl+s send · ctrl+x or esc decline"} {
+		"System prompt:", "[user] [image image/png 2 KB]", "ctrl+s send · enter or ctrl+j new line · ctrl+x or esc decline"} {
 		if !strings.Contains(screen, w) {
 			t.Errorf("the screen lacks %q:\n%s", w, screen)
 		}
 	}
 	if want := "→ reply sent to Test Server for llm (11 characters)\n"; status != want {
 		t.Errorf("status line %q, want %q", status, want)
+	}
+
+	// Ctrl+J makes a new line, as in the forms' text fields.
+	got, _, _ = sampleTUI(t, "one", "\n", "two", kCtrlS)
+	if diff := cmp.Diff(humanReply("one\ntwo"), got); diff != "" {
+		t.Errorf("ctrl+j: Sample (-want +got):\n%s", diff)
 	}
 
 	got, _, status = sampleTUI(t, "half a thought", kCtrlX)

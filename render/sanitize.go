@@ -26,6 +26,51 @@ func Sanitize(s string) string { return sanitize(s, true) }
 // become spaces too.
 func Line(s string) string { return sanitize(s, false) }
 
+// Name is Line for a name a person may type back (a tool's, a prompt's):
+// every control character, escapes' ESC included, and every invisible one
+// is shown as a marker, <U+001B>, instead of being dropped, so that two
+// names never look alike, and the name as shown can be matched back to
+// the real one (Shown).
+func Name(s string) string { return sanitizeMarked(s) }
+
+// Shown returns the names whose shown form (Name) is shown, when it is not
+// a name itself: what a person who typed a name as mcpcli showed it meant.
+func Shown(shown string, names []string) []string {
+	var out []string
+	for _, n := range names {
+		if n == shown {
+			return nil
+		}
+		if n != shown && Name(n) == shown {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// sanitizeMarked is sanitize that marks controls instead of dropping them.
+func sanitizeMarked(s string) string {
+	if isPlain(s, false) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			b.WriteRune('\uFFFD')
+			i += max(size, 1)
+			continue
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == '\u2028' || r == '\u2029' || textsafe.Invisible(r):
+			fmt.Fprintf(&b, "<U+%04X>", r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
 func sanitize(s string, keepNewlines bool) string {
 	if isPlain(s, keepNewlines) {
 		return s

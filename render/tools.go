@@ -17,7 +17,7 @@ import (
 // KEY=TYPE in the server's order (optional ones in brackets), then its
 // description, wrapped to width (0: not wrapped) under an indent.
 func ToolEntry(w io.Writer, t *mcp.Tool, raw json.RawMessage, width int) {
-	line := Line(t.Name)
+	line := Name(t.Name)
 	if args := argSummary(jsonpeek.Get(raw, "inputSchema")); args != "" {
 		line += " " + args
 	}
@@ -57,7 +57,7 @@ func argSummary(inputSchema json.RawMessage) string {
 
 // ToolDetail is `mcpcli tools NAME`: a tool in full.
 func ToolDetail(w io.Writer, t *mcp.Tool, raw json.RawMessage, width int) {
-	head := Line(t.Name)
+	head := Name(t.Name)
 	title := t.Title
 	if title == "" && t.Annotations != nil {
 		title = t.Annotations.Title
@@ -105,16 +105,23 @@ func annotations(a *mcp.ToolAnnotations) string {
 }
 
 // TaskSupport is a tool's execution.taskSupport as the server sent it:
-// "required", "optional", or "" (forbidden, the default).
+// "required", "optional", "forbidden", or "" when the tool says nothing.
 func TaskSupport(raw json.RawMessage) string {
 	s, _ := jsonpeek.String(jsonpeek.Get(jsonpeek.Get(raw, "execution"), "taskSupport"))
 	return s
 }
 
+// ServerRunsTasks says that a 2026-07-28 server with the tasks extension
+// may run any call as a task, whatever the tool declares.
+const ServerRunsTasks = "Tasks: the server has the tasks extension (2026-07-28) and may run any call as a task; mcpcli follows it"
+
+// taskSupport is the tool's own execution.taskSupport, in words: what the
+// tool declares, never a default put in its mouth (a server with the
+// tasks extension runs as a task a call its tool said nothing about).
 func taskSupport(raw json.RawMessage) string {
 	switch s := TaskSupport(raw); s {
 	case "":
-		return "forbidden (not declared)"
+		return "not declared by the tool (no execution.taskSupport)"
 	case "required":
 		return "required: calls run as tasks"
 	default:
@@ -232,7 +239,7 @@ func compactJSON(v json.RawMessage) string {
 
 // PromptEntry is one prompt of `mcpcli prompts`.
 func PromptEntry(w io.Writer, p *mcp.Prompt, width int) {
-	line := Line(p.Name)
+	line := Name(p.Name)
 	for _, a := range p.Arguments {
 		if a.Required {
 			line += fmt.Sprintf(" %s=…", Line(a.Name))
@@ -248,7 +255,7 @@ func PromptEntry(w io.Writer, p *mcp.Prompt, width int) {
 
 // PromptDetail is `mcpcli prompts NAME`: a prompt in full.
 func PromptDetail(w io.Writer, p *mcp.Prompt, width int) {
-	head := Line(p.Name)
+	head := Name(p.Name)
 	if p.Title != "" && p.Title != p.Name {
 		head += " — " + Line(p.Title)
 	}

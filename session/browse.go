@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -138,7 +139,7 @@ func (m *Model) setList(msg loadedMsg) {
 }
 
 func newEntry(key, name, title, desc, tags string) entry {
-	e := entry{key: key, name: render.Line(name), tags: tags, desc: strings.ToLower(render.Line(desc))}
+	e := entry{key: key, name: render.Name(name), tags: tags, desc: strings.ToLower(render.Line(desc))}
 	if title != "" && title != name {
 		e.title = render.Line(title)
 	}
@@ -227,8 +228,18 @@ func (m *Model) browseView() []string {
 	switch {
 	case !m.loaded[m.tab]:
 		left = append(left, cut(m.st.dim.Render(" reading the list…"), lw))
+	case m.notOffered[m.tab]:
+		what := strings.ToLower(tabNames[m.tab])
+		for _, ln := range strings.Split(wrapText(fmt.Sprintf("the server does not offer %s: it declares no %s capability", what, what), lw-2), "\n") {
+			left = append(left, cut(m.st.dim.Render(" "+ln), lw))
+		}
 	case m.loadErr[m.tab] != nil:
-		left = append(left, cut(m.st.err.Render(" could not read the list"), lw), cut(m.st.dim.Render(" (Activity says why)"), lw))
+		// What the server answered, in words: an error, or input_required
+		// where a list belongs; never an empty list.
+		left = append(left, cut(m.st.err.Render(" no list:"), lw))
+		for _, ln := range strings.Split(wrapText(render.Line(m.loadErrText[m.tab]), lw-2), "\n") {
+			left = append(left, cut(" "+ln, lw))
+		}
 	case len(l.items) == 0:
 		left = append(left, cut(m.st.dim.Render(" the server lists none"), lw))
 	case len(l.shown) == 0:
@@ -348,6 +359,9 @@ func (m *Model) detailLines(w, h int) []string {
 	case tabTools:
 		if t, raw := m.tool(e.key); t != nil {
 			render.ToolDetail(&buf, t, raw, w)
+			if m.runsTasks() && render.TaskSupport(raw) == "" {
+				fmt.Fprintln(&buf, "  "+render.ServerRunsTasks)
+			}
 			hint = "enter call · a arguments as JSON"
 			if destructive(t) {
 				hint = "enter call (asks first: destructive) · a JSON"
@@ -385,6 +399,13 @@ func (m *Model) detailLines(w, h int) []string {
 	}
 	m.detail = detailCache{tab: m.tab, key: e.key, width: w, lines: lines}
 	return lines
+}
+
+// runsTasks reports whether the server may run any call as a task: a
+// 2026-07-28 server with the tasks extension.
+func (m *Model) runsTasks() bool {
+	_, ok := m.c.Capabilities().Extensions[client.TasksExtension]
+	return ok && m.server.Modern()
 }
 
 func (m *Model) tool(name string) (*mcp.Tool, json.RawMessage) {

@@ -29,6 +29,7 @@ type Answerer struct {
 // Answer implements client.Answerer.
 func (a *Answerer) Answer(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
 	asked := a.Feed.now()
+	r = a.Feed.given(r)
 	var (
 		out map[string]*mcp.ElicitResult
 		err error
@@ -118,7 +119,7 @@ type call struct {
 	state   callState
 	started time.Time
 	ended   time.Time
-	cancel  context.CancelFunc
+	cancel  context.CancelCauseFunc
 
 	rounds   []*roundRec
 	progress *mcp.ProgressNotificationParams
@@ -128,6 +129,7 @@ type call struct {
 	lost     string // the connection ended (or was restarted) while it ran: said so
 	view     *resultView
 	rerunOf  int
+	caps     *Caps // the roots and sampling it was sent with (nil: not known)
 }
 
 // roundRec is one round of a call, for the timeline and the saved script.
@@ -142,8 +144,13 @@ type roundRec struct {
 	asks     []client.Ask
 	answers  map[string]*mcp.ElicitResult
 	samples  map[string]*client.SamplingAnswer // sampling requests, by key
-	method   string                            // a legacy ask: elicitation/create, sampling/createMessage
+	method   string                            // a legacy ask: elicitation/create, sampling/createMessage, roots/list
 	err      string
+	// urlRequired: the asks came in a -32042 error, and the request went
+	// again as it was once they were done.
+	urlRequired bool
+	// roots are the root URIs mcpcli sent, by key (roots/list).
+	roots map[string][]string
 }
 
 func (c *call) running() bool { return c.state == stateRunning }
@@ -160,11 +167,11 @@ func (c *call) took(now time.Time) time.Duration {
 func (c *call) label() string {
 	switch c.method {
 	case "prompts/get":
-		return "prompt " + render.Line(c.target)
+		return "prompt " + render.Name(c.target)
 	case "resources/read":
 		return "read " + render.Line(c.target)
 	}
-	return render.Line(c.target)
+	return render.Name(c.target)
 }
 
 // argText is the arguments as k=v, sanitized.
@@ -383,15 +390,22 @@ func argSuffix(args map[string]any) string {
 	return " with " + argText(args)
 }
 
-// start sends a request and shows its call view.
+// start sends a request and shows its call view. A re-run's forms start
+// from the answers given to the request it repeats.
 func (m *Model) start(method, target string, args map[string]any, rerunOf int) tea.Cmd {
 	if m.gone || m.reconnecting {
 		m.setStatus(fmt.Sprintf("not sent: the server is not connected (R %ss it)", m.restartVerb()), true)
 		return nil
 	}
 	id := len(m.calls) + 1
-	ctx, cancel := context.WithCancel(m.ctx)
+	if prev := m.byID[rerunOf]; prev != nil {
+		m.feed.startFrom(id, prev.answered())
+	}
+	ctx, cancel := context.WithCancelCause(m.ctx)
 	c := &call{id: id, method: method, target: target, args: args, started: m.o.Now(), cancel: cancel, rerunOf: rerunOf}
+	if cp := m.caps(); cp != nil {
+		c.caps = CapsOf(cp)
+	}
 	m.calls = append(m.calls, c)
 	m.byID[id] = c
 	m.viewing = c
@@ -430,7 +444,7 @@ func (m *Model) callDone(msg callDoneMsg) tea.Cmd {
 		return nil
 	}
 	c.ended = m.o.Now()
-	c.cancel()
+	c.cancel(nil)
 	m.running--
 	if strings.HasPrefix(m.status, fmt.Sprintf("cancelling #%d ", c.id)) {
 		m.setStatus("", false)
@@ -464,11 +478,20 @@ func (m *Model) callDone(msg callDoneMsg) tea.Cmd {
 	return nil
 }
 
-// cancelCall cancels a running call: the go-sdk sends
+// Why a request was cancelled, as the server reads it in
 // notifications/cancelled.
+var (
+	errCancelledByUser = errors.New("the user cancelled the request in mcpcli's session")
+	errSessionClosed   = errors.New("the user closed mcpcli's session")
+	errConnectionLost  = errors.New("the connection to the server ended")
+	errRestarting      = errors.New("the user restarted the server from mcpcli's session")
+)
+
+// cancelCall cancels a running call: the go-sdk sends
+// notifications/cancelled, with the reason in words.
 func (m *Model) cancelCall(c *call) {
 	if c != nil && c.running() {
-		c.cancel()
+		c.cancel(errCancelledByUser)
 		m.setStatus(fmt.Sprintf("cancelling #%d %s…", c.id, c.label()), false)
 	}
 }
@@ -499,6 +522,9 @@ func (m *Model) step(ev stepEvent) {
 		if st.Round > 0 {
 			if r := c.roundNo(st.Round, false); r != nil {
 				r.stateOut = st.StateLen
+				if st.RootsSent != nil {
+					r.roots = st.RootsSent
+				}
 				if r.answered.IsZero() {
 					r.answered = ev.at
 				}
@@ -510,8 +536,25 @@ func (m *Model) step(ev stepEvent) {
 			r = &roundRec{number: st.Round, stateOut: -1}
 			c.rounds = append(c.rounds, r)
 		}
-		r.keys, r.stateIn, r.asked = st.Asked, st.StateLen, ev.at
+		r.keys, r.stateIn, r.asked, r.urlRequired = st.Asked, st.StateLen, ev.at, st.URLRequired
+	case client.StepRootsListed:
+		c.rounds = append(c.rounds, &roundRec{number: st.Round, legacy: true, method: "roots/list", keys: []string{"roots"},
+			stateIn: -1, stateOut: -1, asked: ev.at, answered: ev.at, roots: st.RootsSent})
 	}
+}
+
+// answered is what the person accepted each ask of the call with, by
+// key, in the order asked: the content a re-run's forms start from.
+func (c *call) answered() map[string][]map[string]any {
+	out := map[string][]map[string]any{}
+	for _, r := range c.rounds {
+		for _, a := range r.asks {
+			if ans := r.answers[a.Key]; ans != nil && ans.Action == client.Accept && len(ans.Content) > 0 {
+				out[a.Key] = append(out[a.Key], ans.Content)
+			}
+		}
+	}
+	return out
 }
 
 func (c *call) roundNo(n int, legacy bool) *roundRec {
@@ -529,7 +572,17 @@ func (m *Model) round(ev roundEvent) {
 	if c == nil {
 		return
 	}
-	r := c.roundNo(ev.round.Number, ev.round.Legacy)
+	var r *roundRec
+	if ev.round.URLRequired {
+		// The round its -32042 step began.
+		for _, rr := range c.rounds {
+			if rr.urlRequired && rr.number == ev.round.Number {
+				r = rr
+			}
+		}
+	} else {
+		r = c.roundNo(ev.round.Number, ev.round.Legacy)
+	}
 	if r == nil {
 		r = &roundRec{number: ev.round.Number, legacy: ev.round.Legacy, stateIn: -1, stateOut: -1, asked: ev.asked}
 		for _, a := range ev.round.Asks {

@@ -82,6 +82,8 @@ func (m *Model) timeline(c *call, w, h int) []string {
 	for _, r := range c.rounds {
 		title := fmt.Sprintf("round %d", r.number)
 		switch {
+		case r.urlRequired:
+			title += " · -32042 URL required"
 		case r.legacy:
 			// Its key is always the same: say what it was instead.
 			title = fmt.Sprintf("ask %d · %s", r.number, r.method)
@@ -90,6 +92,13 @@ func (m *Model) timeline(c *call, w, h int) []string {
 		}
 		add(st.accent.Render(clip(title, w)))
 		for _, k := range r.keys {
+			if uris, ok := r.roots[k]; ok {
+				add("  " + rootsText(st, k, uris, len(r.keys) > 1))
+				for _, u := range uris {
+					add(st.dim.Render(clip("    "+render.Line(u), w)))
+				}
+				continue
+			}
 			if sa, ok := r.samples[k]; ok {
 				add("  " + sampleText(st, k, sa, len(r.keys) > 1))
 				continue
@@ -208,6 +217,17 @@ func sampleText(st *styles, key string, a *client.SamplingAnswer, named bool) st
 	return who + "sampling " + st.ok.Render("reply") + fmt.Sprintf(" · %d char%s", n, plural(n))
 }
 
+// rootsText is what mcpcli answered a roots/list with, by itself: how
+// many roots it sent.
+func rootsText(st *styles, key string, uris []string, named bool) string {
+	who := ""
+	if named {
+		who = render.Line(key) + ": "
+	}
+	n := len(uris)
+	return who + "roots " + st.ok.Render("sent") + fmt.Sprintf(" · %d root%s", n, plural(n))
+}
+
 func askOf(asks []client.Ask, key string) client.Ask {
 	for _, a := range asks {
 		if a.Key == key {
@@ -229,8 +249,47 @@ func actionText(st *styles, action string) string {
 	return render.Line(action)
 }
 
+// sentValue is a value as it went on the wire (a string as typed, any
+// other value as JSON), with the titles a select showed for it beside it:
+// reviewer=grace (Grace Hopper), never the title alone.
+func sentValue(f *schema.Field, v any) string {
+	wire := valueText(v)
+	if f == nil || (f.Kind != schema.Select && f.Kind != schema.MultiSelect) {
+		return wire
+	}
+	var values []string
+	switch x := v.(type) {
+	case string:
+		values = []string{x}
+	case []string:
+		values = x
+	case []any:
+		for _, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return wire
+			}
+			values = append(values, s)
+		}
+	default:
+		return wire
+	}
+	titles := make([]string, len(values))
+	differ := false
+	for i, val := range values {
+		titles[i] = val
+		if o := f.Option(val); o != nil && o.Label() != val {
+			titles[i], differ = o.Label(), true
+		}
+	}
+	if !differ {
+		return wire
+	}
+	return wire + " (" + render.Line(strings.Join(titles, ", ")) + ")"
+}
+
 // shownValues are an answer's values as name=value, in the form's order,
-// secrets masked.
+// secrets masked: each value as it was sent, with a choice's title beside.
 func shownValues(a client.Ask, r *mcp.ElicitResult, most int) []string {
 	if r == nil || len(r.Content) == 0 {
 		return nil
@@ -248,10 +307,8 @@ func shownValues(a client.Ask, r *mcp.ElicitResult, most int) []string {
 		switch {
 		case f != nil && f.Secret:
 			val = "•••• (secret)"
-		case f != nil:
-			val = render.ShowValue(f, v)
 		default:
-			val = valueText(v)
+			val = sentValue(f, v)
 		}
 		out = append(out, label+"="+val)
 	}

@@ -45,6 +45,8 @@ type Feed struct {
 
 	connMu sync.Mutex
 	conn   *connection // the connection of the moment
+
+	starts // the answers re-runs start from
 }
 
 // connection is one connection of the session, as far as the asks of its
@@ -99,6 +101,47 @@ func (f *Feed) whileConnected(ctx context.Context) (cctx context.Context, stop f
 		}
 		return err
 	}
+}
+
+// starts keeps, by call, the answers a re-run's forms start from.
+type starts struct {
+	givenMu sync.Mutex
+	starts  map[int]map[string][]map[string]any // by call, by ask key
+}
+
+// startFrom keeps the answers call (a re-run) starts its forms from: for
+// each ask key, the contents accepted before, in the order asked.
+func (f *starts) startFrom(call int, answers map[string][]map[string]any) {
+	if len(answers) == 0 {
+		return
+	}
+	f.givenMu.Lock()
+	defer f.givenMu.Unlock()
+	if f.starts == nil {
+		f.starts = map[int]map[string][]map[string]any{}
+	}
+	f.starts[call] = answers
+}
+
+// given fills in the round's form asks with what their call starts from:
+// the n-th time a key is asked, the n-th answer given to it before.
+func (f *starts) given(r client.Round) client.Round {
+	f.givenMu.Lock()
+	defer f.givenMu.Unlock()
+	byKey := f.starts[r.Call]
+	if byKey == nil {
+		return r
+	}
+	asks := make([]client.Ask, len(r.Asks))
+	copy(asks, r.Asks)
+	for i, a := range asks {
+		if a.Mode() != "form" || len(byKey[a.Key]) == 0 {
+			continue
+		}
+		asks[i].Given, byKey[a.Key] = byKey[a.Key][0], byKey[a.Key][1:]
+	}
+	r.Asks = asks
+	return r
 }
 
 // HoldConsole keeps the console's writes back while the session is on

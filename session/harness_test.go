@@ -31,6 +31,40 @@ type harness struct {
 	ss   *mcp.ServerSession
 	msgs chan tea.Msg
 	now  *clock
+	sent *syncBuffer // what the client wrote to the server
+}
+
+// syncBuffer is a buffer written by one goroutine and read by another.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.b = append(b.b, p...)
+	return len(p), nil
+}
+
+// messages are the JSON-RPC messages written so far, by method ("" for a
+// response).
+func (b *syncBuffer) messages(method string) []map[string]json.RawMessage {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []map[string]json.RawMessage
+	for _, line := range strings.Split(string(b.b), "\n") {
+		var m map[string]json.RawMessage
+		if json.Unmarshal([]byte(line), &m) != nil {
+			continue
+		}
+		var got string
+		_ = json.Unmarshal(m["method"], &got)
+		if got == method {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // clock is a settable clock: timelines say how long things took.
@@ -77,8 +111,13 @@ type harnessOptions struct {
 	forms  formsFunc
 	values valuesFunc
 	sample sampleFunc
+	roots  []*mcp.Root
 	width  int
 	height int
+	// live: roots may be added while connected (client
+	// Options.ChangeableRoots); samplingOff: sample answers, but
+	// sampling starts off.
+	live, samplingOff bool
 }
 
 func newHarness(t *testing.T, srv *mcp.Server, o harnessOptions) *harness {
@@ -91,7 +130,8 @@ func newHarness(t *testing.T, srv *mcp.Server, o harnessOptions) *harness {
 	sr, cw := io.Pipe()
 	ct := transport.Wrap(&mcp.IOTransport{Reader: cr, Writer: cw}, "test server")
 	ct.Observe(feed.Observe)
-	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
+	sent := &syncBuffer{}
+	ss, err := srv.Connect(ctx, &mcp.IOTransport{Reader: io.NopCloser(io.TeeReader(sr, sent)), Writer: sw}, nil)
 	if err != nil {
 		t.Fatalf("server Connect: %v", err)
 	}
@@ -111,6 +151,9 @@ func newHarness(t *testing.T, srv *mcp.Server, o harnessOptions) *harness {
 	if o.sample != nil {
 		copts.Sampler = &Sampler{Inner: o.sample, Feed: feed}
 	}
+	copts.Roots = o.roots
+	copts.ChangeableRoots = o.live
+	copts.SamplingOff = o.samplingOff
 	cs, err := client.Connect(ctx, ct, copts)
 	if err != nil {
 		t.Fatalf("client.Connect: %v", err)
@@ -123,7 +166,7 @@ func newHarness(t *testing.T, srv *mcp.Server, o harnessOptions) *harness {
 	if o.values != nil {
 		opts.Values = o.values
 	}
-	h := &harness{t: t, m: New(opts), feed: feed, cs: cs, ss: ss, msgs: make(chan tea.Msg, 64), now: now}
+	h := &harness{t: t, m: New(opts), feed: feed, cs: cs, ss: ss, msgs: make(chan tea.Msg, 64), now: now, sent: sent}
 	h.m.exec = func(c tea.ExecCommand, fn tea.ExecCallback) tea.Cmd {
 		return func() tea.Msg { return fn(c.Run()) }
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -199,7 +200,7 @@ func (m *Model) save() {
 
 // request is the call as the script sees it.
 func (c *call) request() Request {
-	r := Request{ID: c.id, Method: c.method, Target: c.target, Args: c.args}
+	r := Request{ID: c.id, Method: c.method, Target: c.target, Args: c.args, Caps: c.caps}
 	switch c.state {
 	case stateRunning:
 		r.Left = "still running when saved"
@@ -223,6 +224,56 @@ type Request struct {
 	// Left says why the request is left out of the script ("" to keep it):
 	// it failed, was cancelled, was still running.
 	Left string
+	// Caps, when set, are the roots and sampling the request was sent
+	// with (they change in a session): its command gives those, whatever
+	// --root and --sampling the session started with.
+	Caps *Caps
+}
+
+// Caps are the client capabilities that change in a session, as one
+// request was sent with them.
+type Caps struct {
+	Sampling bool
+	Roots    []string // root URIs
+}
+
+// CapsOf is what c declares now.
+func CapsOf(c Capabilities) *Caps {
+	out := &Caps{Sampling: c.Sampling()}
+	for _, r := range c.Roots() {
+		out.Roots = append(out.Roots, r.URI)
+	}
+	return out
+}
+
+// flags are the session's flags for this request's command: --sampling
+// and --root as it was sent.
+func (r Request) flags(session []string) []string {
+	if r.Caps == nil {
+		return session
+	}
+	var out []string
+	for i := 0; i < len(session); i++ {
+		switch session[i] {
+		case "--sampling":
+			continue
+		case "--root":
+			i++ // and its directory
+			continue
+		}
+		out = append(out, session[i])
+	}
+	if r.Caps.Sampling {
+		out = append(out, "--sampling")
+	}
+	for _, u := range r.Caps.Roots {
+		dir := u
+		if pu, err := url.Parse(u); err == nil && pu.Scheme == "file" {
+			dir = filepath.FromSlash(pu.Path)
+		}
+		out = append(out, "--root", dir)
+	}
+	return out
 }
 
 // Answered is one round of a request: what was asked, what was answered.
@@ -344,7 +395,7 @@ func WriteScript(w io.Writer, r Replay, server client.Server, reqs []Request, no
 			cmd = []string{"read"}
 			own = []string{c.Target}
 		}
-		cmd = append(cmd, r.Flags...)
+		cmd = append(cmd, c.flags(r.Flags)...)
 		if answers != nil {
 			cmd = append(cmd, "--answers", "-")
 		}
@@ -562,10 +613,26 @@ type Recorder struct {
 
 	mu     sync.Mutex
 	rounds map[int][]Answered
+	starts // the answers re-runs start from
+}
+
+// StartFrom has the forms of request call (a re-run) start from the
+// answers given in rounds (those of the request it repeats).
+func (r *Recorder) StartFrom(call int, rounds []Answered) {
+	out := map[string][]map[string]any{}
+	for _, rr := range rounds {
+		for _, a := range rr.Asks {
+			if ans := rr.Answers[a.Key]; ans != nil && ans.Action == client.Accept && len(ans.Content) > 0 {
+				out[a.Key] = append(out[a.Key], ans.Content)
+			}
+		}
+	}
+	r.startFrom(call, out)
 }
 
 // Answer implements client.Answerer.
 func (r *Recorder) Answer(ctx context.Context, round client.Round) (map[string]*mcp.ElicitResult, error) {
+	round = r.given(round)
 	out, err := r.Inner.Answer(ctx, round)
 	keys := make([]string, len(round.Asks))
 	for i, a := range round.Asks {

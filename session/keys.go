@@ -25,8 +25,7 @@ import (
 //     list only through a form and its review, or, for a tool that takes
 //     no arguments, a confirm line answered with y; r and e re-run.
 //
-// A key works only once it is listed here. C is kept for the session's
-// capabilities: add it to everywhere with its handler.
+// A key works only once it is listed here.
 
 // paneID is where the keys go.
 type paneID int
@@ -42,6 +41,7 @@ const (
 	paneAsks    // the asks waiting
 	paneConfirm // a yes or no line
 	paneLevel   // the log level picker
+	paneCaps    // the client's capabilities
 	numPanes
 )
 
@@ -76,6 +76,7 @@ var everywhere = []binding{
 	{keys: []string{"?"}, show: "?", does: "these keys", foot: "? keys"},
 	{keys: []string{"L"}, show: "L", does: "the server's log level"},
 	{keys: []string{"S"}, show: "S", does: "save the session as a script of one-shot commands"},
+	{keys: []string{"C"}, show: "C", does: "the client's capabilities: sampling on or off, roots added and removed"},
 	{keys: []string{"R"}, show: "R", does: "restart a stdio server, or reconnect to an HTTP one (History, Activity and the wire are kept)"},
 	{keys: []string{"ctrl+c"}, show: "ctrl+c", does: "cancel the request on screen (or the latest running); at rest, twice quits"},
 	{keys: []string{"q"}, show: "q", does: "quit (asks again while requests run)", foot: "q quit"},
@@ -145,6 +146,12 @@ var panes = [numPanes]struct {
 	paneConfirm: {"A question", []binding{
 		{keys: []string{"y", "Y"}, show: "y", does: "yes", foot: "y yes"},
 		{keys: []string{"n", "N", "esc", "q"}, show: "n  esc", does: "no", foot: "n or esc no"},
+	}},
+	paneCaps: {"Capabilities", []binding{
+		{keys: []string{"up", "k", "down", "j"}, show: "↑/↓", does: "choose", foot: "↑/↓ move"},
+		{keys: []string{"enter", "space"}, show: "enter", does: "turn sampling on or off; add a directory", foot: "enter turn on/off, add"},
+		{keys: []string{"d", "x", "delete", "backspace"}, show: "d", does: "remove the root chosen", foot: "d remove a root"},
+		{keys: []string{"esc", "q", "C"}, show: "esc", does: "back", foot: "esc back"},
 	}},
 	paneLevel: {"Log level", []binding{
 		{keys: []string{"up", "k", "down", "j"}, show: "↑/↓", does: "choose", foot: "↑/↓ choose"},
@@ -300,6 +307,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "L":
 		m.modal = newLevelModal(m.c.LogLevel())
+		return nil
+	case "C":
+		if m.caps() == nil {
+			m.setStatus("this session cannot change the client's capabilities", true)
+			return nil
+		}
+		m.modal = &capsModal{}
 		return nil
 	case "S":
 		m.save()

@@ -12,6 +12,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -19,6 +20,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -132,6 +134,11 @@ type Model struct {
 	detail  detailCache
 	subs    map[string]bool // resources subscribed to
 
+	// loadErrText is loadErr in words; notOffered marks a list the server
+	// does not offer (it declares no capability for it).
+	loadErrText [3]string
+	notOffered  [3]bool
+
 	calls   []*call
 	byID    map[int]*call
 	tokens  map[string]int // progress token -> call
@@ -180,7 +187,8 @@ func New(o Options) *Model {
 	if o.Feed == nil {
 		o.Feed = NewFeed(o.Now)
 	}
-	ctx, stop := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := func() { cancel(errSessionClosed) }
 	m := &Model{guardClock: time.Now,
 		o: o, c: o.Client, feed: o.Feed, st: plainStyles(), ctx: ctx, stop: stop,
 		width: 80, height: 24, server: o.Client.Server(),
@@ -227,6 +235,10 @@ type loadedMsg struct {
 	res   *client.ResourceList
 	tmpl  *client.TemplateList
 	err   error
+	// notOffered: the server does not declare the capability, so it was
+	// not asked.
+	notOffered bool
+	tmplErr    error // the resource templates could not be read
 }
 
 // watchConnection waits for the connection to end: a server that exits
@@ -266,27 +278,32 @@ func (m *Model) load(which tab) tea.Cmd {
 		switch which {
 		case tabTools:
 			if caps.Tools == nil {
-				msg.tools = &client.ToolList{}
+				msg.notOffered = true
 				return msg
 			}
 			msg.tools, msg.err = c.ListTools(ctx)
 		case tabPrompts:
 			if caps.Prompts == nil {
-				msg.pr = &client.PromptList{}
+				msg.notOffered = true
 				return msg
 			}
 			msg.pr, msg.err = c.ListPrompts(ctx)
 		case tabResources:
 			if caps.Resources == nil {
-				msg.res = &client.ResourceList{}
+				msg.notOffered = true
 				return msg
 			}
 			msg.res, msg.err = c.ListResources(ctx)
 			if msg.err == nil {
 				// A server that has no templates may not know the method:
-				// it just has none.
-				if tl, err := c.ListResourceTemplates(ctx); err == nil {
+				// it just has none. Anything else it answered is said.
+				tl, err := c.ListResourceTemplates(ctx)
+				var je *jsonrpc.Error
+				switch {
+				case err == nil:
 					msg.tmpl = tl
+				case !errors.As(err, &je) || je.Code != jsonrpc.CodeMethodNotFound:
+					msg.tmplErr = err
 				}
 			}
 		}
@@ -314,11 +331,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.loading[msg.which] = false
 		m.loaded[msg.which] = true
 		m.loadErr[msg.which] = msg.err
+		m.notOffered[msg.which] = msg.notOffered
+		m.loadErrText[msg.which] = ""
 		if msg.err != nil {
-			m.act.add(actRow{at: m.o.Now(), kind: kindError, text: fmt.Sprintf("reading the %s list failed: %s", strings.ToLower(tabNames[msg.which]), m.o.ErrorText(m.c.Explain(msg.err)))})
+			m.loadErrText[msg.which] = m.o.ErrorText(m.c.Explain(msg.err))
+			m.act.add(actRow{at: m.o.Now(), kind: kindError, text: fmt.Sprintf("reading the %s list failed: %s", strings.ToLower(tabNames[msg.which]), m.loadErrText[msg.which])})
 			if !m.gone && unreachable(msg.err) {
 				m.lostConnection(msg.err)
 			}
+		}
+		if msg.tmplErr != nil {
+			m.act.add(actRow{at: m.o.Now(), kind: kindError, text: "reading the resource templates failed: " + m.o.ErrorText(m.c.Explain(msg.tmplErr))})
 		}
 		m.setList(msg)
 		if m.again[msg.which] {
@@ -371,6 +394,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd := m.key(msg)
 		return m, tea.Batch(cmd, m.openVisibleAsk())
 	case tea.PasteMsg:
+		if c, ok := m.modal.(*capsModal); ok {
+			c.paste(msg.Content)
+			return m, nil
+		}
 		if l := m.filtering(); l != nil {
 			l.setFilter(l.filter + strings.ReplaceAll(msg.Content, "\n", " "))
 			m.fixCursor(l)
@@ -533,15 +560,16 @@ func (m *Model) tabsLine() string {
 		switch t {
 		case tabTools, tabPrompts, tabResources:
 			switch {
+			case m.notOffered[t]:
+				label += " –"
+			case m.loadErr[t] != nil:
+				label += " !" // no count: the server sent no list
 			case t == tabResources && m.loaded[t] && m.tmpl != nil && len(m.tmpl.Templates) > 0:
 				label += fmt.Sprintf(" %d+%d", len(m.lists[t].items)-len(m.tmpl.Templates), len(m.tmpl.Templates))
 			case m.loaded[t]:
 				label += fmt.Sprintf(" %d", len(m.lists[t].items))
 			default:
 				label += " …"
-			}
-			if m.loadErr[t] != nil {
-				label += "!"
 			}
 		case tabActivity:
 			if m.running > 0 {

@@ -69,7 +69,7 @@ func (m *Model) lostConnection(err error) {
 	for _, c := range m.calls {
 		if c.running() {
 			c.lost = "the connection ended while it ran: " + text
-			c.cancel()
+			c.cancel(errConnectionLost)
 			running = append(running, fmt.Sprintf("#%d %s", c.id, c.label()))
 		}
 	}
@@ -128,7 +128,7 @@ func (m *Model) reconnect() tea.Cmd {
 	for _, c := range m.calls {
 		if c.running() {
 			c.lost = fmt.Sprintf("ended: the server was %sed (R) while it ran", verb)
-			c.cancel()
+			c.cancel(errRestarting)
 		}
 	}
 	what := "restarting the server (R): a new process, the same session"

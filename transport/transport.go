@@ -136,9 +136,6 @@ func (w *wrapped) Connect(ctx context.Context) (mcp.Connection, error) {
 		return nil, err
 	}
 	obs := Observers(w.obs...)
-	if obs == nil && w.filter == nil {
-		return c, nil
-	}
 	return &wrappedConn{Connection: c, obs: obs, filter: w.filter}, nil
 }
 
@@ -162,6 +159,7 @@ func (c *wrappedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 func (c *wrappedConn) Write(ctx context.Context, m jsonrpc.Message) error {
+	m = withReason(ctx, m) // a cancellation says why, as over stdio and HTTP
 	if c.obs == nil {
 		return c.Connection.Write(ctx, m)
 	}

@@ -69,8 +69,9 @@ func (f *Factory) answerers(cmd *cobra.Command) (client.Answerer, client.Sampler
 }
 
 // keepAnswers writes what the person answered as an answers file: to
-// --save-answers, or, when the run failed after they answered, to a file
-// of its own, with the command that sends them again.
+// --save-answers, or, when the run failed after they accepted an ask, to a
+// file of its own, with the command that sends them again (answers that
+// only decline or cancel are nothing to send again).
 func (f *Factory) keepAnswers(err error) {
 	if f.recorder == nil || f.recorder.Len() == 0 {
 		return
@@ -79,7 +80,7 @@ func (f *Factory) keepAnswers(err error) {
 	path := f.Flags.SaveAnswers
 	if path == "" {
 		var ue *usageError
-		if err == nil || errors.As(err, &ue) || errors.As(err, new(toolError)) || errors.Is(err, client.ErrAbandoned) || errors.Is(err, context.Canceled) {
+		if err == nil || f.recorder.Accepted() == 0 || errors.As(err, &ue) || errors.As(err, new(toolError)) || errors.Is(err, client.ErrAbandoned) || errors.Is(err, context.Canceled) {
 			return
 		}
 		file, ferr := os.CreateTemp("", "mcpcli-answers-*.json")

@@ -140,7 +140,18 @@ func callRun(ctx context.Context, cmd *cobra.Command, opts *CallOptions) error {
 			return err
 		}
 		if tool == nil {
-			return unknownTool(s, list, opts.Tool, "mcpcli tools")
+			real, err := shownName(s.Server().Display(), "tool", opts.Tool, toolNames(list))
+			if err != nil {
+				return err
+			}
+			if real == "" {
+				return unknownTool(s, list, opts.Tool, "mcpcli tools")
+			}
+			sayShown(opts.Console, s.Server().Display(), "tool", opts.Tool, real)
+			opts.Tool = real
+			if tool, list, err = s.Tool(ctx, real); err != nil {
+				return err
+			}
 		}
 		inputSchema := jsonpeek.Get(list.Raw[tool.Name], "inputSchema")
 		spec, err := schema.ParseArgs(inputSchema)
@@ -183,7 +194,8 @@ func callRun(ctx context.Context, cmd *cobra.Command, opts *CallOptions) error {
 // the server's to check, and a refusal is explained from the list after.
 func needsToolList(s *client.Session, opts *CallOptions) bool {
 	_, http := s.Transport().(*transport.HTTP)
-	return len(opts.Pairs) > 0 || len(opts.Base) == 0 || opts.Ask != nil || !s.Server().Modern() || http
+	// A name with markers may be a name as mcpcli shows it (shownName).
+	return len(opts.Pairs) > 0 || len(opts.Base) == 0 || opts.Ask != nil || !s.Server().Modern() || http || strings.Contains(opts.Tool, "<U+")
 }
 
 // explainRefusedCall is a call made without the tool list that the server
@@ -444,7 +456,11 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 
 func promptRun(ctx context.Context, cmd *cobra.Command, opts *PromptOptions) error {
 	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		args, err := promptArguments(ctx, cmd, s, promptRequest{name: opts.Name, args: opts.Args, ask: opts.Ask, values: opts.Values, lists: "mcpcli prompts"})
+		args, err := promptArguments(ctx, cmd, s, promptRequest{name: opts.Name, args: opts.Args, ask: opts.Ask, values: opts.Values, lists: "mcpcli prompts",
+			shown: func(real string) {
+				sayShown(opts.Console, s.Server().Display(), "prompt", opts.Name, real)
+				opts.Name = real
+			}})
 		if err != nil {
 			return err
 		}
@@ -467,6 +483,9 @@ type promptRequest struct {
 	values valueAsker
 	// lists is the command that lists the prompts, for the messages.
 	lists string
+	// shown is told the real name of a prompt named as mcpcli shows it
+	// (with markers for what cannot be shown): it is the one to get.
+	shown func(real string)
 }
 
 // promptArguments checks a prompt's arguments against the server's list
@@ -486,7 +505,22 @@ func promptArguments(ctx context.Context, cmd *cobra.Command, s *client.Session,
 		}
 	}
 	if prompt == nil {
-		return nil, &notFoundError{server: s.Server().Display(), what: "prompt", name: r.name, maybe: suggest.Closest(r.name, names), list: r.lists}
+		real, err := shownName(s.Server().Display(), "prompt", r.name, names)
+		if err != nil {
+			return nil, err
+		}
+		if real == "" {
+			return nil, &notFoundError{server: s.Server().Display(), what: "prompt", name: r.name, maybe: suggest.Closest(r.name, names), list: r.lists}
+		}
+		if r.shown != nil {
+			r.shown(real)
+		}
+		r.name = real
+		for _, p := range list.Prompts {
+			if p.Name == real {
+				prompt = p
+			}
+		}
 	}
 	var argNames, missing []string
 	for _, a := range prompt.Arguments {

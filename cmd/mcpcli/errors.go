@@ -2,13 +2,18 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -195,6 +200,8 @@ func explainAs(err error, login string) string {
 		rd  *transport.RedirectError
 		tll *transport.TooLongError
 		sc  *transport.StdoutClosedError
+		le  *client.ListError
+		cpe *client.CapabilityError
 	)
 	if msg, ok := explainSignIn(err, login); ok {
 		return msg
@@ -215,6 +222,12 @@ func explainAs(err error, login string) string {
 		return ns.Error() + "; drop --resource, or watch list changes only"
 	case errors.As(err, &ud):
 		return undeclared(ud)
+	case errors.As(err, &cpe):
+		flag := "--sampling"
+		if cpe.Capability == "roots" {
+			flag = "--root DIR"
+		}
+		return cpe.Error() + "; start the session again with " + flag
 	case errors.As(err, &oe):
 		return oe.Error() + "; the server is broken or hostile"
 	case errors.As(err, &sse):
@@ -283,10 +296,22 @@ func explainAs(err error, login string) string {
 			via = ce.Via
 		}
 		return fmt.Sprintf("cannot reach %s: %v; check the URL and that the server is running", via, ne.Err)
+	case errors.As(err, &le) && le.Err != nil && errors.As(err, &je):
+		if je.Code == jsonrpc.CodeMethodNotFound {
+			return fmt.Sprintf("server \"%s\" does not know %s (-32601 method not found: %s)", le.Server, le.Method, rpcMessage(je.Code, je.Message))
+		}
+		what := describeRPC(je.Code, strings.TrimSpace(je.Message))
+		if je.Code == mcp.CodeMissingRequiredClientCapabilities {
+			what = missingCapabilities(je)
+		}
+		return fmt.Sprintf("server \"%s\" answered %s with an error: %s", le.Server, le.Method, what)
 	case errors.As(err, &je) && je.Code != transport.CodeRejectedByTransport:
 		prefix := ""
 		if errors.As(err, &ce) {
 			prefix = "connecting to " + ce.Via + ": "
+		}
+		if je.Code == mcp.CodeMissingRequiredClientCapabilities {
+			return prefix + missingCapabilities(je)
 		}
 		return prefix + describeRPC(je.Code, strings.TrimSpace(je.Message))
 	}
@@ -298,9 +323,9 @@ func explainAs(err error, login string) string {
 func undeclared(e *client.UndeclaredError) string {
 	switch e.Capability {
 	case "sampling":
-		return e.Error() + "; pass --sampling to read its sampling requests and write the replies yourself"
+		return e.Error() + "; pass --sampling to read its sampling requests and write the replies yourself (in the session: turn sampling on)"
 	case "roots":
-		return e.Error() + "; pass --root DIR (repeatable) to give it roots"
+		return e.Error() + "; pass --root DIR (repeatable) to give it roots (in the session: add one)"
 	}
 	return e.Error()
 }
@@ -390,14 +415,70 @@ func describeRPC(code int64, msg string) string {
 		return fmt.Sprintf("the server has no such resource (-32002): %s; run 'mcpcli resources' to list them", msg)
 	case -32020:
 		return fmt.Sprintf("the server found the HTTP headers did not match the request body (-32020 header mismatch): %s", msg)
-	case -32021:
-		return fmt.Sprintf("the server needs a client capability mcpcli did not declare (-32021 missing required client capabilities): %s; check --elicitation", msg)
 	case -32022:
 		return fmt.Sprintf("the server supports none of mcpcli's protocol versions (-32022 unsupported protocol version): %s", msg)
 	case -32042:
 		return fmt.Sprintf("the server requires a URL elicitation first (-32042): %s", msg)
 	}
 	return fmt.Sprintf("the server answered with error %d: %s", code, msg)
+}
+
+// missingCapabilities words a -32021: the capabilities the server named in
+// data.requiredCapabilities, each with the flag that declares it.
+func missingCapabilities(je *jsonrpc.Error) string {
+	msg := rpcMessage(je.Code, je.Message)
+	head := "the server needs a client capability mcpcli did not declare (-32021 missing required client capabilities)"
+	var data struct {
+		Required map[string]json.RawMessage `json:"requiredCapabilities"`
+	}
+	_ = json.Unmarshal(je.Data, &data)
+	var named, hints []string
+	hint := func(h string) {
+		if !slices.Contains(hints, h) {
+			hints = append(hints, h)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(data.Required)) {
+		v := data.Required[k]
+		switch k {
+		case "sampling":
+			named = append(named, "sampling")
+			hint("pass --sampling to write the model's replies yourself, or turn sampling on in the session")
+		case "roots":
+			named = append(named, "roots")
+			hint("pass --root DIR to give it roots, or add one in the session")
+		case "elicitation":
+			var modes map[string]json.RawMessage
+			_ = json.Unmarshal(v, &modes)
+			var ms []string
+			for _, m := range slices.Sorted(maps.Keys(modes)) {
+				ms = append(ms, render.Line(m))
+			}
+			if len(ms) == 0 {
+				named = append(named, "elicitation")
+			} else {
+				named = append(named, "elicitation ("+strings.Join(ms, ", ")+" mode)")
+			}
+			hint("pass --elicitation form,url (mcpcli's default) to declare both modes")
+		case "extensions":
+			var exts map[string]json.RawMessage
+			_ = json.Unmarshal(v, &exts)
+			for _, e := range slices.Sorted(maps.Keys(exts)) {
+				named = append(named, "the extension "+strconv.Quote(render.Line(e)))
+			}
+			hint("mcpcli does not support that extension")
+		default:
+			named = append(named, strconv.Quote(render.Line(k)))
+		}
+	}
+	if len(named) == 0 {
+		return fmt.Sprintf("%s: %s (the server did not say which, in data.requiredCapabilities)", head, msg)
+	}
+	out := fmt.Sprintf("the server needs %s, which mcpcli did not declare (-32021 missing required client capabilities: %s)", strings.Join(named, " and "), msg)
+	if len(hints) > 0 {
+		out += "; " + strings.Join(hints, "; ")
+	}
+	return out
 }
 
 // explainSignIn words what went wrong signing in (the oauth package's

@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -345,15 +344,11 @@ func supervisorBeside(exe string) string {
 func rootURIs(dirs []string) ([]*mcp.Root, error) {
 	var roots []*mcp.Root
 	for _, d := range dirs {
-		abs, err := filepath.Abs(d)
+		r, err := client.DirRoot(d)
 		if err != nil {
-			return nil, fmt.Errorf("--root %q: %v", d, err)
+			return nil, fmt.Errorf("--root %v", err)
 		}
-		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return nil, fmt.Errorf("--root %q is not a directory", d)
-		}
-		u := &url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
-		roots = append(roots, &mcp.Root{URI: u.String(), Name: filepath.Base(abs)})
+		roots = append(roots, r)
 	}
 	return roots, nil
 }
@@ -400,8 +395,10 @@ func (f *Factory) stdio(c transport.Command) *transport.Stdio {
 func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.Transport, adjust ...func(*client.Options)) (*client.Session, error) {
 	con := f.Console()
 	if f.answerer == nil {
+		// The sampler is there even without --sampling, off: the session
+		// can turn sampling on (client.Session.SetSampling).
 		var err error
-		if f.answerer, f.sampler, err = f.Answerers(cmd); err != nil {
+		if f.answerer, f.sampler, err = f.answerers(cmd); err != nil {
 			f.answerer = nil
 			t.Close()
 			return nil, err
@@ -474,11 +471,14 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 			con.Progress(p)
 		},
 		OnStep: func(st client.Step) {
-			if st.Kind != client.StepSend {
+			switch st.Kind {
+			case client.StepRootsListed:
+				// answered by mcpcli: the server is still at work
+			case client.StepSend:
+				wait.set(f.waiting(fmt.Sprintf("waiting for the server to answer %s %s…", st.Method, render.Line(st.Target))))
+			default:
 				wait.set(nil)
 				con.EndProgress()
-			} else {
-				wait.set(f.waiting(fmt.Sprintf("waiting for the server to answer %s %s…", st.Method, render.Line(st.Target))))
 			}
 			if f.Flags.Verbose {
 				con.Step(st)
@@ -490,6 +490,7 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 			wait.set(nil) // the person is writing the reply
 			return sampler.Sample(ctx, r)
 		})
+		opts.SamplingOff = !f.Flags.Sampling
 	}
 	for _, a := range adjust {
 		a(&opts)

@@ -97,7 +97,8 @@ with the first field "Ada" and the second field's default.
 
 mcpcli session --accessible is a whole session of lines on one connection:
 one command a line (tools, call TOOL K=V ..., prompt, resources, read URI or
-read TEMPLATE K=V ..., history, rerun N, level, save, quit), each ask answered on the lines that follow it, results on
+read TEMPLATE K=V ..., history, rerun N, level, roots, root add|rm DIR,
+sampling on|off, save, quit), each ask answered on the lines that follow it, results on
 stdout. 'mcpcli session --help' lists its commands.`,
 		},
 		{

@@ -97,3 +97,25 @@ func TestResendCommandLeavesCredentialsOut(t *testing.T) {
 		}
 	}
 }
+
+// A run that failed after the person only declined (a URL the server
+// requires, -32042) has no answers to keep: no file, no resend command.
+func TestNoAnswersKeptAfterADecline(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "bank", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "pay", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, &jsonrpc.Error{Code: mcp.CodeURLElicitationRequired, Message: "sign in first",
+			Data: json.RawMessage(`{"elicitations":[{"mode":"url","message":"Sign in to the bank","url":"https://bank.example/signin","elicitationId":"e1"}]}`)}
+	})
+	url := serve(t, srv, true)
+	t.Setenv("TMPDIR", t.TempDir())
+	code, _, errs := runCLI(t, "d\n", browsertest.New(t), "call", "pay", "--url", url)
+	if code != exitError || !strings.Contains(errs, "you answered decline") {
+		t.Fatalf("exit %d, want 1 with the decline said; stderr:\n%s", code, errs)
+	}
+	if strings.Contains(errs, "answers are kept") {
+		t.Errorf("answers are said to be kept after only a decline:\n%s", errs)
+	}
+	if left, _ := filepath.Glob(filepath.Join(os.Getenv("TMPDIR"), "mcpcli-answers-*")); len(left) > 0 {
+		t.Errorf("an answers file was written: %v", left)
+	}
+}

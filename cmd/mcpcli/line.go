@@ -295,6 +295,9 @@ const lineHelp = `commands:
   history               the requests so far, numbered
   rerun N               send request N again
   level LEVEL           set the server's log level (debug ... emergency)
+  roots                 the roots the server is given
+  root add|rm DIR       give the server a root, or take one away
+  sampling on|off       answer the server's sampling requests, or not
   save [FILE]           write the requests as a script of one-shot commands
                         (without FILE: in mcpcli's state directory)
   restart, reconnect    start the server again (stdio) or connect again (HTTP)
@@ -313,28 +316,28 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 	case "prompts":
 		return false, l.prompts(ctx, args)
 	case "resources":
-		return false, listResources(ctx, l.s, l.out, l.o.JSON, "read 'TEMPLATE' NAME=VALUE ...")
+		return false, listResources(ctx, l.s, l.out, l.con, l.o.JSON, "read 'TEMPLATE' NAME=VALUE ...")
 	case "call":
 		if len(args) == 0 {
 			return false, errors.New("call what? call TOOL [K=V ...]; 'tools' lists them")
 		}
-		argv, err := l.toolArgs(ctx, args[0], args[1:])
+		name, argv, err := l.toolArgs(ctx, args[0], args[1:])
 		if err != nil {
 			return false, err
 		}
-		if ok, err := l.confirmCall(ctx, args[0], argv); !ok || err != nil {
+		if ok, err := l.confirmCall(ctx, name, argv); !ok || err != nil {
 			return false, err
 		}
-		return false, l.send(ctx, "tools/call", args[0], argv, 0)
+		return false, l.send(ctx, "tools/call", name, argv, 0)
 	case "prompt":
 		if len(args) == 0 {
 			return false, errors.New("get which prompt? prompt NAME [K=V ...]; 'prompts' lists them")
 		}
-		argv, err := l.promptArgs(ctx, args[0], args[1:])
+		name, argv, err := l.promptArgs(ctx, args[0], args[1:])
 		if err != nil {
 			return false, err
 		}
-		return false, l.send(ctx, "prompts/get", args[0], argv, 0)
+		return false, l.send(ctx, "prompts/get", name, argv, 0)
 	case "read":
 		if len(args) == 0 {
 			return false, errors.New("read what? read URI, or read TEMPLATE NAME=VALUE ...; 'resources' lists them")
@@ -362,6 +365,10 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 				return false, err
 			}
 		}
+		if l.rec != nil {
+			// Its forms start from the answers given to it.
+			l.rec.StartFrom(len(l.reqs)+1, r.Rounds)
+		}
 		return false, l.send(ctx, r.Method, r.Target, r.Args, n)
 	case "level":
 		if len(args) != 1 {
@@ -371,6 +378,12 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 			return false, err
 		}
 		l.con.Printf("log level: %s", render.Line(args[0]))
+	case "roots":
+		l.roots()
+	case "root":
+		return false, l.root(args)
+	case "sampling":
+		return false, l.sampling(args)
 	case "save":
 		path := l.o.Replay.DefaultPath
 		switch {
@@ -385,7 +398,7 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 		}
 		l.con.Printf("%s", msg)
 	default:
-		names := []string{"tools", "call", "prompts", "prompt", "resources", "read", "history", "rerun", "level", "save", "restart", "reconnect", "quit", "help"}
+		names := []string{"tools", "call", "prompts", "prompt", "resources", "read", "history", "rerun", "level", "roots", "root", "sampling", "save", "restart", "reconnect", "quit", "help"}
 		return false, fmt.Errorf("unknown command %q%s; 'help' lists them", cmd, didYouMean(suggest.Closest(cmd, names)))
 	}
 	return false, nil
@@ -393,9 +406,16 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 
 // toolArgs reads a call's arguments: a JSON object, KEY=VALUE pairs typed
 // by the tool's inputSchema, or both. The tool list is read (once a
-// session) only when something needs it: pairs to type, or a terminal to
-// ask for missing arguments on.
-func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[string]any, error) {
+// session) only when something needs it: pairs to type, a terminal to
+// ask for missing arguments on, or a name as mcpcli shows it, which it
+// returns resolved to the real one.
+func (l *line) toolArgs(ctx context.Context, name string, words []string) (string, map[string]any, error) {
+	args, err := l.toolArgsOf(ctx, &name, words)
+	return name, args, err
+}
+
+func (l *line) toolArgsOf(ctx context.Context, namep *string, words []string) (map[string]any, error) {
+	name := *namep
 	out := map[string]any{}
 	if len(words) > 0 && strings.HasPrefix(words[0], "{") {
 		v, err := schema.DecodeJSON([]byte(words[0]))
@@ -408,7 +428,7 @@ func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[s
 		}
 		out, words = obj, words[1:]
 	}
-	if len(words) == 0 && l.o.Ask == nil && len(out) > 0 {
+	if len(words) == 0 && l.o.Ask == nil && len(out) > 0 && !strings.Contains(name, "<U+") {
 		// Arguments given whole, as --args: the server's to check. With
 		// none at all the (kept) tool list is read, as one-shot call does,
 		// to name a tool that is not there or a required argument missing.
@@ -419,7 +439,18 @@ func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[s
 		return nil, err
 	}
 	if tool == nil {
-		return nil, unknownTool(l.s, list, name, "tools")
+		real, err := shownName(l.s.Server().Display(), "tool", name, toolNames(list))
+		if err != nil {
+			return nil, err
+		}
+		if real == "" {
+			return nil, unknownTool(l.s, list, name, "tools")
+		}
+		sayShown(l.con, l.s.Server().Display(), "tool", name, real)
+		name, *namep = real, real
+		if tool, list, err = l.s.Tool(ctx, real); err != nil {
+			return nil, err
+		}
 	}
 	inputSchema := jsonpeek.Get(list.Raw[tool.Name], "inputSchema")
 	if l.specsOf != list {
@@ -462,29 +493,34 @@ func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[s
 }
 
 // promptArgs reads a prompt's KEY=VALUE arguments (always strings) and
-// checks them as the one-shot prompt command does.
-func (l *line) promptArgs(ctx context.Context, name string, words []string) (map[string]any, error) {
+// checks them as the one-shot prompt command does; it returns the prompt's
+// name, resolved when given as mcpcli shows it.
+func (l *line) promptArgs(ctx context.Context, name string, words []string) (string, map[string]any, error) {
 	given := map[string]string{}
 	seen := map[string]bool{}
 	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok || k == "" {
-			return nil, fmt.Errorf("argument %q must look like KEY=VALUE", w)
+			return "", nil, fmt.Errorf("argument %q must look like KEY=VALUE", w)
 		}
 		if err := once(seen, "argument", k); err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		given[k] = v
 	}
-	args, err := promptArguments(ctx, nil, l.s, promptRequest{name: name, args: given, ask: l.o.Ask, values: l.o.Values, lists: "prompts"})
+	args, err := promptArguments(ctx, nil, l.s, promptRequest{name: name, args: given, ask: l.o.Ask, values: l.o.Values, lists: "prompts",
+		shown: func(real string) {
+			sayShown(l.con, l.s.Server().Display(), "prompt", name, real)
+			name = real
+		}})
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	out := make(map[string]any, len(args))
 	for k, v := range args {
 		out[k] = v
 	}
-	return out, nil
+	return name, out, nil
 }
 
 // readURI is the URI to read: raw, or the template raw filled with the
@@ -563,7 +599,7 @@ func (l *line) confirmCall(ctx context.Context, name string, args map[string]any
 // send sends one request and prints its result.
 func (l *line) send(ctx context.Context, method, target string, args map[string]any, rerunOf int) error {
 	id := len(l.reqs) + 1
-	l.reqs = append(l.reqs, session.Request{ID: id, Method: method, Target: target, Args: args})
+	l.reqs = append(l.reqs, session.Request{ID: id, Method: method, Target: target, Args: args, Caps: session.CapsOf(l.s)})
 	cctx := client.WithCall(ctx, id)
 	var (
 		res *client.Result
@@ -645,6 +681,9 @@ func (l *line) tools(ctx context.Context, args []string) error {
 
 func (l *line) prompts(ctx context.Context, args []string) error {
 	list, err := l.s.ListPrompts(ctx)
+	if len(args) == 0 && notOffered(l.out, l.con, l.o.JSON, err) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}

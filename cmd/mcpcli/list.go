@@ -114,7 +114,7 @@ func toolsRun(ctx context.Context, opts *ListOptions) error {
 		if opts.Name != "" {
 			render.ToolDetail(opts.Out, tools[0], list.Raw[opts.Name], opts.Width)
 			if _, ok := s.Capabilities().Extensions[client.TasksExtension]; ok && s.Server().Modern() && render.TaskSupport(list.Raw[opts.Name]) == "" {
-				fmt.Fprintln(opts.Out, "  Tasks: the server has the tasks extension (2026-07-28) and may run any call as a task; mcpcli follows it")
+				fmt.Fprintln(opts.Out, "  "+render.ServerRunsTasks)
 			}
 			return nil
 		}
@@ -165,6 +165,9 @@ prompts NAME shows one prompt in full, with each argument's description.`,
 func promptsRun(ctx context.Context, opts *ListOptions) error {
 	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
 		list, err := s.ListPrompts(ctx)
+		if opts.Name == "" && notOffered(opts.Out, opts.Console, opts.JSON, err) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -214,15 +217,34 @@ func NewCmdResources(f *Factory, runF func(context.Context, *ListOptions) error)
 
 func resourcesRun(ctx context.Context, opts *ListOptions) error {
 	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		return listResources(ctx, s, opts.Out, opts.JSON, "mcpcli read 'TEMPLATE' --var NAME=VALUE")
+		return listResources(ctx, s, opts.Out, opts.Console, opts.JSON, "mcpcli read 'TEMPLATE' --var NAME=VALUE")
 	})
+}
+
+// notOffered says, when err is a list of what the server does not offer,
+// that it does not: on w, or with asJSON on con (stdout carries only what
+// the server sent, and it sent nothing). It is not a failure.
+func notOffered(w io.Writer, con *render.Console, asJSON bool, err error) bool {
+	var no *client.NotOfferedError
+	if !errors.As(err, &no) {
+		return false
+	}
+	if asJSON {
+		con.Printf("mcpcli: %s", render.Line(no.Error()))
+		return true
+	}
+	fmt.Fprintf(w, "(the server does not offer %s: it declares no %s capability)\n", no.Feature, no.Feature)
+	return true
 }
 
 // listResources prints the server's resources, then its resource
 // templates, with how to read one (readTemplate); with asJSON, both
 // lists as the server sent them.
-func listResources(ctx context.Context, s *client.Session, w io.Writer, asJSON bool, readTemplate string) error {
+func listResources(ctx context.Context, s *client.Session, w io.Writer, con *render.Console, asJSON bool, readTemplate string) error {
 	list, err := s.ListResources(ctx)
+	if notOffered(w, con, asJSON, err) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -80,6 +80,8 @@ terminal or a pipe:
   read URI [K=V ...]      read a resource; K=V fill a template's {variables}
   history, rerun N        the requests so far; send number N again
   level LEVEL             the server's log level
+  roots, root add|rm DIR  the roots given to the server; add or take one away
+  sampling on|off         answer the server's sampling requests, or not
   save [FILE]             write the requests as a script (without FILE: in
                           mcpcli's state directory)
   restart, reconnect      start the server again, or connect again
@@ -149,6 +151,9 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 					if o.Sampler != nil {
 						o.Sampler = rec.Sampler(o.Sampler)
 					}
+					// Roots can be added and removed, and sampling
+					// turned on, while connected (root, sampling).
+					o.ChangeableRoots = true
 					// --save writes each request with its answers: the
 					// answers of a whole session are not one answers file.
 					f.recorder = nil
@@ -206,9 +211,11 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 			inSession() // f.Answerer, just run, set the one-shot console's consent
 			f.recorder = nil
 			o.Answerer = &session.Answerer{Inner: fa, Feed: feed}
-			if o.Sampler != nil {
-				o.Sampler = &session.Sampler{Inner: fa, Feed: feed}
-			}
+			// Sampling can be turned on (C), and roots added, while
+			// connected.
+			o.Sampler = &session.Sampler{Inner: fa, Feed: feed}
+			o.SamplingOff = !f.Flags.Sampling
+			o.ChangeableRoots = true
 			o.OnTask = feed.Task
 			o.OnUndeclared = func(e *client.UndeclaredError) { feed.Warn(undeclared(e)) }
 			o.OnLog = feed.Log

@@ -34,6 +34,10 @@ func testServerMain() {
 		hostileServer(os.Args[2])
 		return
 	}
+	if mode == "lists" {
+		listsServer(os.Args[2])
+		return
+	}
 	if mode == "cursor-loop" || mode == "cursor-new" {
 		cursorLoop(mode == "cursor-new")
 		return
@@ -301,5 +305,67 @@ func hostileServer(how string) {
 			os.Stdout.Close()
 			time.Sleep(time.Minute)
 		}
+	}
+}
+
+// listsServer is a hand-written 2026-07-28 server that declares tools,
+// prompts and resources, and answers prompts/list, resources/list and
+// resources/templates/list the way how says: "ask" with input_required
+// (which no list may be answered with), "unknown" with -32601, "fail"
+// with -32603. Its one tool, "echo", works. With "names", its tools and
+// prompt have names holding an escape and invisible characters, and a
+// call says which it got.
+func listsServer(how string) {
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(sc.Bytes(), &m) != nil || m.ID == nil {
+			continue
+		}
+		var body string
+		switch {
+		case how != "names":
+		case m.Method == "tools/list":
+			body = `"result":{"tools":[{"name":"evil\u001b[31mname","inputSchema":{"type":"object"}},{"name":"twin\u200b","inputSchema":{"type":"object"}},{"name":"twin\u200c","inputSchema":{"type":"object"}},{"name":"echo","inputSchema":{"type":"object"}}]}`
+		case m.Method == "prompts/list":
+			body = `"result":{"prompts":[{"name":"bad\u200bprompt"}]}`
+		case m.Method == "tools/call" || m.Method == "prompts/get":
+			got, _ := json.Marshal(fmt.Sprintf("got %q", m.Params.Name))
+			if m.Method == "prompts/get" {
+				body = fmt.Sprintf(`"result":{"messages":[{"role":"user","content":{"type":"text","text":%s}}]}`, got)
+			} else {
+				body = fmt.Sprintf(`"result":{"content":[{"type":"text","text":%s}]}`, got)
+			}
+		}
+		if body == "" {
+			switch m.Method {
+			case "server/discover":
+				body = `"result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"prompts":{},"resources":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"lists","version":"1"}}}`
+			case "initialize":
+				body = `"error":{"code":-32600,"message":"initialize is not supported"}`
+			case "tools/list":
+				body = `"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"}}]}`
+			case "tools/call":
+				body = `"result":{"content":[{"type":"text","text":"echoed"}]}`
+			case "prompts/list", "resources/list", "resources/templates/list":
+				switch how {
+				case "ask":
+					body = `"result":{"resultType":"input_required","inputRequests":{"who":{"method":"elicitation/create","params":{"message":"Who asks?","requestedSchema":{"type":"object","properties":{}}}}}}`
+				case "unknown":
+					body = `"error":{"code":-32601,"message":"Method not found"}`
+				default:
+					body = `"error":{"code":-32603,"message":"the catalogue is offline"}`
+				}
+			default:
+				body = `"error":{"code":-32601,"message":"Method not found"}`
+			}
+		}
+		fmt.Printf(`{"jsonrpc":"2.0","id":%s,%s}`+"\n", m.ID, body)
 	}
 }
