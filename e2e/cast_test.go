@@ -295,6 +295,8 @@ func TestCastCtrlC(t *testing.T) {
 			check(t, tm.Type("switch_account"))
 			waitFor(t, tm, "/switch_account")
 			check(t, tm.Keys("Enter", "Enter"))
+			waitFor(t, tm, "Call switch_account? It takes no arguments.")
+			check(t, tm.Keys("y"))
 			waitFor(t, tm, "Which one should I use?")
 			switch how {
 			case "keys":

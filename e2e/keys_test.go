@@ -97,7 +97,7 @@ func TestSessionTypeAheadNeverAnswersAnAsk(t *testing.T) {
 	tm.waitFor("Review: accept sends this", "[ Accept: send ]")
 	tm.read()
 	tm.keys("Enter")
-	tm.waitFor("you chose not to", "round 1 · approve", "publish=no")
+	tm.waitFor("you chose not to", "round 1 · approve", "publish=false")
 	if n, answered := sent(t, trace, "tasks/update"); n != 1 || answered != 1 {
 		t.Errorf("tasks/update went %d times (%d with answers), want once", n, answered)
 	}

@@ -73,7 +73,7 @@ func TestSessionCapabilities(t *testing.T) {
 	tm.waitFor("Sampling  on", "sampling on:")
 	tm.keys("Escape")
 	tm.waitFor("Tools 10")
-	tm.pick("workspace_summary")
+	tm.call("workspace_summary")
 	tm.waitFor("Your workspace has 1 root", "roots sent · 1 root")
 	b, _ := os.ReadFile(trace)
 	var call string
