@@ -109,10 +109,10 @@ type Round struct {
 // AskSpec is one ask expected in a round. An ask the file only answers is
 // expected too, with nothing checked about it.
 type AskSpec struct {
-	Key    string
-	Mode   string // "form" or "url"; "" when either will do
+	Key     string
+	Mode    string // "form" or "url"; "" when either will do
 	Asserts []*Assert
-	Line   int
+	Line    int
 
 	comment string // the header line's trailing comment, with the space before it
 }
@@ -134,7 +134,7 @@ type Answer struct {
 // Expect is what a request must end with.
 type Expect struct {
 	Asserts []*Assert
-	Line   int
+	Line    int
 }
 
 // Op is how an Assert compares.

@@ -77,10 +77,10 @@ type parser struct {
 	f *File
 	i int // the line being read, 0-based
 
-	step  *Step
-	round *Round
-	ask   *AskSpec
-	res   *Expect
+	step                 *Step
+	round                *Round
+	ask                  *AskSpec
+	res                  *Expect
 	seenServer, seenConn bool
 
 	comment string // the trailing comment of the line last read to its end
@@ -394,7 +394,7 @@ func (p *parser) request(l *line, kind string) error {
 	st.Target = t
 	if kind != Read && !l.end() {
 		l.space()
-	at := l.pos
+		at := l.pos
 		raw, err := l.json(kind + " " + t + ": the arguments")
 		if err != nil {
 			return err
@@ -471,7 +471,7 @@ func (p *parser) askLine(l *line) error {
 	a := &AskSpec{Key: key, Line: p.i + 1}
 	if !l.end() {
 		l.space()
-	at := l.pos
+		at := l.pos
 		m, _ := l.word("the mode")
 		if m != "form" && m != "url" {
 			l.pos = at
@@ -520,7 +520,7 @@ func (p *parser) answerLine(l *line) error {
 			return l.err("answer %s %s carries no content; remove it, or accept", key, action)
 		}
 		l.space()
-	at := l.pos
+		at := l.pos
 		raw, err := l.json("answer " + key + ": the content")
 		if err != nil {
 			return err
