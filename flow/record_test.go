@@ -180,3 +180,92 @@ func loginTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResu
 	pw, _ := r.Content["password"].(string)
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("signed in with a password of %d characters", len(pw))}}}, nil
 }
+
+// echoServer asks for a text and says it back.
+func echoServer() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "echo", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r, _ := req.Params.InputResponses["say"].(*mcp.ElicitResult)
+		if r == nil {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"say": &mcp.ElicitParams{Message: "Say what?", RequestedSchema: json.RawMessage(
+				`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)}}}, nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(r.Content["text"])}}}, nil
+	})
+	return srv
+}
+
+// Text that only looks like an environment reference is kept as text.
+func TestALiteralDollarEnvStaysText(t *testing.T) {
+	said := answerFunc(func(r client.Round, a client.Ask) *mcp.ElicitResult {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"text": "$env:HOME"}}
+	})
+	f := record(t, echoServer(), said, flow.Request{Kind: flow.Call, Target: "echo"})
+	if !strings.Contains(string(f.Format()), `answer say accept {"text": "$$env:HOME"}`) {
+		t.Fatalf("the recording:\n%s", f.Format())
+	}
+	env := func(string) (string, bool) { return "/root", true }
+	if ms := flow.Check(f, replay(t, connect(t, echoServer()), f, env)); len(ms) > 0 {
+		t.Errorf("replay sent something else than $env:HOME:\n%s", diffs(ms))
+	}
+}
+
+func TestRecordKeepsAURLByItsSchemeHostAndPath(t *testing.T) {
+	run := func(u string) flow.Run {
+		return flow.Run{Request: flow.Request{Kind: flow.Call, Target: "connect"},
+			Rounds: []flow.LiveRound{{Number: 1, Asks: []flow.LiveAsk{{Key: "connect", Mode: "url", Message: "Connect.", URL: u, Answer: flow.Answer{Key: "connect", Action: "decline"}}}}},
+			Err:    fmt.Errorf("declined")}
+	}
+	for _, tc := range []struct {
+		url, line, other string
+		matches          bool
+	}{
+		{"http://127.0.0.1:4321/connect?id=abc", `url ~ /^http:\/\/127\.0\.0\.1(:[0-9]+)?\/connect([?#]|$)/`, "http://127.0.0.1:9999/connect?id=xyz", true},
+		{"https://example.com:8443/a/b?x=1", `url ~ /^https:\/\/example\.com:8443\/a\/b([?#]|$)/`, "https://example.com:8443/a/b#f", true},
+		{"https://example.com/a", `url ~ /^https:\/\/example\.com\/a([?#]|$)/`, "https://example.com/ab", false},
+		{"not a url", `url == "not a url"`, "not a url", true},
+	} {
+		f, err := flow.FromRecording("u.flow", flow.Server{}, false, []flow.Run{run(tc.url)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(f.Format()), "      "+tc.line+"\n") {
+			t.Errorf("recording %s: no line %s in\n%s", tc.url, tc.line, f.Format())
+		}
+		if ms := flow.Check(f, []flow.Run{run(tc.other)}); (len(ms) == 0) != tc.matches {
+			t.Errorf("recorded %s, then came %s: mismatches %v, want match %v", tc.url, tc.other, ms, tc.matches)
+		}
+	}
+}
+
+func TestAnErrorFailsUnlessExpected(t *testing.T) {
+	c := connect(t, wizard(variant{}))
+	for _, tc := range []struct {
+		src  string
+		pass bool
+	}{
+		{"call nosuch\n  result\n    error contains \"nosuch\"\n", true},
+		{"call nosuch\n", false},
+		{"call nosuch\n  result\n    rounds == 0\n", false},
+	} {
+		f, err := flow.Parse("e.flow", []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs := replay(t, c, f, nil)
+		ms := flow.Check(f, runs)
+		if (len(ms) == 0) != tc.pass {
+			t.Errorf("%q: mismatches %v, want pass %v (the error: %v)", tc.src, ms, tc.pass, runs[0].Err)
+		}
+		if tc.pass {
+			continue
+		}
+		nf, err := f.Update(runs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ms := flow.Check(nf, replay(t, c, nf, nil)); len(ms) > 0 {
+			t.Errorf("%q after Update:\n%s\n%s", tc.src, nf.Format(), diffs(ms))
+		}
+	}
+}
