@@ -334,10 +334,16 @@ func (l *Linter) response(s *sent, e envelope) {
 		l.urlRequired(at, s.declared, e.Error.Data)
 		return
 	case e.Result == nil:
+		if s.call != nil && l.inflight == s.call {
+			l.inflight = nil
+		}
 		return
 	}
 	rt, _ := jsonpeek.String(jsonpeek.Get(e.Result, "resultType"))
 	if rt != "input_required" {
+		if s.call != nil && l.inflight == s.call {
+			l.inflight = nil // done: a server request from now on is no round of it
+		}
 		return
 	}
 	if !mrtrMethods[s.method] {
