@@ -35,8 +35,10 @@ import (
 type File struct {
 	Name   string // the name it was parsed under, for messages
 	Server Server
-	// Shared says the steps run over one connection, in order; without it
-	// each flow still gets its own connection, which its steps share.
+	// Shared says the flow runs on a connection shared with the run's
+	// other flows that say so, one after another, instead of a connection
+	// of its own (the default, which lets flows run in parallel). Either
+	// way a flow's steps run in order on the one connection it has.
 	Shared bool
 	Steps  []*Step
 
