@@ -96,7 +96,8 @@ FUZZ_TARGETS := \
 	./transport:FuzzSSETee \
 	./render:FuzzWriteRaw \
 	./flow:FuzzParse \
-	./flow:FuzzRecordingReadsBack
+	./flow:FuzzRecordingReadsBack \
+	./lint:FuzzObserve
 
 # Every Fuzz function must be in the list (unless a run names its own).
 FUZZ_CHECK := $(if $(filter command line environment,$(origin FUZZ_TARGETS)),,yes)
