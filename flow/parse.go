@@ -379,7 +379,7 @@ func (p *parser) connection(l *line) error {
 	case "own":
 	default:
 		l.pos = at
-		return l.err("connection %q: use connection shared (the steps share one connection) or connection own", w)
+		return l.err("connection %q: use connection own (the default: a connection of its own) or connection shared (one connection with the other shared flows)", w)
 	}
 	return l.done()
 }

@@ -128,7 +128,7 @@ func TestParseErrorsSayWhereAndWhat(t *testing.T) {
 		{"call x\n  result\n  result\n", "e.flow:3:3: the step already has a result (line 2)"},
 		{"call x\nserver demo\n", "e.flow:2:1: server comes before the first step"},
 		{"server a\nserver b\ncall x\n", "e.flow:2:1: server is given twice"},
-		{"connection maybe\ncall x\n", `e.flow:1:12: connection "maybe": use connection shared`},
+		{"connection maybe\ncall x\n", `e.flow:1:12: connection "maybe": use connection own`},
 		{"prompt p {\"n\": 1}\n", `e.flow:1:10: prompt p: argument "n" is not a string`},
 		{"call x\n  result\n    type f == \"string\"\n", "e.flow:3:5: type is checked under an ask"},
 		{"call é {\"a\": ]}\n", "e.flow:1:14: call é: the arguments is not valid JSON"},
