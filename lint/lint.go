@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+	"github.com/mcpcli/mcpcli/internal/textsafe"
 	"github.com/mcpcli/mcpcli/schema"
 	"github.com/mcpcli/mcpcli/transport"
 	"github.com/mcpcli/mcpcli/urlmode"
@@ -67,7 +68,7 @@ func quote(s string) string {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
+	return string(textsafe.EscapeJSON(bytes.TrimSuffix(b.Bytes(), []byte("\n"))))
 }
 
 // Finding is one rule broken, once.

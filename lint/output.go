@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -65,9 +64,7 @@ func JSON(w io.Writer, findings []Finding) error {
 	for _, f := range findings {
 		out = append(out, one{f.Rule, f.Severity, f.Spec, rule(f.Rule).URL(), f.Message, f.Server, f.Method, f.Target, f.Call, f.Round, f.Key, f.Field, f.File, f.Line, f.Count})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return render.WriteJSON(w, out)
 }
 
 // SARIF writes the findings as a SARIF 2.1.0 log, for code-scanning views:
@@ -157,9 +154,7 @@ func SARIF(w io.Writer, findings []Finding, version string) error {
 		r.Results = append(r.Results, result{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: string(f.Severity),
 			Message: text{f.Where.String() + ": " + msg}, Locations: []location{loc}})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(log{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []run{r}})
+	return render.WriteJSON(w, log{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []run{r}})
 }
 
 func logicalName(w Where) string {

@@ -183,3 +183,19 @@ func TestSARIF(t *testing.T) {
 		t.Errorf("a finding from no file has a physical location")
 	}
 }
+
+func TestJSONAndSARIFEscapeWhatATerminalObeys(t *testing.T) {
+	fs := []lint.Finding{{Rule: lint.EmptyMessage, Severity: lint.Error, Spec: "x#y", Message: "m\u202e", Where: lint.Where{Server: "s\u009b", Key: "k\u200f"}, Count: 1}}
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"JSON":  func(b *bytes.Buffer) error { return lint.JSON(b, fs) },
+		"SARIF": func(b *bytes.Buffer) error { return lint.SARIF(b, fs, "dev") },
+	} {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(b.String(), "\u202e\u009b\u200f") {
+			t.Errorf("%s holds raw controls: %q", name, b.String())
+		}
+	}
+}

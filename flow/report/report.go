@@ -172,9 +172,7 @@ func JSON(w io.Writer, flows []Flow) error {
 		doc.Flows = append(doc.Flows, o)
 	}
 	doc.Passed, doc.Failed, doc.Errors = Counts(flows)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return render.WriteJSON(w, doc)
 }
 
 // TAP writes Test Anything Protocol, version 13 or 14: a test point per

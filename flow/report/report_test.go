@@ -209,3 +209,19 @@ func TestJUnitShape(t *testing.T) {
 		t.Errorf("JUnit holds an escape character")
 	}
 }
+
+// -o json goes to a terminal as often as to jq: what a terminal would
+// obey or hide is escaped.
+func TestJSONEscapesWhatATerminalObeys(t *testing.T) {
+	var b bytes.Buffer
+	fl := []report.Flow{{Name: "a\u202eb.flow", Err: errors.New("bad \u009b2J \u200f")}}
+	if err := report.JSON(&b, fl); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(b.String(), "\u202e\u009b\u200f") {
+		t.Errorf("JSON holds raw controls: %q", b.String())
+	}
+	if !strings.Contains(b.String(), `a\u202eb.flow`) {
+		t.Errorf("JSON lost the name: %s", b.String())
+	}
+}
