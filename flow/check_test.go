@@ -64,6 +64,10 @@ func TestChangedServerFailsWithANamedDiffAndUpdateFixesIt(t *testing.T) {
 			{"fields", 1, "basics", "", "renamed?"},
 			{"required", 1, "basics", "", `"title" now required`},
 		}},
+		{"form became a URL ask", acceptWizard, variant{urlMode: true}, []wantMismatch{
+			{"mode", 1, "basics", "", ""},
+			{"fields", 1, "basics", "", `"name", "visibility" gone`},
+		}},
 		{"result after decline changed", declineFirst, variant{declineMessage: "No repository for you."}, []wantMismatch{
 			{"text", 0, "", "", ""},
 		}},

@@ -130,6 +130,7 @@ type variant struct {
 	enumChange     bool // visibility gains "internal"
 	declineMessage string
 	renameField    bool // "name" becomes "title"
+	urlMode        bool // round 1 is a URL ask
 }
 
 // wizard is a two-round server in the shape of the demo's create_repo,
@@ -164,6 +165,11 @@ func wizard(v variant) *mcp.Server {
 			}
 			switch step {
 			case "":
+				if v.urlMode {
+					return &mcp.CallToolResult{RequestState: "1", InputRequests: mcp.InputRequestMap{
+						key1: &mcp.ElicitParams{Mode: "url", Message: "Set it up in the browser.", URL: "https://example.com/setup"},
+					}}, nil
+				}
 				return &mcp.CallToolResult{RequestState: "1", InputRequests: mcp.InputRequestMap{
 					key1: &mcp.ElicitParams{Mode: "form", Message: "New repository (step 1 of 2).", RequestedSchema: json.RawMessage(fmt.Sprintf(
 						`{"type":"object","properties":{"%s":{"type":"%s"},"visibility":{"type":"string","enum":%s}},"required":%s}`, nameField, nameType, vis, required))},

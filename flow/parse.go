@@ -655,7 +655,7 @@ func (p *parser) check(l *line) error {
 		c.Value = s
 	case SubjFields, SubjRequired, SubjEnum:
 		var list []string
-		if json.Unmarshal(raw, &list) != nil {
+		if string(raw) == "null" || json.Unmarshal(raw, &list) != nil {
 			var s string
 			if c.Op != Contains || json.Unmarshal(raw, &s) != nil {
 				return bad("a JSON list of strings, such as [\"a\", \"b\"]")

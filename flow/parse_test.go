@@ -119,6 +119,7 @@ func TestParseErrorsSayWhereAndWhat(t *testing.T) {
 		{"call x\n  result\n    text = \"a\"\n", `e.flow:3:10: text: "=" is not ==, ~ or contains`},
 		{"call x\n  result\n    text == a\n", "e.flow:3:13: text is not valid JSON"},
 		{"call x\n  result\n    text == 3\n", "e.flow:3:13: text ==: want a JSON string"},
+		{"call x\n  round 1\n    ask k\n      fields == null\n", "e.flow:4:17: fields ==: want a JSON list of strings"},
 		{"call x\n  result\n    rounds ~ /2/\n", "e.flow:3:12: rounds is checked with == only"},
 		{"call x\n  result\n    rounds == -1\n", "e.flow:3:15: rounds ==: want a whole number"},
 		{"call x\n  result\n    text ~ /(/\n", "e.flow:3:12: text: the pattern does not compile"},

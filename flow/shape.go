@@ -20,7 +20,7 @@ type shape struct {
 // shapeOf reads the schema as the server wrote it, whether or not a form
 // could be made of it.
 func shapeOf(raw json.RawMessage) shape {
-	s := shape{types: map[string]string{}, enums: map[string][]string{}}
+	s := shape{fields: []string{}, required: []string{}, types: map[string]string{}, enums: map[string][]string{}}
 	if jsonpeek.IsNull(bytes.TrimSpace(raw)) {
 		return s
 	}
@@ -41,12 +41,6 @@ func shapeOf(raw json.RawMessage) shape {
 		}
 		return true
 	})
-	if s.required == nil {
-		s.required = []string{}
-	}
-	if s.fields == nil {
-		s.fields = []string{}
-	}
 	return s
 }
 
@@ -112,7 +106,7 @@ type liveAsk struct {
 }
 
 func readAsk(a LiveAsk) liveAsk {
-	la := liveAsk{LiveAsk: a}
+	la := liveAsk{LiveAsk: a, shape: shapeOf(nil)}
 	if a.Mode != "url" {
 		la.shape = shapeOf(a.Schema)
 	}
