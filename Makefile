@@ -94,7 +94,10 @@ FUZZ_TARGETS := \
 	./transport:FuzzSSEIDFilter \
 	./transport:FuzzEventLimit \
 	./transport:FuzzSSETee \
-	./render:FuzzWriteRaw
+	./render:FuzzWriteRaw \
+	./flow:FuzzParse \
+	./flow:FuzzRecordingReadsBack \
+	./lint:FuzzObserve
 
 # Every Fuzz function must be in the list (unless a run names its own).
 FUZZ_CHECK := $(if $(filter command line environment,$(origin FUZZ_TARGETS)),,yes)

@@ -1,0 +1,312 @@
+// Package report writes the outcome of flow runs for people and for CI:
+// a line per flow (Text), JUnit XML, TAP and JSON.
+//
+// Every string a server sent reaches a Mismatch already JSON-quoted; Text
+// passes each line through render's sanitizer too, since it goes to a
+// terminal.
+package report
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpcli/mcpcli/flow"
+	"github.com/mcpcli/mcpcli/render"
+)
+
+// Flow is the outcome of one flow file.
+type Flow struct {
+	Name     string // the file, as it was named on the command line
+	Duration time.Duration
+	// Steps are the file's requests, in order (empty when it could not be
+	// read).
+	Steps      []flow.Request
+	Mismatches []flow.Mismatch
+	// Err is why the flow could not run at all: a file that does not
+	// parse, a server that cannot be reached.
+	Err error
+	// Updated says --update rewrote the file.
+	Updated bool
+}
+
+// Status is how a flow went.
+type Status string
+
+// The statuses.
+const (
+	Pass  Status = "pass"
+	Fail  Status = "fail"  // it ran, and the server differs from the file
+	Error Status = "error" // it could not run
+)
+
+// Status is Error when the flow could not run, Fail when it found
+// mismatches, else Pass.
+func (f Flow) Status() Status {
+	switch {
+	case f.Err != nil:
+		return Error
+	case len(f.Mismatches) > 0:
+		return Fail
+	}
+	return Pass
+}
+
+// Counts tallies flows by status.
+func Counts(flows []Flow) (passed, failed, errored int) {
+	for _, f := range flows {
+		switch f.Status() {
+		case Pass:
+			passed++
+		case Fail:
+			failed++
+		case Error:
+			errored++
+		}
+	}
+	return
+}
+
+// OK reports whether every flow passed: mcpcli test exits 0 then, else 1.
+func OK(flows []Flow) bool {
+	_, f, e := Counts(flows)
+	return f == 0 && e == 0
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) }
+
+// Text writes a line per flow, the diffs of a failing one indented under
+// it, then a closing line of counts:
+//
+//	PASS   flows/create_repo.flow  3 steps, 0.412s
+//	FAIL   flows/delete.flow  1 step, 0.120s, 1 mismatch
+//	       step 1 (call delete_project), round 1, ask "confirm_delete": required (line 9)
+//	         - == ["confirm"]
+//	         + []
+//	ERROR  flows/broken.flow: flows/broken.flow:3:1: "rond" is not a flow keyword
+//	3 flows, 1 passed, 1 failed, 1 error, in 0.6s
+func Text(w io.Writer, flows []Flow) error {
+	var b strings.Builder
+	var total time.Duration
+	for _, f := range flows {
+		total += f.Duration
+		name := render.Line(f.Name)
+		switch f.Status() {
+		case Error:
+			fmt.Fprintf(&b, "ERROR  %s: %s\n", name, render.Line(f.Err.Error()))
+			continue
+		case Fail:
+			fmt.Fprintf(&b, "FAIL   %s  %s, %ss, %s", name, plural(len(f.Steps), "step", "steps"), seconds(f.Duration), plural(len(f.Mismatches), "mismatch", "mismatches"))
+		default:
+			fmt.Fprintf(&b, "PASS   %s  %s, %ss", name, plural(len(f.Steps), "step", "steps"), seconds(f.Duration))
+		}
+		if f.Updated {
+			b.WriteString(" (updated)")
+		}
+		b.WriteByte('\n')
+		for _, m := range f.Mismatches {
+			for _, l := range strings.Split(m.Diff(), "\n") {
+				b.WriteString("       ")
+				b.WriteString(render.Line(l))
+				b.WriteByte('\n')
+			}
+		}
+	}
+	p, fl, e := Counts(flows)
+	fmt.Fprintf(&b, "%s, %d passed, %d failed, %s, in %.1fs\n", plural(len(flows), "flow", "flows"), p, fl, plural(e, "error", "errors"), total.Seconds())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// JSON writes the outcome as one JSON document (-o json).
+func JSON(w io.Writer, flows []Flow) error {
+	type mismatch struct {
+		Step    int    `json:"step"`
+		Request string `json:"request"`
+		Round   int    `json:"round,omitempty"`
+		Key     string `json:"key,omitempty"`
+		Field   string `json:"field,omitempty"`
+		Subject string `json:"subject"`
+		Want    string `json:"want"`
+		Got     string `json:"got"`
+		Note    string `json:"note,omitempty"`
+		Line    int    `json:"line,omitempty"`
+		Text    string `json:"text"`
+	}
+	type one struct {
+		Name       string     `json:"name"`
+		Status     Status     `json:"status"`
+		DurationMS int64      `json:"durationMs"`
+		Steps      int        `json:"steps"`
+		Updated    bool       `json:"updated,omitempty"`
+		Error      string     `json:"error,omitempty"`
+		Mismatches []mismatch `json:"mismatches"`
+	}
+	var doc struct {
+		Flows  []one `json:"flows"`
+		Passed int   `json:"passed"`
+		Failed int   `json:"failed"`
+		Errors int   `json:"errors"`
+	}
+	doc.Flows = []one{}
+	for _, f := range flows {
+		o := one{Name: f.Name, Status: f.Status(), DurationMS: f.Duration.Milliseconds(), Steps: len(f.Steps), Updated: f.Updated, Mismatches: []mismatch{}}
+		if f.Err != nil {
+			o.Error = f.Err.Error()
+		}
+		for _, m := range f.Mismatches {
+			o.Mismatches = append(o.Mismatches, mismatch{Step: m.Step, Request: m.Request.String(), Round: m.Round, Key: m.Key, Field: m.Field,
+				Subject: m.Subject, Want: m.Want, Got: m.Got, Note: m.Note, Line: m.Line, Text: m.String()})
+		}
+		doc.Flows = append(doc.Flows, o)
+	}
+	doc.Passed, doc.Failed, doc.Errors = Counts(flows)
+	return render.WriteJSON(w, doc)
+}
+
+// TAP writes Test Anything Protocol, version 13 or 14: a test point per
+// flow, its mismatches in the YAML block under a failing one.
+func TAP(w io.Writer, flows []Flow, version int) error {
+	if version != 13 && version != 14 {
+		return fmt.Errorf("report: TAP version %d; mcpcli writes 13 or 14", version)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "TAP version %d\n1..%d\n", version, len(flows))
+	for i, f := range flows {
+		desc := tapEscape(render.Line(f.Name))
+		if f.Status() == Pass {
+			fmt.Fprintf(&b, "ok %d - %s\n", i+1, desc)
+			continue
+		}
+		fmt.Fprintf(&b, "not ok %d - %s\n", i+1, desc)
+		b.WriteString("  ---\n")
+		if f.Err != nil {
+			fmt.Fprintf(&b, "  message: %s\n  severity: error\n", yamlString(f.Err.Error()))
+		} else {
+			fmt.Fprintf(&b, "  message: %s\n  severity: fail\n", yamlString(plural(len(f.Mismatches), "mismatch", "mismatches")))
+			b.WriteString("  mismatches:\n")
+			for _, m := range f.Mismatches {
+				fmt.Fprintf(&b, "    - where: %s\n      subject: %s\n      want: %s\n      got: %s\n", yamlString(m.Where()), yamlString(m.Subject), yamlString(m.Want), yamlString(m.Got))
+				if m.Note != "" {
+					fmt.Fprintf(&b, "      note: %s\n", yamlString(m.Note))
+				}
+				if m.Line > 0 {
+					fmt.Fprintf(&b, "      line: %d\n", m.Line)
+				}
+			}
+		}
+		fmt.Fprintf(&b, "  duration_ms: %d\n  ...\n", f.Duration.Milliseconds())
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// tapEscape keeps a description from starting a directive: # and \ are
+// escaped with a backslash (TAP 14).
+func tapEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "#", `\#`).Replace(s)
+}
+
+// yamlString is s as a YAML double-quoted scalar: JSON's escapes are
+// YAML's, and a JSON string is a valid YAML one.
+func yamlString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// JUnit writes JUnit XML as Jenkins, GitLab and GitHub's test reporters
+// read it (the Jenkins junit-4.xsd schema): a testsuite per flow file, a
+// testcase per step, each mismatch a <failure>; a flow that could not run
+// is one testcase with an <error>. suite names the whole run.
+func JUnit(w io.Writer, suite string, flows []Flow) error {
+	type failure struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Body    string `xml:",chardata"`
+	}
+	type testcase struct {
+		XMLName   xml.Name  `xml:"testcase"`
+		Name      string    `xml:"name,attr"`
+		Classname string    `xml:"classname,attr"`
+		Time      string    `xml:"time,attr,omitempty"`
+		Errors    []failure `xml:"error"`
+		Failures  []failure `xml:"failure"`
+	}
+	type testsuite struct {
+		XMLName  xml.Name   `xml:"testsuite"`
+		Name     string     `xml:"name,attr"`
+		Tests    int        `xml:"tests,attr"`
+		Failures int        `xml:"failures,attr"`
+		Errors   int        `xml:"errors,attr"`
+		Time     string     `xml:"time,attr"`
+		Cases    []testcase `xml:"testcase"`
+	}
+	type testsuites struct {
+		XMLName  xml.Name    `xml:"testsuites"`
+		Name     string      `xml:"name,attr"`
+		Tests    int         `xml:"tests,attr"`
+		Failures int         `xml:"failures,attr"`
+		Errors   int         `xml:"errors,attr"`
+		Time     string      `xml:"time,attr"`
+		Suites   []testsuite `xml:"testsuite"`
+	}
+	doc := testsuites{Name: suite}
+	var total time.Duration
+	for _, f := range flows {
+		total += f.Duration
+		ts := testsuite{Name: f.Name, Time: seconds(f.Duration)}
+		if f.Err != nil {
+			ts.Cases = []testcase{{Name: "run", Classname: f.Name, Errors: []failure{{Message: firstLine(f.Err.Error()), Type: "error", Body: f.Err.Error()}}}}
+			ts.Errors = 1
+		}
+		for i, st := range f.Steps {
+			if f.Err != nil {
+				break
+			}
+			tc := testcase{Name: fmt.Sprintf("step %d: %s", i+1, st), Classname: f.Name}
+			for _, m := range f.Mismatches {
+				if m.Step == i+1 {
+					tc.Failures = append(tc.Failures, failure{Message: m.String(), Type: m.Subject, Body: m.Diff()})
+				}
+			}
+			if len(tc.Failures) > 0 {
+				ts.Failures++
+			}
+			ts.Cases = append(ts.Cases, tc)
+		}
+		ts.Tests = len(ts.Cases)
+		doc.Tests += ts.Tests
+		doc.Failures += ts.Failures
+		doc.Errors += ts.Errors
+		doc.Suites = append(doc.Suites, ts)
+	}
+	doc.Time = seconds(total)
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
