@@ -61,8 +61,13 @@ type Values interface {
 
 // Options are what a session is made of.
 type Options struct {
-	Client Client
-	Feed   *Feed
+	// Context is the run's: when it ends (a signal), every request of the
+	// session ends with it, and the forms they show quit, so that the
+	// session can quit in order and give the terminal back. nil means
+	// context.Background.
+	Context context.Context
+	Client  Client
+	Feed    *Feed
 	// Forms shows argument forms; nil means arguments are taken as given
 	// (tests).
 	Forms Forms
@@ -169,7 +174,11 @@ func New(o Options) *Model {
 	if o.Feed == nil {
 		o.Feed = NewFeed(o.Now)
 	}
-	ctx, stop := context.WithCancel(context.Background())
+	parent := o.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, stop := context.WithCancel(parent)
 	m := &Model{
 		o: o, c: o.Client, feed: o.Feed, st: plainStyles(), ctx: ctx, stop: stop,
 		width: 80, height: 24, server: o.Client.Server(),
@@ -185,6 +194,20 @@ func New(o Options) *Model {
 // Status is the last status line (what the session said last: "saved 3
 // requests to FILE").
 func (m *Model) Status() string { return m.status }
+
+// Cut is how many requests the session's end cut short: those still
+// running when it quit, and those its context's end cancelled (a
+// cancel then leaves no words of its own). Read it once the program is
+// gone.
+func (m *Model) Cut() int {
+	n := 0
+	for _, c := range m.calls {
+		if c.running() || c.state == stateCancelled && c.errText == "" {
+			n++
+		}
+	}
+	return n
+}
 
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {

@@ -235,6 +235,10 @@ func (f *Factory) pickServer(cmd *cobra.Command) error {
 	if errors.Is(err, session.ErrNoChoice) {
 		return errNoServerChosen
 	}
+	var sig interrupted
+	if err != nil && errors.As(context.Cause(cmd.Context()), &sig) {
+		return sig // nothing was sent: no server was chosen
+	}
 	if err != nil {
 		return err
 	}
@@ -349,6 +353,10 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 	}
 	feed := session.NewFeed(nil)
 	s, err := opts.Connect(ctx, feed)
+	var sig interrupted
+	if err != nil && errors.As(context.Cause(ctx), &sig) {
+		return &sessionEndedError{sig: sig, connecting: true}
+	}
 	if err != nil {
 		return err
 	}
@@ -361,7 +369,8 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 		errorText = explain
 	}
 	m := session.New(session.Options{
-		Client: s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
+		Context: ctx,
+		Client:  s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
 		Transport: via, Negotiated: negotiated, How: how,
 		Replay: opts.Replay, SavePath: opts.Save,
 		ErrorText: errorText,
@@ -376,6 +385,9 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 	})
 	_, err = opts.Terminal.Run(ctx, m)
 	m.Close()
+	if err != nil && errors.As(context.Cause(ctx), &sig) {
+		return &sessionEndedError{sig: sig, cut: m.Cut()}
+	}
 	if errors.Is(err, render.ErrCancelled) {
 		err = nil
 	}
@@ -466,6 +478,29 @@ func sessionFacts(s *client.Session) (how, short, via string) {
 		how = "HTTP+SSE (the " + transport.LegacySSEVersion + " transport): the initialize handshake"
 	}
 	return how, short, via
+}
+
+// sessionEndedError is a full-screen session ended by a signal: the
+// session, not a request, was what the signal stopped.
+type sessionEndedError struct {
+	sig        interrupted
+	connecting bool // before it opened
+	cut        int  // requests it cut short
+}
+
+func (e *sessionEndedError) Error() string {
+	msg := "the session ended on " + e.sig.signal()
+	if e.connecting {
+		msg += " while it connected to the server"
+	}
+	switch e.cut {
+	case 0:
+	case 1:
+		msg += "; the request still running was cancelled, and its server told"
+	default:
+		msg += fmt.Sprintf("; the %d requests still running were cancelled, and their server told", e.cut)
+	}
+	return msg
 }
 
 // noTerminalError is a full-screen session asked for without a terminal.
