@@ -141,6 +141,13 @@ func (l *line) loop(ctx context.Context) error {
 		if errors.Is(err, io.EOF) || errors.Is(err, render.ErrNoInput) {
 			return nil
 		}
+		var long *render.LineTooLongError
+		if errors.As(err, &long) {
+			// Said in one line, and the session goes on at the next.
+			l.commands++
+			l.fail(err)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -151,7 +158,7 @@ func (l *line) loop(ctx context.Context) error {
 		l.commands++
 		words, err := splitCommand(text)
 		if err != nil {
-			l.fail(fmt.Errorf("%q: %v", text, err))
+			l.fail(fmt.Errorf("%q: %v", cutEcho(text), err))
 			continue
 		}
 		quit, err := l.command(ctx, words)
@@ -183,7 +190,7 @@ func (l *line) read(ctx context.Context) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	s, err := l.o.Prompter.In.ReadString('\n')
+	s, err := l.o.Prompter.ReadRaw()
 	if err != nil && (s == "" || !errors.Is(err, io.EOF)) {
 		return "", err
 	}
@@ -191,6 +198,13 @@ func (l *line) read(ctx context.Context) (string, error) {
 	l.con.Printf("mcpcli> %s", render.Line(s))
 	return s, nil
 }
+
+// maxEcho is how much of what was typed an error quotes back: enough to
+// know it by, not a pasted megabyte.
+const maxEcho = 40
+
+// cutEcho is s as an error quotes it: its first maxEcho characters.
+func cutEcho(s string) string { return cut(s, maxEcho) }
 
 // splitCommand splits a command line into words, as a shell would; a
 // JSON object after "call TOOL" is kept whole, quotes and all.
@@ -368,7 +382,11 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 		l.con.Printf("%s", msg)
 	default:
 		names := []string{"tools", "call", "prompts", "prompt", "resources", "read", "history", "rerun", "level", "save", "restart", "reconnect", "quit", "help"}
-		return false, fmt.Errorf("unknown command %q%s; 'help' lists them", cmd, didYouMean(suggest.Closest(cmd, names)))
+		var maybe []string
+		if len(cmd) <= maxEcho {
+			maybe = suggest.Closest(cmd, names)
+		}
+		return false, fmt.Errorf("unknown command %q%s; 'help' lists them", cutEcho(cmd), didYouMean(maybe))
 	}
 	return false, nil
 }
