@@ -212,6 +212,19 @@ func exitScreens(t *testing.T) []screen {
 			g.waitFor("which server?", "▸ alpha")
 			return g
 		}, "mcpcli: stopped on %s before anything was sent[exit"},
+		{"line session at rest", func(t *testing.T) *guarded {
+			g := demo(nil, "session", "--accessible")(t)
+			g.waitFor("help lists the commands", "mcpcli>")
+			return g
+		}, ended},
+		{"line session asking", func(t *testing.T) *guarded {
+			g := demo(nil, "session", "--accessible")(t)
+			g.waitFor("help lists the commands", "mcpcli>")
+			g.text("call switch_account")
+			g.keys("Enter")
+			g.waitFor("Answer? [a]ccept and fill in")
+			return g
+		}, cut},
 		{"tour form", func(t *testing.T) *guarded {
 			g := startGuarded(t, nil, bin, "demo")
 			g.waitFor("Tour 1/7", "Delete it for good? *")

@@ -73,6 +73,7 @@ type line struct {
 	// ended is closed when the connection of the moment ends.
 	ended    chan struct{}
 	toldTail bool // the dead server's last stderr lines were shown
+	cut      int  // commands a signal cut short
 }
 
 // lineError is a line session in which commands failed.
@@ -100,7 +101,9 @@ func lineRun(ctx context.Context, o *LineOptions) error {
 	// How the commands went is said apart: it is not the connection's
 	// error, for withSession to explain by what became of the server.
 	var outcome error
+	connected := false
 	err := withSession(ctx, o.Console, connect, func(s *client.Session) error {
+		connected = true
 		l.use(ctx, s)
 		defer func() {
 			if l.s != s && l.s != nil {
@@ -129,6 +132,11 @@ func lineRun(ctx context.Context, o *LineOptions) error {
 		}
 		return nil
 	})
+	var sig interrupted
+	if err != nil && errors.As(context.Cause(ctx), &sig) {
+		// The session, not a request, was what the signal stopped.
+		return &sessionEndedError{sig: sig, connecting: !connected, cut: l.cut}
+	}
 	if err != nil {
 		return err
 	}
@@ -166,6 +174,9 @@ func (l *line) loop(ctx context.Context) error {
 			l.o.Settled()
 		}
 		if ctx.Err() != nil {
+			if err != nil {
+				l.cut++ // the command the end cut short
+			}
 			return ctx.Err()
 		}
 		if err != nil {
