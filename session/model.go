@@ -93,6 +93,9 @@ type Options struct {
 	// server) and connects again, signing in if the server asks; nil means
 	// the session cannot.
 	Reconnect func(ctx context.Context) (Reached, error)
+	// ResultBudget bounds the bytes of the results kept in memory (see
+	// kept.go); 0 means DefaultResultBudget.
+	ResultBudget int64
 }
 
 type tab int
@@ -151,6 +154,8 @@ type Model struct {
 	quitting     bool
 	seq          int // numbers expanded views, to match late answers
 
+	kept *results // the results, within their budget
+
 	lost         string // why the connection ended, in full
 	reconnecting bool   // R is under way
 	gen          int    // the connection's generation: one more for each R
@@ -184,6 +189,7 @@ func New(o Options) *Model {
 		width: 80, height: 24, server: o.Client.Server(),
 		byID: map[int]*call{}, tokens: map[string]int{}, subs: map[string]bool{},
 		act: newActivity(), hist: &list{}, exec: tea.Exec,
+		kept: newResults(o.ResultBudget),
 	}
 	for i := range m.lists {
 		m.lists[i] = &list{}
@@ -227,6 +233,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Close() {
 	m.stop()
 	m.feed.Close()
+	m.closeResults()
 }
 
 // Messages.
@@ -308,6 +315,14 @@ func (m *Model) load(which tab) tea.Cmd {
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	if kc := m.settle(); kc != nil {
+		cmd = tea.Batch(cmd, kc)
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(msg.Width, 20), max(msg.Height, 8)
@@ -344,6 +359,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.valuesDone(msg)
 	case callDoneMsg:
 		return m, m.callDone(msg)
+	case spilledMsg:
+		m.spilled(msg)
+		return m, nil
+	case restoredMsg:
+		return m, m.restored(msg)
 	case laidOutMsg:
 		if c := m.byID[msg.id]; c != nil && c.view != nil && msg.width == c.view.width {
 			c.view.setRows(msg.rows)

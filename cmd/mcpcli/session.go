@@ -27,6 +27,9 @@ type SessionOptions struct {
 	Accessible bool
 	// Save is --save FILE: the session's requests as a replayable script.
 	Save string
+	// ResultBudget is --result-budget: the memory the full-screen
+	// session keeps its results in.
+	ResultBudget int64
 
 	// The full-screen session: NoTerminal says why there is none.
 	NoTerminal string
@@ -49,6 +52,7 @@ type SessionOptions struct {
 // server and no command).
 func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error) *cobra.Command {
 	var save string
+	budget := resultBudget(session.DefaultResultBudget)
 	cmd := &cobra.Command{
 		Use:     "session",
 		Aliases: []string{"shell"},
@@ -94,6 +98,7 @@ Results go to stdout, flushed after each; everything else to stderr.`,
 			if err != nil {
 				return err
 			}
+			opts.ResultBudget = int64(budget)
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -101,6 +106,7 @@ Results go to stdout, flushed after each; everything else to stderr.`,
 		},
 	}
 	cmd.Flags().StringVar(&save, "save", "", "write the session's requests to `FILE` as a replayable script of one-shot commands (on S, and when it ends)")
+	cmd.Flags().Var(&budget, "result-budget", "keep the results in at most `SIZE` of memory; past it the least lately shown go to a private temporary directory (at most 1GiB), then are dropped (r re-runs them)")
 	return cmd
 }
 
@@ -373,7 +379,8 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 		Client:  s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
 		Transport: via, Negotiated: negotiated, How: how,
 		Replay: opts.Replay, SavePath: opts.Save,
-		ErrorText: errorText,
+		ErrorText:    errorText,
+		ResultBudget: opts.ResultBudget,
 		Reconnect: func(ctx context.Context) (session.Reached, error) {
 			s, err := conn.replace(func() (*client.Session, error) { return opts.Connect(ctx, feed) })
 			if err != nil {
