@@ -178,6 +178,12 @@ func exitScreens(t *testing.T) []screen {
 			keys("Arguments for tool connect_account", "Enter", "Enter")), cut},
 		{"session sampling reply", session("draft_announcement", "asks for a model reply",
 			keys("Arguments for tool draft_announcement", "Enter", "Enter")), cut},
+		{"session value question", session("", "needs topic", func(g *guarded) {
+			g.keys("3")
+			g.waitFor("Notes on a topic")
+			g.pick("Notes on")
+		}), ended},
+		{"one-shot value question", oneShot("needs topic", "read", "demo://notes/{topic}"), "mcpcli: stopped on %s before anything was sent[exit"},
 		{"session sign-in at the start", func(t *testing.T) *guarded {
 			srv := httptest.NewServer(authtest.New(authtest.Options{Scopes: []string{"mcp:tools"}}).Handler())
 			t.Cleanup(srv.Close)
@@ -230,6 +236,7 @@ func exitScreens(t *testing.T) []screen {
 			g.waitFor("Tour 1/7", "Delete it for good? *")
 			return g
 		}, abandoned},
+		{"one-shot arguments form", oneShot("Arguments for tool create_repo", "call", "create_repo"), "mcpcli: stopped on %s before anything was sent[exit"},
 		{"one-shot form", oneShot("Which one should I use?", "call", "switch_account"), abandoned},
 		{"one-shot review", func(t *testing.T) *guarded {
 			g := demo(nil, "call", "switch_account")(t)

@@ -174,8 +174,9 @@ func (l *line) loop(ctx context.Context) error {
 			l.o.Settled()
 		}
 		if ctx.Err() != nil {
-			if err != nil {
-				l.cut++ // the command the end cut short
+			var sig interrupted
+			if err != nil && !errors.As(err, &sig) {
+				l.cut++ // a request the end cut short (not one still being asked for)
 			}
 			return ctx.Err()
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -36,6 +37,17 @@ func (e interrupted) signal() string {
 		}
 	}
 	return e.sig.String()
+}
+
+// beforeSending is err, from asking the person before a request was sent
+// (its arguments, a template's variables), as report should word it: a
+// signal that ended ctx stopped the run before anything was sent.
+func beforeSending(ctx context.Context, err error) error {
+	var sig interrupted
+	if err != nil && ctx.Err() != nil && errors.As(context.Cause(ctx), &sig) {
+		return sig
+	}
+	return err
 }
 
 // exitCode is the shell's for a process ended by the signal: 128+n.
