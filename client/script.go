@@ -239,6 +239,11 @@ func (s *Script) Answer(ctx context.Context, r Round) (map[string]*mcp.ElicitRes
 				if res.Content == nil {
 					res.Content = map[string]any{}
 				}
+				if a.Form != nil && !a.Form.Renderable() {
+					// Its content is not what is wrong: no content fits a
+					// form that was refused.
+					return nil, fmt.Errorf("answers for %q (round %d) cannot accept: mcpcli refused the form (%s); answer it with \"decline\" or \"cancel\"", a.Key, r.Number, problems(a.Form.Problems))
+				}
 				if err := checkContent(a, res.Content); err != nil {
 					return nil, fmt.Errorf("answers for %q (round %d) do not fit what the server asked: %v", a.Key, r.Number, err)
 				}
@@ -349,6 +354,15 @@ func checkContent(a Ask, content map[string]any) error {
 		return err
 	}
 	return a.Form.Validate(typed)
+}
+
+// problems are why a form was refused, in one line.
+func problems(ps []schema.Problem) string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return strings.Join(out, "; ")
 }
 
 // article is "an" before a key that starts with a vowel, else "a".

@@ -3,6 +3,8 @@ package client_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -156,5 +158,24 @@ func TestScriptMissingKeySaysAnBeforeAVowel(t *testing.T) {
 	_, err := s.Answer(context.Background(), client.Round{Number: 1, Legacy: true, Asks: []client.Ask{{Key: "elicitation", Params: &mcp.ElicitParams{Message: "?"}}}})
 	if err == nil || !strings.Contains(err.Error(), `add an "elicitation" key`) {
 		t.Errorf("Answer = %v, want it to say 'add an \"elicitation\" key'", err)
+	}
+}
+
+// Content for a form that was refused (a field of 10,001 options) is not
+// blamed on the content: the error says the form was refused, and why.
+func TestScriptAcceptOfARefusedFormSaysWhy(t *testing.T) {
+	var opts strings.Builder
+	for i := 0; i <= 10_000; i++ {
+		if i > 0 {
+			opts.WriteByte(',')
+		}
+		fmt.Fprintf(&opts, `"o%d"`, i)
+	}
+	raw := json.RawMessage(`{"type":"object","properties":{"pick":{"type":"string","enum":[` + opts.String() + `]}}}`)
+	s, _ := client.ParseScript(strings.NewReader(`{"k": {"action": "accept", "content": {"pick": "o1"}}}`), "f.json")
+	_, err := s.Answer(context.Background(), client.Round{Number: 1, Asks: []client.Ask{client.NewAsk("k", &mcp.ElicitParams{Mode: "form", Message: "?"}, raw)}})
+	want := `answers for "k" (round 1) cannot accept: mcpcli refused the form (pick: has 10001 options; mcpcli shows at most 10000); answer it with "decline" or "cancel"`
+	if err == nil || err.Error() != want {
+		t.Errorf("Answer(accept of a refused form) error = %v\nwant %s", err, want)
 	}
 }

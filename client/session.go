@@ -162,7 +162,8 @@ type Session struct {
 	level   atomic.Pointer[string] // the log level asked for, "" for none
 	gaveUp  atomic.Bool            // a request was cancelled or timed out: the go-sdk tells the server
 	lists   listCache
-	dropped droppedTools // tools the go-sdk left out of tools/list, and why
+	dropped droppedTools  // tools the go-sdk left out of tools/list, and why
+	subs    subscriptions // resources subscribed to
 
 	caps     liveCaps                // roots and sampling, as declared now
 	baseCaps *mcp.ClientCapabilities // the rest, as the session started
@@ -193,7 +194,9 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		opts.MaxRounds = DefaultMaxRounds
 	}
 	s := &Session{opts: opts, t: t, wire: newWire(), rootsServed: make(chan struct{})}
-	s.wire.onNote = opts.OnNotification
+	if opts.OnNotification != nil {
+		s.wire.onNote = s.notify
+	}
 	s.wire.toolsChanged = s.lists.forget
 	s.level.Store(&opts.LogLevel)
 	s.neg = &negotiator{s: s}
@@ -383,9 +386,15 @@ func (s *Session) Subscribe(ctx context.Context, uri string) error {
 	if c := s.Capabilities(); c.Resources == nil || !c.Resources.Subscribe {
 		return &NoSubscribeError{Server: s.server.Display(), URI: uri}
 	}
-	return s.request(ctx, &inflight{method: "resources/subscribe", target: uri}, func(ctx context.Context) error {
+	// Its updates are awaited from the moment it is asked for.
+	s.subs.add(uri)
+	err := s.request(ctx, &inflight{method: "resources/subscribe", target: uri}, func(ctx context.Context) error {
 		return s.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
 	})
+	if err != nil {
+		s.subs.drop(uri)
+	}
+	return err
 }
 
 // NoSubscribeError is a subscription to a server that does not offer
@@ -724,6 +733,7 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) error {
 
 // Unsubscribe stops the updates of a resource subscribed to.
 func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
+	s.subs.remove(uri)
 	return s.explain(s.cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri}))
 }
 

@@ -25,6 +25,10 @@ func TestMain(m *testing.M) {
 		serveHostile()
 		return
 	}
+	if os.Getenv(serverEnv) == "big" {
+		serveBig() // a tool with results of any size (budget_test.go)
+		return
+	}
 	if os.Getenv(serverEnv) == "secret" {
 		serveSecret() // a form with a password field (cast_test.go)
 		return

@@ -384,7 +384,7 @@ const textLines = 3
 // to what View draws).
 func (s *Slot) height(l *look) int {
 	st := &l.styles().Blurred
-	inner := max(s.width-st.Base.GetHorizontalFrameSize(), 10)
+	inner := max(s.width-st.Base.GetHorizontalFrameSize(), minInner)
 	if lf, ok := s.Input.(*listField); ok {
 		n := linesAt(lf.titleText(), inner) + lf.rows()
 		if lf.desc != "" {
@@ -406,6 +406,32 @@ func (s *Slot) height(l *look) int {
 		n += 2 // a blank line, the buttons
 	default:
 		n++ // the input line
+	}
+	return n
+}
+
+// inputLine is the line of the field's View that holds what the person
+// types or picks: after its title and description, a list's cursor row,
+// a confirm's buttons.
+func (s *Slot) inputLine(l *look) int {
+	st := &l.styles().Blurred
+	inner := max(s.width-st.Base.GetHorizontalFrameSize(), minInner)
+	if lf, ok := s.Input.(*listField); ok {
+		n := linesAt(lf.titleText(), inner)
+		if lf.desc != "" {
+			n += linesAt(lf.desc, inner)
+		}
+		if lf.info() {
+			n++
+		}
+		return n + max(lf.cursor-lf.top, 0)
+	}
+	n := linesAt(s.title, inner)
+	if s.shownDesc != "" {
+		n += linesAt(s.shownDesc, inner)
+	}
+	if _, ok := s.Input.(*huh.Confirm); ok {
+		n++
 	}
 	return n
 }
@@ -434,7 +460,7 @@ func (s *Slot) View(l *look) string {
 	st := &l.styles().Blurred
 	width := s.width - st.Base.GetHorizontalFrameSize()
 	var b strings.Builder
-	b.WriteString(st.Title.Render(lipgloss.Wrap(s.title, max(width, 10), "")))
+	b.WriteString(st.Title.Render(lipgloss.Wrap(s.title, max(width, minInner), "")))
 	b.WriteByte('\n')
 	if d := s.shownDesc; d != "" {
 		b.WriteString(st.Description.Render(d))
@@ -540,7 +566,7 @@ func wrapCut(s string, width, n int) string {
 	if s == "" || n <= 0 {
 		return ""
 	}
-	lines := strings.Split(lipgloss.Wrap(s, max(width, 10), ",.-; "), "\n")
+	lines := strings.Split(lipgloss.Wrap(s, max(width, minInner), ",.-; "), "\n")
 	if len(lines) <= n {
 		return strings.Join(lines, "\n")
 	}

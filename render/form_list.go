@@ -247,7 +247,7 @@ func (l *listField) headerLines() int {
 }
 
 func (l *listField) titleText() string {
-	return lipgloss.Wrap(l.title, max(l.width-2, 10), ",.-; ")
+	return lipgloss.Wrap(l.title, max(l.width-2, minInner), ",.-; ")
 }
 
 // space is how many lines the rows and the info line may take.
@@ -430,7 +430,7 @@ func (l *listField) View() string {
 		b.WriteString("\n")
 		b.WriteString(st.Description.Render(l.desc))
 	}
-	inner := max(l.width-st.Base.GetHorizontalFrameSize(), 10)
+	inner := max(l.width-st.Base.GetHorizontalFrameSize(), minInner)
 	if l.info() {
 		b.WriteString("\n")
 		b.WriteString(truncate(l.infoLine(st), inner))

@@ -163,7 +163,12 @@ func (m *askModel) keyScreen() int {
 
 // Sizes.
 
-func (m *askModel) innerWidth() int { return max(min(m.width, maxWidth), 20) }
+func (m *askModel) innerWidth() int { return max(min(m.width, maxWidth), minInner+2) }
+
+// minInner is the narrowest a field's text is laid out: on a terminal
+// narrower still, lines are cut at its edge, but the line typed into is
+// laid out for the screen, so that what is typed shows.
+const minInner = 6
 
 // messageLines is the server's message, wrapped; the header shows the
 // first few.
@@ -803,7 +808,8 @@ func (m *askModel) editView() string {
 		body = append(body, strings.Split(m.fields.Slots[i].View(m.look), "\n")...)
 		body = append(body, "  "+m.hint(i))
 	}
-	// A page cut short keeps the focused field on screen.
+	// A page cut short keeps the focused field on screen; a screen too
+	// short for its title, the line typed into.
 	if h := m.bodyHeight(); len(body) > h {
 		start := 0
 		for k, i := range page {
@@ -811,6 +817,9 @@ func (m *askModel) editView() string {
 				break
 			}
 			start += lipgloss.Height(m.fields.Slots[page[k]].View(m.look)) + 2
+		}
+		if line := m.slot().inputLine(m.look); line >= h {
+			start += line - h + 1
 		}
 		body = body[min(start, len(body)-h):]
 	}

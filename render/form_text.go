@@ -98,7 +98,7 @@ func (z *lazyText) View() string {
 	st := &l.styles().Blurred
 	width := z.width - st.Base.GetHorizontalFrameSize()
 	var b strings.Builder
-	b.WriteString(st.Title.Render(lipgloss.Wrap(s.title, max(width, 10), "")))
+	b.WriteString(st.Title.Render(lipgloss.Wrap(s.title, max(width, minInner), "")))
 	if z.desc != "" {
 		b.WriteByte('\n')
 		b.WriteString(st.Description.Render(z.desc))

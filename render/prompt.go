@@ -47,8 +47,12 @@ type Prompter struct {
 	// DropTypeahead, when set, discards what was typed ahead on the
 	// terminal, before Confirm reads its answer.
 	DropTypeahead func()
+	// MaxLine bounds a line read (0: MaxLineBytes); a longer one is
+	// refused with a *LineTooLongError.
+	MaxLine int
 
-	lines int // lines read so far
+	lines int // lines read so far as answers
+	read  int // lines read from In so far, commands too (ReadRaw)
 }
 
 // NewPrompter returns a Prompter reading in and writing out.
@@ -80,7 +84,7 @@ func (p *Prompter) readLine(ctx context.Context, prompt string, secret bool) (st
 	}
 	ch := make(chan result, 1)
 	go func() {
-		s, err := p.In.ReadString('\n')
+		s, err := p.ReadRaw()
 		ch <- result{s, err}
 	}()
 	select {
@@ -88,6 +92,11 @@ func (p *Prompter) readLine(ctx context.Context, prompt string, secret bool) (st
 		fmt.Fprintln(p.Out)
 		return "", ctx.Err()
 	case r := <-ch:
+		var long *LineTooLongError
+		if errors.As(r.err, &long) {
+			fmt.Fprintln(p.Out)
+			return "", r.err
+		}
 		if r.err != nil && (r.s == "" || !errors.Is(r.err, io.EOF)) {
 			fmt.Fprintln(p.Out)
 			if p.lines == 0 && errors.Is(r.err, io.EOF) {
@@ -109,6 +118,27 @@ func (p *Prompter) readLine(ctx context.Context, prompt string, secret bool) (st
 		}
 		return s, nil
 	}
+}
+
+// ReadRaw reads the next line from In as it is, its newline included,
+// bounded by MaxLine: a longer line is read past and refused with a
+// *LineTooLongError naming it. It prompts and echoes nothing.
+func (p *Prompter) ReadRaw() (string, error) {
+	max := p.MaxLine
+	if max <= 0 {
+		max = MaxLineBytes
+	}
+	s, err := readBoundedLine(p.In, max)
+	var long *LineTooLongError
+	if errors.As(err, &long) {
+		p.read++
+		long.Line = p.read
+		return "", long
+	}
+	if s != "" {
+		p.read++
+	}
+	return s, err
 }
 
 // choose reads one of the letters in opts (first letter of each word);

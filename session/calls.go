@@ -452,8 +452,7 @@ func (m *Model) callDone(msg callDoneMsg) tea.Cmd {
 	switch {
 	case msg.err == nil:
 		c.state = stateDone
-		c.result = msg.res
-		c.view = msg.view
+		m.keep(c, msg.res, msg.view)
 		return m.layoutCmd(c)
 	case c.lost != "":
 		// Its own error is the connection's end (or the cancel that

@@ -368,7 +368,7 @@ func (m *Model) resultPane(c *call, w, h int) []string {
 	case c.state == stateCancelled:
 		return []string{st.warn.Render("no result: cancelled")}
 	case c.view == nil:
-		return nil
+		return m.keptPane(c, w)
 	}
 	v := c.view
 	if v.rows == nil {

@@ -52,6 +52,9 @@ func (m *Model) historyView() []string {
 			mark = "!"
 			facts = "ask waits · " + facts
 		}
+		if m.dropped(c) != "" {
+			facts = "result dropped · " + facts
+		}
 		left := fmt.Sprintf("%s #%d %s %s", mark, c.id, c.label(), argText(c.args))
 		line := spread(clip(left, m.width-len(facts)-4), facts+" ", m.width-1)
 		if i == l.cursor {

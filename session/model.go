@@ -63,8 +63,13 @@ type Values interface {
 
 // Options are what a session is made of.
 type Options struct {
-	Client Client
-	Feed   *Feed
+	// Context is the run's: when it ends (a signal), every request of the
+	// session ends with it, and the forms they show quit, so that the
+	// session can quit in order and give the terminal back. nil means
+	// context.Background.
+	Context context.Context
+	Client  Client
+	Feed    *Feed
 	// Forms shows argument forms; nil means arguments are taken as given
 	// (tests).
 	Forms Forms
@@ -94,6 +99,9 @@ type Options struct {
 	// (render.Terminal.KeyGuard): 0 is render.DefaultKeyGuard, negative
 	// none.
 	KeyGuard time.Duration
+	// ResultBudget bounds the bytes of the results kept in memory (see
+	// kept.go); 0 means DefaultResultBudget.
+	ResultBudget int64
 }
 
 type tab int
@@ -164,6 +172,8 @@ type Model struct {
 	quitting     bool
 	seq          int // numbers expanded views, to match late answers
 
+	kept *results // the results, within their budget
+
 	lost         string // why the connection ended, in full
 	reconnecting bool   // R is under way
 	gen          int    // the connection's generation: one more for each R
@@ -187,13 +197,18 @@ func New(o Options) *Model {
 	if o.Feed == nil {
 		o.Feed = NewFeed(o.Now)
 	}
-	ctx, cancel := context.WithCancelCause(context.Background())
+	parent := o.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithCancelCause(parent)
 	stop := func() { cancel(errSessionClosed) }
 	m := &Model{guardClock: time.Now,
 		o: o, c: o.Client, feed: o.Feed, st: plainStyles(), ctx: ctx, stop: stop,
 		width: 80, height: 24, server: o.Client.Server(),
 		byID: map[int]*call{}, tokens: map[string]int{}, subs: map[string]bool{},
 		act: newActivity(), hist: &list{}, exec: tea.Exec,
+		kept: newResults(o.ResultBudget),
 	}
 	for i := range m.lists {
 		m.lists[i] = &list{}
@@ -204,6 +219,20 @@ func New(o Options) *Model {
 // Status is the last status line (what the session said last: "saved 3
 // requests to FILE").
 func (m *Model) Status() string { return m.status }
+
+// Cut is how many requests the session's end cut short: those still
+// running when it quit, and those its context's end cancelled (a
+// cancel then leaves no words of its own). Read it once the program is
+// gone.
+func (m *Model) Cut() int {
+	n := 0
+	for _, c := range m.calls {
+		if c.running() || c.state == stateCancelled && c.errText == "" {
+			n++
+		}
+	}
+	return n
+}
 
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
@@ -223,6 +252,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Close() {
 	m.stop()
 	m.feed.Close()
+	m.closeResults()
 }
 
 // Messages.
@@ -313,6 +343,14 @@ func (m *Model) load(which tab) tea.Cmd {
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	if kc := m.settle(); kc != nil {
+		cmd = tea.Batch(cmd, kc)
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(msg.Width, 20), max(msg.Height, 8)
@@ -355,6 +393,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.valuesDone(msg)
 	case callDoneMsg:
 		return m, m.callDone(msg)
+	case spilledMsg:
+		m.spilled(msg)
+		return m, nil
+	case restoredMsg:
+		return m, m.restored(msg)
 	case laidOutMsg:
 		if c := m.byID[msg.id]; c != nil && c.view != nil && msg.width == c.view.width {
 			c.view.setRows(msg.rows)

@@ -248,7 +248,7 @@ type laidOutMsg struct {
 func (m *Model) layoutCmd(c *call) tea.Cmd {
 	v := c.view
 	if v == nil {
-		return nil
+		return m.restore(c) // let go while it was not on screen
 	}
 	w := m.resultWidth(c)
 	if v.width == w && v.rows != nil {

@@ -233,7 +233,7 @@ func askArguments(ctx context.Context, ask argumentAsker, a render.Arguments) (m
 		return nil, client.ErrAbandoned
 	}
 	if err != nil {
-		return nil, err
+		return nil, beforeSending(ctx, err)
 	}
 	out := map[string]any{}
 	for k, v := range a.Given {

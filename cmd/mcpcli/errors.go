@@ -97,10 +97,15 @@ func report(ctx context.Context, w *render.Console, err error, login string) int
 	if errors.As(err, &te) {
 		return exitToolError
 	}
+	var ended *sessionEndedError
+	if errors.As(err, &ended) {
+		w.Printf("mcpcli: %s", ended)
+		return ended.sig.exitCode()
+	}
 	var sig interrupted
 	if errors.As(err, &sig) {
 		// Stopped while reading the person's own input: nothing was sent.
-		w.Printf("mcpcli: %s before anything was sent", sig)
+		w.Printf("mcpcli: stopped on %s before anything was sent", sig.signal())
 		return sig.exitCode()
 	}
 	var tce *client.TaskCancelledError
@@ -123,10 +128,11 @@ func report(ctx context.Context, w *render.Console, err error, login string) int
 		return exitAbandoned
 	}
 	if errors.Is(err, client.ErrAbandoned) || ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		w.Printf("mcpcli: cancelled; the request was abandoned")
 		if errors.As(context.Cause(ctx), &sig) {
+			w.Printf("mcpcli: cancelled on %s; the request was abandoned", sig.signal())
 			return sig.exitCode()
 		}
+		w.Printf("mcpcli: cancelled; the request was abandoned")
 		return exitAbandoned
 	}
 	var ue *usageError

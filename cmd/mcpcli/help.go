@@ -92,7 +92,8 @@ of answer from stdin. For each form it reads:
      d declines, c cancels.
 
 Invalid input is explained and asked again, up to 3 times. End of input
-cancels the ask. So "printf 'a\nAda\n\ny\n' | mcpcli call ..." accepts
+cancels the ask. A line is read up to 1 MiB: a longer one is skipped,
+said in one line naming it. So "printf 'a\nAda\n\ny\n' | mcpcli call ..." accepts
 with the first field "Ada" and the second field's default.
 
 mcpcli session --accessible is a whole session of lines on one connection:

@@ -77,6 +77,7 @@ type line struct {
 	// ended is closed when the connection of the moment ends.
 	ended    chan struct{}
 	toldTail bool // the dead server's last stderr lines were shown
+	cut      int  // commands a signal cut short
 }
 
 // lineError is a line session in which commands failed.
@@ -104,7 +105,9 @@ func lineRun(ctx context.Context, o *LineOptions) error {
 	// How the commands went is said apart: it is not the connection's
 	// error, for withSession to explain by what became of the server.
 	var outcome error
+	connected := false
 	err := withSession(ctx, o.Console, connect, func(s *client.Session) error {
+		connected = true
 		l.use(ctx, s)
 		defer func() {
 			if l.s != s && l.s != nil {
@@ -133,6 +136,11 @@ func lineRun(ctx context.Context, o *LineOptions) error {
 		}
 		return nil
 	})
+	var sig interrupted
+	if err != nil && errors.As(context.Cause(ctx), &sig) {
+		// The session, not a request, was what the signal stopped.
+		return &sessionEndedError{sig: sig, connecting: !connected, cut: l.cut}
+	}
 	if err != nil {
 		return err
 	}
@@ -145,6 +153,13 @@ func (l *line) loop(ctx context.Context) error {
 		if errors.Is(err, io.EOF) || errors.Is(err, render.ErrNoInput) {
 			return nil
 		}
+		var long *render.LineTooLongError
+		if errors.As(err, &long) {
+			// Said in one line, and the session goes on at the next.
+			l.commands++
+			l.fail(err)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -155,7 +170,7 @@ func (l *line) loop(ctx context.Context) error {
 		l.commands++
 		words, err := splitCommand(text)
 		if err != nil {
-			l.fail(fmt.Errorf("%q: %v", text, err))
+			l.fail(fmt.Errorf("%q: %v", cutEcho(text), err))
 			continue
 		}
 		quit, err := l.command(ctx, words)
@@ -163,6 +178,10 @@ func (l *line) loop(ctx context.Context) error {
 			l.o.Settled()
 		}
 		if ctx.Err() != nil {
+			var sig interrupted
+			if err != nil && !errors.As(err, &sig) {
+				l.cut++ // a request the end cut short (not one still being asked for)
+			}
 			return ctx.Err()
 		}
 		if err != nil {
@@ -187,7 +206,7 @@ func (l *line) read(ctx context.Context) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	s, err := l.o.Prompter.In.ReadString('\n')
+	s, err := l.o.Prompter.ReadRaw()
 	if err != nil && (s == "" || !errors.Is(err, io.EOF)) {
 		return "", err
 	}
@@ -195,6 +214,13 @@ func (l *line) read(ctx context.Context) (string, error) {
 	l.con.Printf("mcpcli> %s", render.Line(s))
 	return s, nil
 }
+
+// maxEcho is how much of what was typed an error quotes back: enough to
+// know it by, not a pasted megabyte.
+const maxEcho = 40
+
+// cutEcho is s as an error quotes it: its first maxEcho characters.
+func cutEcho(s string) string { return cut(s, maxEcho) }
 
 // splitCommand splits a command line into words, as a shell would; a
 // JSON object after "call TOOL" is kept whole, quotes and all.
@@ -399,7 +425,11 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 		l.con.Printf("%s", msg)
 	default:
 		names := []string{"tools", "call", "prompts", "prompt", "resources", "read", "history", "rerun", "level", "roots", "root", "sampling", "save", "restart", "reconnect", "quit", "help"}
-		return false, fmt.Errorf("unknown command %q%s; 'help' lists them", cmd, didYouMean(suggest.Closest(cmd, names)))
+		var maybe []string
+		if len(cmd) <= maxEcho {
+			maybe = suggest.Closest(cmd, names)
+		}
+		return false, fmt.Errorf("unknown command %q%s; 'help' lists them", cutEcho(cmd), didYouMean(maybe))
 	}
 	return false, nil
 }

@@ -31,6 +31,9 @@ type SessionOptions struct {
 	Accessible bool
 	// Save is --save FILE: the session's requests as a replayable script.
 	Save string
+	// ResultBudget is --result-budget: the memory the full-screen
+	// session keeps its results in.
+	ResultBudget int64
 
 	// The full-screen session: NoTerminal says why there is none.
 	NoTerminal string
@@ -56,6 +59,7 @@ type SessionOptions struct {
 // server and no command).
 func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error) *cobra.Command {
 	var save string
+	budget := resultBudget(session.DefaultResultBudget)
 	cmd := &cobra.Command{
 		Use:     "session",
 		Aliases: []string{"shell"},
@@ -106,6 +110,7 @@ Results go to stdout, flushed after each; everything else to stderr.`,
 			if err != nil {
 				return err
 			}
+			opts.ResultBudget = int64(budget)
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -113,6 +118,7 @@ Results go to stdout, flushed after each; everything else to stderr.`,
 		},
 	}
 	cmd.Flags().StringVar(&save, "save", "", "write the session's requests to `FILE` as a replayable script of one-shot commands (on S, and when it ends)")
+	cmd.Flags().Var(&budget, "result-budget", "keep the results in at most `SIZE` of memory; past it the least lately shown go to a private temporary directory (at most 1GiB), then are dropped (r re-runs them)")
 	return cmd
 }
 
@@ -260,6 +266,10 @@ func (f *Factory) pickServer(cmd *cobra.Command) error {
 	if errors.Is(err, session.ErrNoChoice) {
 		return errNoServerChosen
 	}
+	var sig interrupted
+	if err != nil && errors.As(context.Cause(cmd.Context()), &sig) {
+		return sig // nothing was sent: no server was chosen
+	}
 	if err != nil {
 		return err
 	}
@@ -400,6 +410,10 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 	}
 	feed := session.NewFeed(nil)
 	s, err := opts.Connect(ctx, feed)
+	var sig interrupted
+	if err != nil && errors.As(context.Cause(ctx), &sig) {
+		return &sessionEndedError{sig: sig, connecting: true}
+	}
 	if err != nil {
 		return err
 	}
@@ -412,10 +426,13 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 		errorText = explain
 	}
 	m := session.New(session.Options{
-		Client: s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
+		Context: ctx,
+		Client:  s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
 		Transport: via, Negotiated: negotiated, How: how,
 		Replay: opts.Replay, SavePath: opts.Save,
-		ErrorText: errorText, KeyGuard: opts.KeyGuard,
+		ErrorText:    errorText,
+		KeyGuard:     opts.KeyGuard,
+		ResultBudget: opts.ResultBudget,
 		Reconnect: func(ctx context.Context) (session.Reached, error) {
 			s, err := conn.replace(func() (*client.Session, error) { return opts.Connect(ctx, feed) })
 			if err != nil {
@@ -427,6 +444,9 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 	})
 	_, err = opts.Terminal.Run(ctx, m)
 	m.Close()
+	if err != nil && errors.As(context.Cause(ctx), &sig) {
+		return &sessionEndedError{sig: sig, cut: m.Cut()}
+	}
 	if errors.Is(err, render.ErrCancelled) {
 		err = nil
 	}
@@ -517,6 +537,29 @@ func sessionFacts(s *client.Session) (how, short, via string) {
 		how = "HTTP+SSE (the " + transport.LegacySSEVersion + " transport): the initialize handshake"
 	}
 	return how, short, via
+}
+
+// sessionEndedError is a full-screen session ended by a signal: the
+// session, not a request, was what the signal stopped.
+type sessionEndedError struct {
+	sig        interrupted
+	connecting bool // before it opened
+	cut        int  // requests it cut short
+}
+
+func (e *sessionEndedError) Error() string {
+	msg := "the session ended on " + e.sig.signal()
+	if e.connecting {
+		msg += " while it connected to the server"
+	}
+	switch e.cut {
+	case 0:
+	case 1:
+		msg += "; the request still running was cancelled, and its server told"
+	default:
+		msg += fmt.Sprintf("; the %d requests still running were cancelled, and their server told", e.cut)
+	}
+	return msg
 }
 
 // noTerminalError is a full-screen session asked for without a terminal.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -26,17 +27,27 @@ func (e interrupted) Error() string {
 	return fmt.Sprintf("mcpcli was stopped (%v)", e.sig)
 }
 
-// name is the signal as a person sends it: Ctrl+C, SIGTERM, SIGHUP.
-func (e interrupted) name() string {
-	if e.sig == os.Interrupt {
-		return "Ctrl+C"
-	}
+// signal is the signal's own name (SIGINT, SIGTERM, SIGHUP), whoever
+// sent it: a full-screen program reads Ctrl+C as a key, so a SIGINT
+// there came from elsewhere.
+func (e interrupted) signal() string {
 	if s, ok := e.sig.(syscall.Signal); ok {
 		if n := unix.SignalName(s); n != "" {
 			return n
 		}
 	}
 	return e.sig.String()
+}
+
+// beforeSending is err, from asking the person before a request was sent
+// (its arguments, a template's variables), as report should word it: a
+// signal that ended ctx stopped the run before anything was sent.
+func beforeSending(ctx context.Context, err error) error {
+	var sig interrupted
+	if err != nil && ctx.Err() != nil && errors.As(context.Cause(ctx), &sig) {
+		return sig
+	}
+	return err
 }
 
 // exitCode is the shell's for a process ended by the signal: 128+n.
@@ -55,10 +66,11 @@ const stopWait = 3 * time.Second
 // signalContext is cancelled at the first SIGINT, SIGTERM or SIGHUP, with
 // the signal as its cause: a request cancelled by it tells the server why.
 // Should the run not end within stopWait, or a second signal come, the
-// servers' process groups are killed and mcpcli exits, 128+signal: a run
-// can always be stopped.
+// servers' process groups are killed, the terminal is given back as it was
+// found, and mcpcli exits, 128+signal: a run can always be stopped.
 func signalContext(servers *transport.Group) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
+	tty := saveTerminal()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	ended := make(chan struct{})
@@ -75,11 +87,15 @@ func signalContext(servers *transport.Group) (context.Context, func()) {
 		case <-ended:
 			return
 		case s2 := <-sigs:
-			why = fmt.Sprintf("a second %s came before the run ended in order", interrupted{s2}.name())
+			// Named as it came: it may not be the first one again.
+			why = fmt.Sprintf("a second signal, %s, came before the run ended in order", interrupted{s2}.signal())
 		case <-time.After(stopWait):
 		}
 		servers.KillAll()
-		fmt.Fprintf(os.Stderr, "mcpcli: stopped: %s; %s, so its servers were killed\n", interrupted{s}, why)
+		// The screen a form or the session was showing is left, and the
+		// terminal's settings put back, as the program would have.
+		tty.restore()
+		fmt.Fprintf(os.Stderr, "mcpcli: stopped on %s; %s, so its servers were killed\n", interrupted{s}.signal(), why)
 		os.Exit(interrupted{s}.exitCode())
 	}()
 	return ctx, func() {

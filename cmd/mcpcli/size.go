@@ -37,8 +37,38 @@ func (b *byteSize) Set(s string) error {
 	return nil
 }
 
-// parseSize reads "256MiB", "1MB", "65536".
+// resultBudget is a session's --result-budget: a size of at least 1 MiB.
+type resultBudget int64
+
+func (b *resultBudget) String() string { return transport.FormatSize(int64(*b)) }
+func (b *resultBudget) Type() string   { return "SIZE" }
+
+func (b *resultBudget) Set(s string) error {
+	n, err := parseSizeOf(s)
+	if err != nil {
+		return err
+	}
+	if n < 1<<20 {
+		return fmt.Errorf("%q is less than 1MiB, too small to keep a result of any size", s)
+	}
+	*b = resultBudget(n)
+	return nil
+}
+
+// parseSize reads "256MiB", "1MB", "65536": a message size.
 func parseSize(s string) (int64, error) {
+	n, err := parseSizeOf(s)
+	if err != nil {
+		return 0, err
+	}
+	if n < minMessageSize {
+		return 0, fmt.Errorf("%q is less than %s, too small for an MCP message", s, transport.FormatSize(minMessageSize))
+	}
+	return n, nil
+}
+
+// parseSizeOf reads a size of at most 16 GiB.
+func parseSizeOf(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	i := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' })
 	if i < 0 {
@@ -52,9 +82,6 @@ func parseSize(s string) (int64, error) {
 	}
 	if n > maxMessageSize/mult || n*mult > maxMessageSize {
 		return 0, fmt.Errorf("%q is more than %s", s, transport.FormatSize(maxMessageSize))
-	}
-	if n*mult < minMessageSize {
-		return 0, fmt.Errorf("%q is less than %s, too small for an MCP message", s, transport.FormatSize(minMessageSize))
 	}
 	return n * mult, nil
 }

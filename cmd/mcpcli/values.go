@@ -36,7 +36,7 @@ func askMissing(ctx context.Context, s *client.Session, ask valueAsker, ref *mcp
 		case err == nil:
 			q.Suggestions, q.More = c.Values, c.More
 		case ctx.Err() != nil:
-			return ctx.Err()
+			return beforeSending(ctx, ctx.Err())
 		}
 		// A server that fails to complete is still asked the request:
 		// the person types the value.
@@ -45,7 +45,7 @@ func askMissing(ctx context.Context, s *client.Session, ask valueAsker, ref *mcp
 			continue
 		}
 		if err != nil {
-			return err
+			return beforeSending(ctx, err)
 		}
 		given[w.name] = v
 	}

@@ -38,7 +38,9 @@ Lines), until you press Ctrl+C.
 On a 2026-07-28 server it opens subscriptions/listen for the lists the server
 says change (tools, prompts, resources), and one more for each --resource
 URI; an older server sends list changes unasked (over HTTP on its GET
-stream), and gets resources/subscribe for each --resource.
+stream), and gets resources/subscribe for each --resource. An update of a
+resource that was not subscribed to is not printed: a warning on stderr
+says so, once.
 
 Exit status: 0 when you stop it with Ctrl+C (the way it is meant to end), 1
 when the server goes away or refuses a subscription.`,
