@@ -46,7 +46,7 @@ func startGuarded(t *testing.T, env []string, argv ...string) *guarded {
 	d := shellQuote(dir)
 	script := fmt.Sprintf(`while [ ! -e %[1]s/go ]; do sleep 0.02; done
 stty -a > %[1]s/stty.before
-%[2]s %[3]s
+MCPCLI_KEY_GUARD=0 %[2]s %[3]s
 echo "[exit $?]"
 stty -a > %[1]s/stty.after
 echo "[after]"
@@ -130,11 +130,16 @@ func exitScreens(t *testing.T) []screen {
 			return startGuarded(t, env, append(append([]string{bin}, args...), "--", bin, "demo-server")...)
 		}
 	}
+	// session opens pick (a tool taking no arguments is called with y:
+	// its name ends in "()").
 	session := func(pick, wait string, then ...func(g *guarded)) func(t *testing.T) *guarded {
 		return func(t *testing.T) *guarded {
 			g := demo([]string{"BROWSER=", "DISPLAY=", "WAYLAND_DISPLAY="}, "session", "--sampling")(t)
 			g.waitFor("mcpcli demo server 1.0.0", "Tools 10")
-			if pick != "" {
+			switch {
+			case strings.HasSuffix(pick, "()"):
+				g.call(strings.TrimSuffix(pick, "()"))
+			case pick != "":
 				g.pick(pick)
 			}
 			for _, f := range then {
@@ -170,7 +175,7 @@ func exitScreens(t *testing.T) []screen {
 	)
 	return []screen{
 		{"session at rest", session("", "Tools 10"), ended},
-		{"session elicitation form", session("switch_account", "Which one should I use?"), cut},
+		{"session elicitation form", session("switch_account()", "Which one should I use?"), cut},
 		{"session arguments form", session("create_repo", "Arguments for tool create_repo"), ended},
 		{"session review", session("create_repo", "Review: these arguments go to",
 			typed("owner *", "octo"), keys("octo", "Enter")), ended},
@@ -202,7 +207,7 @@ func exitScreens(t *testing.T) []screen {
 			g.waitFor("Sign in? [o]pen in browser")
 			g.keys("o", "Enter")
 			g.waitFor("authtest 1.0.0", "Tools 2")
-			g.pick("admin")
+			g.call("admin")
 			g.waitFor("Sign in? [o]pen in browser")
 			return g
 		}, cut},
