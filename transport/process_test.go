@@ -1,10 +1,11 @@
+//go:build unix
+
 package transport
 
 import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -155,15 +156,6 @@ func TestExplainNamesAServerThatDied(t *testing.T) {
 	var ee *ExitError
 	if got := s.Explain(errors.New("EOF")); !errors.As(got, &ee) || ee.State.ExitCode() != 3 {
 		t.Errorf("Explain after the server died = %v, want an ExitError with status 3", got)
-	}
-}
-
-func TestEnvironUnsetsInheritedVariables(t *testing.T) {
-	base := []string{"HOME=/home/ada", "TOKEN=s3cret", "PATH=/bin", "TOKENS=keep"}
-	got := environ(base, []string{"TOKEN", "MISSING"}, []string{"PATH=/usr/bin", "NEW=1"})
-	want := []string{"HOME=/home/ada", "PATH=/bin", "TOKENS=keep", "PATH=/usr/bin", "NEW=1"}
-	if !slices.Equal(got, want) {
-		t.Errorf("environ(%q, unset TOKEN MISSING, set PATH NEW) = %q, want %q", base, got, want)
 	}
 }
 

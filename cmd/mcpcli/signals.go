@@ -8,8 +8,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -19,9 +17,12 @@ type interrupted struct{ sig os.Signal }
 func (e interrupted) Error() string {
 	switch e.sig {
 	case os.Interrupt:
-		return "the user interrupted mcpcli (Ctrl+C)"
+		return "the user interrupted mcpcli (" + interruptKeys + ")"
 	case syscall.SIGHUP:
 		return "mcpcli's terminal was closed"
+	}
+	if s, ok := e.sig.(syscall.Signal); ok && signalWords(s) != "" {
+		return signalWords(s)
 	}
 	return fmt.Sprintf("mcpcli was stopped (%v)", e.sig)
 }
@@ -29,10 +30,10 @@ func (e interrupted) Error() string {
 // name is the signal as a person sends it: Ctrl+C, SIGTERM, SIGHUP.
 func (e interrupted) name() string {
 	if e.sig == os.Interrupt {
-		return "Ctrl+C"
+		return interruptKeys
 	}
 	if s, ok := e.sig.(syscall.Signal); ok {
-		if n := unix.SignalName(s); n != "" {
+		if n := signalName(s); n != "" {
 			return n
 		}
 	}
