@@ -184,10 +184,12 @@ func Start(c Command) (*Process, error) {
 		cmd.Args = append([]string{c.Supervisor, SupervisorArg, strconv.Itoa(os.Getpid()), cmd.Path}, c.Argv[1:]...)
 		cmd.Path = c.Supervisor
 		cmd.SysProcAttr = supervisorProcAttr()
-		// The mark comes first, where a search finds it soonest, and
-		// replaces one this mcpcli inherited (run by another's server).
+		// The supervisor's own variable first (os/exec drops it when the
+		// server's environment sets GOMAXPROCS too), then the mark, where
+		// a search finds it soonest, which replaces one this mcpcli
+		// inherited (run by another's server).
 		mark = newMark()
-		cmd.Env = append([]string{supervise.MarkEnv + "=" + mark}, environ(os.Environ(), append(c.Unset, supervise.MarkEnv), c.Env)...)
+		cmd.Env = append([]string{supervise.OwnEnv, supervise.MarkEnv + "=" + mark}, environ(os.Environ(), append(c.Unset, supervise.MarkEnv), c.Env)...)
 		// The supervisor says on this pipe the server's pid, then how it
 		// ended (it exits 128+N for a signal, which a server may do too).
 		if statusR, statusW, err := os.Pipe(); err == nil {
@@ -281,10 +283,13 @@ func Start(c Command) (*Process, error) {
 			case <-time.After(stderrSettle):
 			}
 			p.exit, p.said = supervise.ParseStatus(last)
-			if !p.said {
+			if !p.said && (exitSignal(p.state) != 0 || p.sys.serverGroup.Load() > 0) {
 				// The supervisor ended without saying how the server
-				// did: it was killed (or crashed). The server died with
-				// it; what it started goes now.
+				// did: it was killed (or crashed after it had started
+				// the server). The server died with it; what it started
+				// goes now. (A supervisor that said nothing at all and
+				// exited is one of an older mcpcli's, whose exit status
+				// is the server's.)
 				p.died = true
 				p.sys.supervisorDied(mark)
 			}

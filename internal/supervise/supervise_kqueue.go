@@ -39,7 +39,7 @@ func Run(argv []string) {
 		os.Exit(137) // mcpcli died before anything was started
 	}
 	pid, err := syscall.ForkExec(argv[0], argv, &syscall.ProcAttr{
-		Env:   syscall.Environ(),
+		Env:   serverEnv(),
 		Files: []uintptr{0, 1, 2},
 		Sys:   &syscall.SysProcAttr{Setpgid: true},
 	})

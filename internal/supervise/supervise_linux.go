@@ -67,7 +67,7 @@ func Run(argv []string) {
 	// which lives as long as the supervisor: the Go runtime ends a thread
 	// only when a goroutine locked to it ends, and none is locked here.
 	pid, err := syscall.ForkExec(argv[0], argv, &syscall.ProcAttr{
-		Env:   syscall.Environ(),
+		Env:   serverEnv(),
 		Files: []uintptr{0, 1, 2},
 		Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	})

@@ -49,3 +49,12 @@ func (p statusPipe) say(s Status) {
 		syscall.Write(int(p), s.Format())
 	}
 }
+
+// serverEnv is the supervisor's environment without OwnEnv: the server's.
+func serverEnv() []string {
+	env := syscall.Environ()
+	if len(env) > 0 && env[0] == OwnEnv {
+		env = env[1:]
+	}
+	return env
+}
