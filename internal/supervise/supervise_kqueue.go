@@ -4,6 +4,7 @@ package supervise
 
 import (
 	"os"
+	"os/signal"
 	"syscall"
 )
 
@@ -29,6 +30,11 @@ import (
 func Run(argv []string) {
 	mcpcli, argv := parseArgs(argv)
 	status := openStatus()
+	// SIGTERM, SIGINT and SIGHUP leave the supervisor be: they come to it
+	// from whoever stops mcpcli by name (pkill mcpcli matches
+	// mcpcli-supervise too), and mcpcli stops the server in order. Caught,
+	// not ignored: an ignored signal would stay ignored in the server.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	becomeReaper()
 	kq, err := syscall.Kqueue()
 	if err != nil {

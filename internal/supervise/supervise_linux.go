@@ -40,6 +40,7 @@ const DeathSignal = syscall.SIGWINCH
 func Run(argv []string) {
 	mcpcli, argv := parseArgs(argv)
 	status := openStatus()
+	ignoreStops()
 	_ = prctl(prSetChildSubreaper, 1)
 	parent, perr := pidfdOpen(mcpcli)
 	var died chan struct{} // closed at DeathSignal, without a pidfd
@@ -284,6 +285,27 @@ func appendPids(out []int, b []byte) []int {
 		out = append(out, n)
 	}
 	return out
+}
+
+// ignoreStops makes SIGTERM, SIGINT and SIGHUP leave the supervisor be:
+// they come to it from whoever stops mcpcli by name (pkill mcpcli matches
+// mcpcli-supervise too), and mcpcli, which has them as well, stops the
+// server in order; the supervisor follows. Set with rt_sigaction itself,
+// not os/signal, whose signal thread costs a tenth of a millisecond: the
+// Go runtime still counts the signals as its own, so it resets them to
+// their default in the server it forks, before exec.
+func ignoreStops() {
+	act := sigaction{handler: 1} // SIG_IGN
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+		syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&act)), 0, unsafe.Sizeof(act.mask), 0, 0)
+	}
+}
+
+// sigaction is the kernel's struct sigaction (not MIPS's, where this
+// ignores nothing).
+type sigaction struct {
+	handler, flags, restorer uintptr
+	mask                     uint64
 }
 
 // dropStdio puts /dev/null in place of the supervisor's stdin, stdout and

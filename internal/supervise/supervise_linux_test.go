@@ -3,10 +3,14 @@ package supervise
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // deathWatches are the ways the supervisor hears of mcpcli's death, each
@@ -50,4 +54,33 @@ func TestAppendPids(t *testing.T) {
 			t.Errorf("appendPids(%q) = %v, want %v", tc.in, got, tc.want)
 		}
 	}
+}
+
+// BenchmarkSupervisorCPU is what the supervisor costs a stdio run in CPU
+// (user and system, its own and the kernel's work for it): /bin/true
+// under mcpcli-supervise, started as mcpcli starts it, against /bin/true
+// alone, pair by pair. It reports the median of the pairs' differences.
+//
+//	go test ./internal/supervise -run '^$' -bench SupervisorCPU -benchtime 300x
+func BenchmarkSupervisorCPU(b *testing.B) {
+	sup := filepath.Join(b.TempDir(), "mcpcli-supervise")
+	if out, err := exec.Command("go", "build", "-o", sup, "github.com/mcpcli/mcpcli/cmd/mcpcli-supervise").CombinedOutput(); err != nil {
+		b.Fatalf("building mcpcli-supervise: %v\n%s", err, out)
+	}
+	cpu := func(cmd *exec.Cmd) time.Duration {
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+		return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	var diffs []time.Duration
+	for b.Loop() {
+		alone := cpu(exec.Command("/bin/true"))
+		c := exec.Command(sup, Arg, strconv.Itoa(os.Getpid()), "/bin/true")
+		c.Env = append([]string{OwnEnv}, os.Environ()...)
+		c.SysProcAttr = supervisorAttr()
+		diffs = append(diffs, cpu(c)-alone)
+	}
+	slices.Sort(diffs)
+	b.ReportMetric(float64(diffs[len(diffs)/2].Microseconds())/1000, "supervisor-cpu-ms")
 }

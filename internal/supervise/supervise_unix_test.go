@@ -96,6 +96,52 @@ func TestStatusPipeSaysThePidThenHowTheServerEnded(t *testing.T) {
 	}
 }
 
+// SIGTERM, SIGINT and SIGHUP to the supervisor (pkill mcpcli sends them
+// to mcpcli-supervise too) leave it running: mcpcli stops the server in
+// order, and the server has them at their default.
+func TestTheSupervisorOutlastsStopSignals(t *testing.T) {
+	dir := t.TempDir()
+	ready, stop := filepath.Join(dir, "ready"), filepath.Join(dir, "stop")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := supervisor(os.Getpid(), "/bin/sh", "-c", fmt.Sprintf(`touch %s; while [ ! -e %s ]; do sleep 0.01; done; exit 4`, ready, stop))
+	cmd.ExtraFiles = []*os.File{w}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	waitFile(t, ready)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// (A signal whose default is to kill has doomed the process by the
+	// time kill(2) returns: the status line below could not be written.)
+	os.WriteFile(stop, nil, 0o600)
+	said, _ := io.ReadAll(r)
+	cmd.Wait()
+	if !strings.HasSuffix(string(said), "exit 4") || cmd.ProcessState.ExitCode() != 4 {
+		t.Errorf("after SIGTERM, SIGINT and SIGHUP to the supervisor: status pipe %q, exit %v; want it to have waited for its server's exit 4", said, cmd.ProcessState)
+	}
+}
+
+func waitFile(t *testing.T, name string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(name); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never appeared", name)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func TestAProgramThatCannotStartIsSaidToExit127(t *testing.T) {
 	said, st := run(t, "/nonexistent/server")
 	if said != "exit 127" || st.ExitCode() != 127 {
