@@ -165,7 +165,9 @@ func Start(c Command) (*Process, error) {
 	cmd.SysProcAttr = sysProcAttr()
 	var status *os.File // the supervisor's status pipe, read end
 	var mark string     // supervise.MarkEnv's value for this server
+	var supervisor string
 	if c.Supervisor != "" && supervised && cmd.Err == nil {
+		supervisor = filepath.Base(c.Supervisor)
 		// The supervisor would report a missing program as a server that
 		// exited 127; look first, to say what is wrong.
 		if strings.Contains(cmd.Path, "/") {
@@ -264,9 +266,7 @@ func Start(c Command) (*Process, error) {
 		close(copied)
 	}()
 	said := make(chan []byte, 1)
-	if cmd.Path == c.Supervisor {
-		p.supervisor = filepath.Base(c.Supervisor)
-	}
+	p.supervisor = supervisor
 	if status != nil {
 		go func() {
 			said <- p.readStatus(status)
