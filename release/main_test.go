@@ -188,3 +188,41 @@ func TestModuleZip(t *testing.T) {
 		}
 	}
 }
+
+// A release is built from a clean commit tagged vX.Y.Z; a snapshot from
+// anything, said to be one.
+func TestDescribeNeedsACleanTaggedCommit(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("GIT_AUTHOR_NAME", "t")
+	t.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")
+	t.Setenv("GIT_COMMITTER_NAME", "t")
+	t.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
+	t.Setenv("GIT_COMMITTER_DATE", "2026-12-01T06:04:00Z")
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	sh := func(args ...string) {
+		t.Helper()
+		if _, err := git(args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sh("init", "-q")
+	os.WriteFile("go.mod", []byte("module example.com/m\n"), 0o644)
+	sh("add", "go.mod")
+	sh("commit", "-q", "-m", "first")
+	if _, err := describe(false); err == nil || !strings.Contains(err.Error(), "HEAD has no version tag") {
+		t.Errorf("describe of an untagged commit = %v; want it refused, naming -snapshot", err)
+	}
+	sh("tag", "v1.2.3")
+	b, err := describe(false)
+	if err != nil || b.version != "v1.2.3" || len(b.commit) != 40 || !b.date.Equal(time.Date(2026, 12, 1, 6, 4, 0, 0, time.UTC)) {
+		t.Errorf("describe of v1.2.3 = %+v, %v; want v1.2.3, its commit, 2026-12-01T06:04:00Z", b, err)
+	}
+	os.WriteFile("go.mod", []byte("module example.com/changed\n"), 0o644)
+	if _, err := describe(false); err == nil || !strings.Contains(err.Error(), "the working tree has changes") {
+		t.Errorf("describe with a change = %v; want it refused", err)
+	}
+	if b, err := describe(true); err != nil || b.version != "v1.2.3-snapshot-"+b.commit[:7]+"-dirty" || !strings.HasSuffix(b.commit, "-dirty") {
+		t.Errorf("describe -snapshot with a change = %+v, %v; want v1.2.3-snapshot-<commit>-dirty", b, err)
+	}
+}
