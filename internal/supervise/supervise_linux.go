@@ -117,28 +117,41 @@ func Run(argv []string) {
 func waitPidfds(parent, server int) {
 	sfd, err := pidfdOpen(server)
 	if err != nil {
-		// Where mcpcli's pidfd could be opened, the server's can; but
-		// should it not, poll mcpcli alone while a thread waits.
-		sfd = -1
+		// Where mcpcli's pidfd could be opened, the server's can; should
+		// it not, a thread waits for mcpcli's as another waits for the
+		// server.
+		died := make(chan struct{})
+		go func() {
+			poll([]pollFd{{fd: int32(parent), events: pollIn}})
+			close(died)
+		}()
+		waitSignal(died, server)
+		return
 	}
 	fds := []pollFd{{fd: int32(parent), events: pollIn}, {fd: int32(sfd), events: pollIn}}
+	if poll(fds) != nil || fds[1].revents != 0 {
+		return // the server has ended (or poll cannot tell: wait for it)
+	}
+	syscall.Kill(server, syscall.SIGKILL) // mcpcli has died
+}
+
+// poll waits until one of fds is ready.
+func poll(fds []pollFd) error {
 	for {
 		_, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), uintptr(len(fds)), 0, 0, 0, 0)
 		if errno == syscall.EINTR {
 			continue
 		}
-		if errno != 0 || fds[1].revents != 0 {
-			return // the server has ended (or poll cannot tell: wait for it)
+		if errno != 0 {
+			return errno
 		}
-		if fds[0].revents != 0 {
-			syscall.Kill(server, syscall.SIGKILL) // mcpcli has died
-			return
-		}
+		return nil
 	}
 }
 
-// waitSignal is waitPidfds without pidfds: mcpcli's death comes as
-// DeathSignal.
+// waitSignal waits until the server ends, or died is closed (mcpcli has
+// died: its DeathSignal came, where there are no pidfds): then it kills
+// the server.
 func waitSignal(died chan struct{}, server int) {
 	ended := make(chan struct{})
 	go func() {

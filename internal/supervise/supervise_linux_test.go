@@ -20,6 +20,15 @@ var deathWatches = map[string]func(){
 	"parent-death signal": func() {
 		pidfdOpen = func(int) (int, error) { return -1, syscall.ENOSYS }
 	},
+	"mcpcli's pidfd alone": func() {
+		open, mcpcli := pidfdOpen, os.Getppid()
+		pidfdOpen = func(pid int) (int, error) {
+			if pid != mcpcli {
+				return -1, syscall.EPERM
+			}
+			return open(pid)
+		}
+	},
 }
 
 // orphansReaped: orphans of the server come to the supervisor.

@@ -60,11 +60,19 @@ func supervisor(mcpcli int, argv ...string) *exec.Cmd {
 // pipe and how it exited.
 func run(t *testing.T, argv ...string) (string, *os.ProcessState) {
 	t.Helper()
+	return runWatching(t, "", argv...)
+}
+
+// runWatching is run with the supervisor watching mcpcli as
+// deathWatches[watch] has it.
+func runWatching(t *testing.T, watch string, argv ...string) (string, *os.ProcessState) {
+	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := supervisor(os.Getpid(), argv...)
+	cmd.Env = append(cmd.Env, "SUPERVISE_TEST_WATCH="+watch)
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -194,19 +202,23 @@ func tree(file string) string {
 }
 
 func TestNothingOutlivesTheServer(t *testing.T) {
-	pids := filepath.Join(t.TempDir(), "pids")
-	said, _ := run(t, "/bin/sh", "-c", tree(pids)+fmt.Sprintf(`while [ $(wc -l < %s) -lt 3 ]; do sleep 0.01; done; exit 3`, pids))
-	if !strings.HasSuffix(said, "exit 3") {
-		t.Errorf("status pipe %q, want it to end with exit 3", said)
+	for watch := range deathWatches {
+		t.Run(watch, func(t *testing.T) {
+			pids := filepath.Join(t.TempDir(), "pids")
+			said, _ := runWatching(t, watch, "/bin/sh", "-c", tree(pids)+fmt.Sprintf(`while [ $(wc -l < %s) -lt 3 ]; do sleep 0.01; done; exit 3`, pids))
+			if !strings.HasSuffix(said, "exit 3") {
+				t.Errorf("status pipe %q, want it to end with exit 3", said)
+			}
+			all := waitPids(t, pids, 3)
+			if !orphansReaped {
+				// macOS: the child in a session of its own, whose parent
+				// (the server) has exited, is launchd's, and is not found.
+				defer syscall.Kill(all[1], syscall.SIGKILL)
+				all = slices.Delete(all, 1, 2)
+			}
+			waitGone(t, "a server that exited", all)
+		})
 	}
-	all := waitPids(t, pids, 3)
-	if !orphansReaped {
-		// macOS: the child in a session of its own, whose parent (the
-		// server) has exited, is launchd's, and is not found.
-		defer syscall.Kill(all[1], syscall.SIGKILL)
-		all = slices.Delete(all, 1, 2)
-	}
-	waitGone(t, "a server that exited", all)
 }
 
 func TestNothingOutlivesMcpcliKilledWithSIGKILL(t *testing.T) {
