@@ -18,24 +18,28 @@ import (
 // every stdio server runs under that small supervisor, and nothing the
 // server started outlives a mcpcli killed with SIGKILL, not even a child
 // that left the server's session.
-func TestSmallSupervisorKillsTheTreeOnSIGKILL(t *testing.T) {
+// startTree runs `mcpcli tools` with a server that never answers, with a
+// child in its process group and one in a session of its own, and
+// returns mcpcli, its stderr, the children's pids, the server's and its
+// supervisor's.
+func startTree(t *testing.T) (cmd *exec.Cmd, stderr *strings.Builder, kids []int, server, sup int) {
+	t.Helper()
 	bin := mcpcli(t)
 	if _, err := os.Stat(filepath.Join(filepath.Dir(bin), "mcpcli-supervise")); err != nil {
 		t.Fatalf("mcpcli-supervise is not beside %s: %v", bin, err)
 	}
 	pids := filepath.Join(t.TempDir(), "pids")
-	// A server that never answers, with a child in its group and one in a
-	// session of its own.
-	server := fmt.Sprintf(`sleep 1000 & echo $! > %[1]s.tmp; setsid sleep 1001 & echo $! >> %[1]s.tmp; mv %[1]s.tmp %[1]s; exec sleep 1002`, pids)
-	cmd := exec.Command(bin, "tools", "--", "sh", "-c", server)
+	script := fmt.Sprintf(`sleep 1000 & echo $! > %[1]s.tmp; setsid sleep 1001 & echo $! >> %[1]s.tmp; mv %[1]s.tmp %[1]s; exec sleep 1002`, pids)
+	cmd = exec.Command(bin, "tools", "--", "sh", "-c", script)
+	stderr = &strings.Builder{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var kids []int
+	t.Cleanup(func() { cmd.Process.Kill() })
 	deadline := time.Now().Add(wait)
 	for len(kids) < 2 {
 		if time.Now().After(deadline) {
-			cmd.Process.Kill()
 			t.Fatalf("the server never wrote its children's pids")
 		}
 		b, _ := os.ReadFile(pids)
@@ -49,27 +53,64 @@ func TestSmallSupervisorKillsTheTreeOnSIGKILL(t *testing.T) {
 	}
 	// The server (the shell, now sleep 1002, parent of the first child)
 	// runs under the small supervisor, which mcpcli started.
-	sup := parentOf(t, parentOf(t, kids[0]))
+	server = parentOf(t, kids[0])
+	sup = parentOf(t, server)
 	if parentOf(t, sup) != cmd.Process.Pid {
 		t.Errorf("the supervisor (pid %d) is not mcpcli's child", sup)
 	}
 	if comm := readComm(sup); comm != "mcpcli-supervis" { // comm is cut at 15 bytes
 		t.Errorf("the server runs under %q (pid %d), want mcpcli-supervise", comm, sup)
 	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
-	deadline = time.Now().Add(wait)
-	for _, pid := range kids {
+	return cmd, stderr, kids, server, sup
+}
+
+func waitDead(t *testing.T, what string, pids ...int) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for _, pid := range pids {
 		for !dead(pid) {
 			if time.Now().After(deadline) {
 				syscall.Kill(pid, syscall.SIGKILL)
-				t.Fatalf("process %d outlived mcpcli killed with SIGKILL", pid)
+				t.Fatalf("process %d outlived %s", pid, what)
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
+}
+
+// mcpcli as make build installs it, with mcpcli-supervise beside it:
+// every stdio server runs under that small supervisor, and nothing the
+// server started outlives a mcpcli killed with SIGKILL, not even a child
+// that left the server's session.
+func TestSmallSupervisorKillsTheTreeOnSIGKILL(t *testing.T) {
+	cmd, _, kids, server, sup := startTree(t)
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	waitDead(t, "mcpcli killed with SIGKILL", append(kids, server, sup)...)
+}
+
+// Should the supervisor itself be killed, the server goes with it, and so
+// does what it started, even what left its session; mcpcli says it was
+// the supervisor, not the server, that died.
+func TestAKilledSupervisorTakesTheTreeAndIsNamed(t *testing.T) {
+	cmd, stderr, kids, server, sup := startTree(t)
+	if err := syscall.Kill(sup, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(wait):
+		t.Fatalf("mcpcli did not end after its supervisor was killed; stderr:\n%s", stderr)
+	}
+	want := fmt.Sprintf("its supervisor, mcpcli-supervise (pid %d), was killed by SIGKILL", sup)
+	if code := cmd.ProcessState.ExitCode(); code == 0 || !strings.Contains(stderr.String(), want) || strings.Contains(stderr.String(), "server (stdio: sh -c") && !strings.Contains(stderr.String(), "was stopped before answering") {
+		t.Errorf("mcpcli exited %d with stderr:\n%s\nwant a failure that says %q", code, stderr, want)
+	}
+	waitDead(t, "its supervisor killed with SIGKILL", append(kids, server)...)
 }
 
 func parentOf(t *testing.T, pid int) int {

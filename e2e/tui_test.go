@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package e2e drives the real mcpcli binary in tmux, at 80×24, the way a
 // person would: keys in, screen out, and the answer checked on the wire
 // (--trace). It skips when tmux is missing; CI installs it.

@@ -7,10 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/oauth2"
 )
@@ -99,12 +102,37 @@ var ErrKeyNotFound = errors.New("not in the keyring")
 const keyringService = "mcpcli"
 
 // KeyringStore keeps each server's entry as one keyring item (service
-// "mcpcli", user "oauth:" + the server URL).
+// "mcpcli", user "oauth:" + the server URL), or, when it is larger than one
+// item holds everywhere (keyringItemMax), as parts: the item then says
+// "mcpcli-parts:N", and the parts are users "oauth:URL#1" to "#N".
 type KeyringStore struct {
 	Keyring Keyring
 }
 
+// keyringItemMax is the most one keyring item is given, which every
+// system's keyring holds: Windows' Credential Manager takes 2,560 bytes
+// (CRED_MAX_CREDENTIAL_BLOB_SIZE), and go-keyring passes a macOS secret,
+// in base64, on a security(1) command line of at most 4,096 bytes. An
+// entry with a large access token and a refresh token is over both.
+const keyringItemMax = 2000
+
+// partsPrefix starts an item that says in how many parts its entry is
+// kept. An entry is JSON, which starts with {.
+const partsPrefix = "mcpcli-parts:"
+
 func keyringUser(server string) string { return "oauth:" + server }
+
+func partUser(server string, i int) string { return keyringUser(server) + "#" + strconv.Itoa(i) }
+
+// partsOf says in how many parts the item v says its entry is kept, or 0
+// for an entry kept whole.
+func partsOf(v string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(v, partsPrefix))
+	if !strings.HasPrefix(v, partsPrefix) || err != nil || n < 0 || n > 1000 {
+		return 0
+	}
+	return n
+}
 
 func (s *KeyringStore) Load(server string) (*Entry, error) {
 	v, err := s.Keyring.Get(keyringService, keyringUser(server))
@@ -113,6 +141,20 @@ func (s *KeyringStore) Load(server string) (*Entry, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the sign-in for %s from the system keyring: %w", server, err)
+	}
+	if n := partsOf(v); n > 0 {
+		var b strings.Builder
+		for i := 1; i <= n; i++ {
+			part, err := s.Keyring.Get(keyringService, partUser(server, i))
+			if errors.Is(err, ErrKeyNotFound) {
+				return nil, fmt.Errorf("the sign-in kept for %s in the system keyring is damaged (part %d of %d is missing); run mcpcli auth logout --url %s and sign in again", server, i, n, server)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("reading the sign-in for %s from the system keyring: %w", server, err)
+			}
+			b.WriteString(part)
+		}
+		v = b.String()
 	}
 	var e Entry
 	if err := json.Unmarshal([]byte(v), &e); err != nil {
@@ -126,16 +168,59 @@ func (s *KeyringStore) Save(server string, e *Entry) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Keyring.Set(keyringService, keyringUser(server), string(b)); err != nil {
+	old := 0
+	if v, err := s.Keyring.Get(keyringService, keyringUser(server)); err == nil {
+		old = partsOf(v)
+	}
+	parts := splitItem(string(b), keyringItemMax)
+	head := string(b)
+	if len(parts) > 1 {
+		// The parts first, then the item that names them: the entry
+		// read before the last write is the old one, whole.
+		for i, part := range parts {
+			if err := s.Keyring.Set(keyringService, partUser(server, i+1), part); err != nil {
+				return fmt.Errorf("keeping the sign-in for %s in the system keyring: %w", server, err)
+			}
+		}
+		head = partsPrefix + strconv.Itoa(len(parts))
+	} else {
+		parts = nil
+	}
+	if err := s.Keyring.Set(keyringService, keyringUser(server), head); err != nil {
 		return fmt.Errorf("keeping the sign-in for %s in the system keyring: %w", server, err)
+	}
+	for i := len(parts) + 1; i <= old; i++ {
+		_ = s.Keyring.Delete(keyringService, partUser(server, i))
 	}
 	return nil
 }
 
+// splitItem cuts v into pieces of at most max bytes, between characters
+// (a keyring item is a string, and D-Bus wants it in UTF-8).
+func splitItem(v string, max int) []string {
+	var out []string
+	for len(v) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(v[cut]) {
+			cut--
+		}
+		out = append(out, v[:cut])
+		v = v[cut:]
+	}
+	return append(out, v)
+}
+
 func (s *KeyringStore) Delete(server string) error {
+	n := 0
+	if v, err := s.Keyring.Get(keyringService, keyringUser(server)); err == nil {
+		n = partsOf(v)
+	}
 	err := s.Keyring.Delete(keyringService, keyringUser(server))
 	if err != nil && !errors.Is(err, ErrKeyNotFound) {
 		return fmt.Errorf("removing the sign-in for %s from the system keyring: %w", server, err)
+	}
+	for i := 1; i <= n; i++ {
+		_ = s.Keyring.Delete(keyringService, partUser(server, i))
 	}
 	return nil
 }
@@ -170,7 +255,9 @@ func (s *FileStore) read() (*fileData, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading sign-ins from %s: %w", s.Path, err)
 	}
-	if st, err := os.Stat(s.Path); err == nil && st.Mode().Perm()&0o077 != 0 {
+	// (Windows keeps who may read a file in ACLs, not in its mode: the
+	// file is in %LOCALAPPDATA%, which is the user's alone.)
+	if st, err := os.Stat(s.Path); err == nil && runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("%s holds tokens but others can read it (mode %v); run chmod 600 %s", s.Path, st.Mode().Perm(), s.Path)
 	}
 	var d fileData
@@ -261,14 +348,27 @@ func (s *FileStore) Delete(server string) error {
 func (s *FileStore) Where() string { return s.Path }
 
 // StateDir is mcpcli's state directory: $XDG_STATE_HOME/mcpcli, else
-// ~/.local/state/mcpcli.
+// ~/.local/state/mcpcli, and on Windows %LOCALAPPDATA%\mcpcli (the
+// machine's own, not roaming: tokens stay where they were given).
 func StateDir(getenv func(string) string, home func() (string, error)) (string, error) {
+	return stateDir(runtime.GOOS, getenv, home)
+}
+
+func stateDir(goos string, getenv func(string) string, home func() (string, error)) (string, error) {
 	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "mcpcli"), nil
+	}
+	if goos == "windows" {
+		if d := getenv("LOCALAPPDATA"); d != "" {
+			return filepath.Join(d, "mcpcli"), nil
+		}
 	}
 	h, err := home()
 	if err != nil || h == "" {
 		return "", fmt.Errorf("cannot find a directory for sign-in tokens: set $XDG_STATE_HOME or $HOME")
+	}
+	if goos == "windows" {
+		return filepath.Join(h, "AppData", "Local", "mcpcli"), nil
 	}
 	return filepath.Join(h, ".local", "state", "mcpcli"), nil
 }

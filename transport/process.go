@@ -1,7 +1,10 @@
 package transport
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -13,10 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/mcpcli/mcpcli/internal/supervise"
 )
@@ -40,9 +40,10 @@ type Command struct {
 	// SIGTERM, before escalating. Zero means 2s.
 	Grace time.Duration
 	// Supervisor, when set, is the path of a program that runs Supervise
-	// when its first argument is SupervisorArg (mcpcli's own binary): on
-	// Linux the server runs under it, so that nothing it starts outlives
-	// mcpcli, even one killed with SIGKILL.
+	// when its first argument is SupervisorArg (mcpcli-supervise, or
+	// mcpcli's own binary): on Linux, macOS and FreeBSD the server runs
+	// under it, so that nothing it starts outlives mcpcli, even one killed
+	// with SIGKILL. (Windows needs none: the server runs in a Job Object.)
 	Supervisor string
 	// Group, when set, is told of the process group while the server runs.
 	Group *Group
@@ -78,7 +79,8 @@ func (e *StartError) Error() string {
 func (e *StartError) Unwrap() error { return e.Err }
 
 // Process is a running server. Writes go to its stdin; Close shuts it down:
-// close stdin, wait, SIGTERM the process group, wait, SIGKILL the group.
+// close stdin, wait, SIGTERM the process group, wait, SIGKILL the group
+// (on Windows: close stdin, wait, end the Job Object).
 type Process struct {
 	cmd    *exec.Cmd
 	stdin  *os.File
@@ -90,7 +92,14 @@ type Process struct {
 	done    chan struct{}
 	state   *os.ProcessState
 	waitErr error
-	signal  syscall.Signal // what killed the server, said by its supervisor
+	// exit is how the server ended, as its supervisor said; supervisor
+	// is set when there was one, and died when it ended without saying.
+	exit       supervise.Status
+	said       bool
+	supervisor string
+	died       bool
+
+	sys sysProcess // the platform's hold on the server: process groups, a job
 
 	closeOnce sync.Once
 	signaled  atomic.Bool // mcpcli sent it SIGTERM or SIGKILL
@@ -98,44 +107,44 @@ type Process struct {
 	group     *Group
 }
 
-// Group keeps the process groups of the servers a run started, so that
-// they can be killed at once when the run must end now (a second signal,
-// or one the run did not answer in time).
+// Group keeps the servers a run started, so that they can be killed at
+// once when the run must end now (a second signal, or one the run did not
+// answer in time).
 type Group struct {
-	mu   sync.Mutex
-	pids map[int]bool
+	mu    sync.Mutex
+	procs map[*Process]bool
 }
 
-func (g *Group) add(pgid int) {
+func (g *Group) add(p *Process) {
 	if g == nil {
 		return
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.pids == nil {
-		g.pids = map[int]bool{}
+	if g.procs == nil {
+		g.procs = map[*Process]bool{}
 	}
-	g.pids[pgid] = true
+	g.procs[p] = true
 }
 
-func (g *Group) remove(pgid int) {
+func (g *Group) remove(p *Process) {
 	if g == nil {
 		return
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	delete(g.pids, pgid)
+	delete(g.procs, p)
 }
 
-// KillAll sends SIGKILL to every process group still running.
+// KillAll kills every server still running, and what it started.
 func (g *Group) KillAll() {
 	if g == nil {
 		return
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for pgid := range g.pids {
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	for p := range g.procs {
+		p.kill()
 	}
 }
 
@@ -155,7 +164,10 @@ func Start(c Command) (*Process, error) {
 	cmd.Env = environ(os.Environ(), c.Unset, c.Env)
 	cmd.SysProcAttr = sysProcAttr()
 	var status *os.File // the supervisor's status pipe, read end
+	var mark string     // supervise.MarkEnv's value for this server
+	var supervisor string
 	if c.Supervisor != "" && supervised && cmd.Err == nil {
+		supervisor = filepath.Base(c.Supervisor)
 		// The supervisor would report a missing program as a server that
 		// exited 127; look first, to say what is wrong.
 		if strings.Contains(cmd.Path, "/") {
@@ -174,8 +186,14 @@ func Start(c Command) (*Process, error) {
 		cmd.Args = append([]string{c.Supervisor, SupervisorArg, strconv.Itoa(os.Getpid()), cmd.Path}, c.Argv[1:]...)
 		cmd.Path = c.Supervisor
 		cmd.SysProcAttr = supervisorProcAttr()
-		// The supervisor says on this pipe when the server was killed by a
-		// signal (it exits 128+N, which a server may do too).
+		// The supervisor's own variable first (os/exec drops it when the
+		// server's environment sets GOMAXPROCS too), then the mark, where
+		// a search finds it soonest, which replaces one this mcpcli
+		// inherited (run by another's server).
+		mark = newMark()
+		cmd.Env = append([]string{supervise.OwnEnv, supervise.MarkEnv + "=" + mark}, environ(os.Environ(), append(c.Unset, supervise.MarkEnv), c.Env)...)
+		// The supervisor says on this pipe the server's pid, then how it
+		// ended (it exits 128+N for a signal, which a server may do too).
 		if statusR, statusW, err := os.Pipe(); err == nil {
 			cmd.ExtraFiles = []*os.File{statusW} // its descriptor 3: supervise.StatusFD
 			status = statusR
@@ -211,7 +229,7 @@ func Start(c Command) (*Process, error) {
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
 	t := newTail(StderrLines, c.Stderr)
-	err = cmd.Start()
+	err = startProcess(cmd)
 	stdinR.Close() // the server's ends
 	stdoutW.Close()
 	stderrW.Close()
@@ -232,30 +250,48 @@ func Start(c Command) (*Process, error) {
 		grace = 2 * time.Second
 	}
 	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, stderr: t, errR: stderr, grace: grace, done: make(chan struct{}), group: c.Group}
-	c.Group.add(cmd.Process.Pid)
+	if err := p.sys.started(cmd); err != nil {
+		// The server could not be held (Windows: put in its job): it
+		// must not run unheld.
+		cmd.Process.Kill()
+		cmd.Wait()
+		closeFiles(status, stdin, stdout, stderr)
+		return nil, &StartError{Program: c.Argv[0], Dir: c.Dir, Err: err}
+	}
+	c.Group.add(p)
 	copied := make(chan struct{})
 	go func() {
 		io.Copy(t, stderr)
 		stderr.Close()
 		close(copied)
 	}()
-	said := make(chan syscall.Signal, 1)
+	said := make(chan []byte, 1)
+	p.supervisor = supervisor
 	if status != nil {
 		go func() {
-			b, _ := io.ReadAll(io.LimitReader(status, 64))
+			said <- p.readStatus(status)
 			status.Close()
-			var n int
-			fmt.Sscanf(string(b), "signal %d", &n)
-			said <- syscall.Signal(n)
 		}()
 	}
 	go func() {
 		p.waitErr = cmd.Wait()
 		p.state = cmd.ProcessState
 		if status != nil {
+			var last []byte
 			select {
-			case p.signal = <-said:
+			case last = <-said:
 			case <-time.After(stderrSettle):
+			}
+			p.exit, p.said = supervise.ParseStatus(last)
+			if !p.said && (exitSignal(p.state) != 0 || p.sys.serverGroup.Load() > 0) {
+				// The supervisor ended without saying how the server
+				// did: it was killed (or crashed after it had started
+				// the server). The server died with it; what it started
+				// goes now. (A supervisor that said nothing at all and
+				// exited is one of an older mcpcli's, whose exit status
+				// is the server's.)
+				p.died = true
+				p.sys.supervisorDied(mark)
 			}
 		}
 		// What the server wrote to stderr before it exited is its last
@@ -267,6 +303,28 @@ func Start(c Command) (*Process, error) {
 		close(p.done)
 	}()
 	return p, nil
+}
+
+// readStatus reads the supervisor's status pipe to its end: a first line
+// with the server's pid (and process group), then one that says how the
+// server ended, which it returns.
+func (p *Process) readStatus(r io.Reader) []byte {
+	b, _ := io.ReadAll(io.LimitReader(r, 128))
+	first, rest, ok := bytes.Cut(b, []byte("\n"))
+	if pid, found := bytes.CutPrefix(first, []byte("pid ")); found && ok {
+		if n, err := strconv.Atoi(string(pid)); err == nil && n > 0 {
+			p.sys.serverGroup.Store(int64(n))
+		}
+		return rest
+	}
+	return b
+}
+
+// newMark is a value for supervise.MarkEnv no other server has.
+func newMark() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // stderrSettle is how long, after a server exits, its stderr has to be
@@ -324,7 +382,7 @@ func (p *Process) write(ctx context.Context, b []byte) error {
 // Done is closed when the process has exited.
 func (p *Process) Done() <-chan struct{} { return p.done }
 
-// Pid is the server's process id (and its process group id).
+// Pid is the started process's id: the server's, or its supervisor's.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
 // StderrTail returns the last lines the server wrote to stderr.
@@ -347,23 +405,25 @@ func (p *Process) close(grace time.Duration) error {
 	p.closeOnce.Do(func() {
 		p.closing.Store(true)
 		p.stdin.Close()
-		pgid := p.cmd.Process.Pid
 		if !p.wait(grace) {
 			p.signaled.Store(true)
-			_ = syscall.Kill(-pgid, syscall.SIGTERM)
-			if !p.wait(grace) {
-				_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			// SIGTERM where there is such a thing, and a grace to act on it.
+			if !p.sys.terminate(p) || !p.wait(grace) {
+				p.kill()
 				p.wait(5 * time.Second)
 			}
 		}
-		// Whatever the server left running in its group goes too.
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		p.group.remove(pgid)
+		// Whatever the server left running goes too.
+		p.sys.reap(p)
+		p.group.remove(p)
 		p.stdout.Close()
 		p.errR.Close() // in case something that left the group holds it
 	})
 	return nil
 }
+
+// kill ends the server and everything it started, now.
+func (p *Process) kill() { p.sys.kill(p) }
 
 func (p *Process) wait(d time.Duration) bool {
 	select {
@@ -383,30 +443,19 @@ func closeFiles(fs ...*os.File) {
 	}
 }
 
-func sysStatus(st *os.ProcessState) (syscall.WaitStatus, bool) {
-	if st == nil {
-		return 0, false
-	}
-	ws, ok := st.Sys().(syscall.WaitStatus)
-	return ws, ok
-}
-
 // describeExit says how the server ended; sig, when set, is the signal
 // its supervisor said killed it (the supervisor itself exits 128+N).
-func describeExit(st *os.ProcessState, waitErr error, sig syscall.Signal) string {
-	if ws, ok := sysStatus(st); sig == 0 && ok && ws.Signaled() {
-		sig = ws.Signal()
+func describeExit(st *os.ProcessState, waitErr error, sig int) string {
+	if sig == 0 {
+		sig = exitSignal(st)
 	}
 	switch {
 	case sig != 0:
-		if name := unix.SignalName(sig); name != "" {
-			return "was killed by " + name // SIGKILL, not "signal killed"
-		}
-		return fmt.Sprintf("was killed by signal %d", int(sig))
+		return "was killed by " + signalName(sig) // SIGKILL, not "signal killed"
 	case st == nil && waitErr != nil:
 		return "could not be waited for (" + waitErr.Error() + ")"
 	case st == nil:
 		return "exited"
 	}
-	return fmt.Sprintf("exited with status %d", st.ExitCode())
+	return exitWords(st.ExitCode())
 }

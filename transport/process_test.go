@@ -1,10 +1,11 @@
+//go:build unix
+
 package transport
 
 import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -158,15 +159,6 @@ func TestExplainNamesAServerThatDied(t *testing.T) {
 	}
 }
 
-func TestEnvironUnsetsInheritedVariables(t *testing.T) {
-	base := []string{"HOME=/home/ada", "TOKEN=s3cret", "PATH=/bin", "TOKENS=keep"}
-	got := environ(base, []string{"TOKEN", "MISSING"}, []string{"PATH=/usr/bin", "NEW=1"})
-	want := []string{"HOME=/home/ada", "PATH=/bin", "TOKENS=keep", "PATH=/usr/bin", "NEW=1"}
-	if !slices.Equal(got, want) {
-		t.Errorf("environ(%q, unset TOKEN MISSING, set PATH NEW) = %q, want %q", base, got, want)
-	}
-}
-
 // The server does not see an unset variable that mcpcli has.
 func TestStartUnsetsAVariable(t *testing.T) {
 	t.Setenv("MCPCLI_TEST_SECRET", "s3cret")
@@ -179,4 +171,49 @@ func TestStartUnsetsAVariable(t *testing.T) {
 	if got := p.StderrTail(); len(got) != 1 || got[0] != "secret=unset other=1" {
 		t.Errorf("the server's stderr = %q, want [\"secret=unset other=1\"]", got)
 	}
+}
+
+// fakeSupervisor writes a shell script that stands in for a supervisor:
+// called as SUPERVISOR __mcpcli-supervise PID PROGRAM ARGS, it runs body.
+func fakeSupervisor(t *testing.T, body string) string {
+	t.Helper()
+	path := t.TempDir() + "/supervisor"
+	if err := os.WriteFile(path, []byte("#!/bin/sh\nshift 2\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A supervisor of an older mcpcli says nothing on the status pipe and
+// exits as its server did: that is the server's exit, not its own death.
+func TestAnOlderSupervisorsSilenceIsTheServersExit(t *testing.T) {
+	sup := fakeSupervisor(t, `"$@"; exit $?`)
+	s := &Stdio{Cmd: Command{Argv: []string{"sh", "-c", "exit 3"}, Supervisor: sup}}
+	if _, err := s.Connect(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	<-s.Process().Done()
+	var ee *ExitError
+	if got := s.Explain(errors.New("EOF")); !errors.As(got, &ee) || ee.Supervisor != "" || ee.State.ExitCode() != 3 {
+		t.Errorf("Explain after a silent supervisor exited 3 = %v; want the server's exit, status 3", got)
+	}
+	s.Close()
+}
+
+// A supervisor killed while its server runs is named, not the server.
+func TestAKilledSupervisorIsNamed(t *testing.T) {
+	sup := fakeSupervisor(t, `echo "pid $$" >&3; exec sleep 300`)
+	s := &Stdio{Cmd: Command{Argv: []string{"sh", "-c", "exec sleep 300"}, Supervisor: sup}}
+	if _, err := s.Connect(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	syscall.Kill(s.Process().Pid(), syscall.SIGKILL)
+	<-s.Process().Done()
+	var ee *ExitError
+	got := s.Explain(errors.New("EOF"))
+	if !errors.As(got, &ee) || ee.Supervisor != "supervisor" || ee.SupervisorPid != s.Process().Pid() ||
+		!strings.Contains(got.Error(), fmt.Sprintf("its supervisor, supervisor (pid %d), was killed by SIGKILL", s.Process().Pid())) {
+		t.Errorf("Explain after the supervisor was killed = %v; want it named, killed by SIGKILL", got)
+	}
+	s.Close()
 }

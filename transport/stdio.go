@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -159,7 +158,11 @@ func (s *Stdio) Explain(err error) error {
 		// the session (after a failure of its own), not the server.
 		return err
 	}
-	return &ExitError{Cmd: s.Cmd.String(), State: p.state, WaitErr: p.waitErr, Signal: p.signal, Stderr: p.StderrTail(), Cause: err}
+	e := &ExitError{Cmd: s.Cmd.String(), State: p.state, WaitErr: p.waitErr, Signal: p.exit.Signal, Stderr: p.StderrTail(), Cause: err}
+	if p.died {
+		e.Supervisor, e.SupervisorPid = p.supervisor, p.Pid()
+	}
+	return e
 }
 
 // StdoutError says a server wrote on stdout something mcpcli cannot read,
@@ -211,13 +214,24 @@ type ExitError struct {
 	WaitErr error
 	// Signal is what killed the server when its supervisor said so (the
 	// supervisor itself then exits 128+N).
-	Signal syscall.Signal
-	Stderr []string
-	Cause  error
+	Signal int
+	// Supervisor is set when it was the server's supervisor that died,
+	// not the server: its name (mcpcli-supervise) and pid; State is then
+	// the supervisor's.
+	Supervisor    string
+	SupervisorPid int
+	Stderr        []string
+	Cause         error
 }
 
 func (e *ExitError) Error() string {
 	var b strings.Builder
+	if e.Supervisor != "" {
+		// The server did not fail: it was stopped with its supervisor.
+		fmt.Fprintf(&b, "server (stdio: %s) was stopped before answering: its supervisor, %s (pid %d), %s, and mcpcli stopped the server and what it had started with it",
+			e.Cmd, e.Supervisor, e.SupervisorPid, describeExit(e.State, e.WaitErr, 0))
+		return b.String()
+	}
 	fmt.Fprintf(&b, "server (stdio: %s) %s before answering", e.Cmd, describeExit(e.State, e.WaitErr, e.Signal))
 	if len(e.Stderr) == 0 {
 		b.WriteString("; it wrote nothing to stderr")

@@ -180,8 +180,9 @@ Tokens are kept per server and per authorization server, refreshed
 silently (one that expired with no refresh token means a new sign-in), in
 the system keyring (macOS Keychain, Windows Credential
 Manager, the Secret Service over D-Bus), or, where there is none, in
-$XDG_STATE_HOME/mcpcli/oauth.json (~/.local/state/mcpcli/oauth.json), mode
-0600. $MCPCLI_TOKEN_STORE chooses: auto, keyring or file. Tokens never appear
+$XDG_STATE_HOME/mcpcli/oauth.json (~/.local/state/mcpcli/oauth.json;
+%LOCALAPPDATA%\mcpcli\oauth.json on Windows), mode 0600. A sign-in larger
+than one keyring item holds is kept in parts. $MCPCLI_TOKEN_STORE chooses: auto, keyring or file. Tokens never appear
 in a trace, a log, an error or an answers file, and are sent to the server's
 own origin only (mcpcli refuses redirects to another origin).
 

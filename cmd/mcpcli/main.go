@@ -1,9 +1,19 @@
 // Command mcpcli is a terminal MCP client that renders elicitations.
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/mcpcli/mcpcli/transport"
+)
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == transport.SupervisorArg {
+		// mcpcli's own binary as a server's supervisor (where
+		// mcpcli-supervise is not installed beside it): before anything
+		// of mcpcli's own, its signal handling first.
+		transport.Supervise(os.Args[2:])
+	}
 	deps := SystemDeps()
 	ctx, stop := signalContext(deps.Servers)
 	code := Run(ctx, os.Args[1:], deps)

@@ -13,9 +13,6 @@ import (
 	"github.com/mcpcli/mcpcli/transport"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
 // Run runs mcpcli with args and returns the exit code.
 func Run(ctx context.Context, args []string, deps *Deps) int {
 	if len(args) > 0 && args[0] == transport.SupervisorArg {
@@ -80,7 +77,7 @@ session). Try it first with:
   mcpcli prompt release_notes version=2.0 --trace trace.jsonl -- ./my-server
   mcpcli tools -s github
   mcpcli auth login --url https://mcp.example.com/mcp`,
-		Version:       version,
+		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {

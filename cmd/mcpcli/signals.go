@@ -9,8 +9,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -20,21 +18,29 @@ type interrupted struct{ sig os.Signal }
 func (e interrupted) Error() string {
 	switch e.sig {
 	case os.Interrupt:
-		return "the user interrupted mcpcli (Ctrl+C)"
+		return "the user interrupted mcpcli (" + interruptKeys + ")"
 	case syscall.SIGHUP:
 		return "mcpcli's terminal was closed"
+	}
+	if s, ok := e.sig.(syscall.Signal); ok && signalWords(s) != "" {
+		return signalWords(s)
 	}
 	return fmt.Sprintf("mcpcli was stopped (%v)", e.sig)
 }
 
 // signal is the signal's own name (SIGINT, SIGTERM, SIGHUP), whoever
 // sent it: a full-screen program reads Ctrl+C as a key, so a SIGINT
-// there came from elsewhere.
+// there came from elsewhere. Where a signal has no name of its own (an
+// interrupt on Windows is only ever the console's keys), it is named as
+// a person sends it.
 func (e interrupted) signal() string {
 	if s, ok := e.sig.(syscall.Signal); ok {
-		if n := unix.SignalName(s); n != "" {
+		if n := signalName(s); n != "" {
 			return n
 		}
+	}
+	if e.sig == os.Interrupt {
+		return interruptKeys
 	}
 	return e.sig.String()
 }

@@ -1,26 +1,12 @@
-//go:build !linux
+//go:build !linux && !darwin && !freebsd
 
-// Package supervise is the supervisor a stdio server runs under on Linux;
-// elsewhere there is none (see transport).
 package supervise
 
-import (
-	"fmt"
-	"os"
-	"syscall"
-)
+import "os"
 
-// Arg is the first argument a supervisor is started with.
-const Arg = "__mcpcli-supervise"
-
-// StatusFD is the descriptor of the status pipe (Linux only).
-const StatusFD = 3
-
-// DeathSignal is Linux's only; here a placeholder.
-const DeathSignal = syscall.SIGTERM
-
-// Run is Linux's only.
+// Run is not used here: on Windows a server runs in a Job Object instead,
+// and elsewhere in a process group of its own (see transport).
 func Run(argv []string) {
-	fmt.Fprintln(os.Stderr, "mcpcli: the supervisor runs on Linux only")
+	os.Stderr.WriteString("mcpcli: mcpcli-supervise is not used on this system\n")
 	os.Exit(2)
 }

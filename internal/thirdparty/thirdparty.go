@@ -23,7 +23,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -320,15 +319,15 @@ func (p *process) stop() {
 		return
 	default:
 	}
-	pgid := -p.cmd.Process.Pid
-	_ = syscall.Kill(pgid, syscall.SIGTERM)
+	pid := p.cmd.Process.Pid
+	terminateGroup(pid)
 	select {
 	case <-p.done:
 	case <-time.After(stopGrace):
-		_ = syscall.Kill(pgid, syscall.SIGKILL)
+		killGroup(pid)
 		<-p.done
 	}
 	// Children left in the group (none of these servers forks, but a
 	// server that exits on SIGTERM may leave one) go too.
-	_ = syscall.Kill(pgid, syscall.SIGKILL)
+	killGroup(pid)
 }

@@ -1,29 +1,34 @@
+//go:build !unix
+
 package main
 
 import (
-	"os"
-	"os/signal"
 	"sync"
-	"syscall"
+	"time"
 
 	"golang.org/x/term"
 )
 
+// sizePoll is how often the terminal's size is read where no signal says
+// it changed (Windows' console has no SIGWINCH).
+const sizePoll = 250 * time.Millisecond
+
 // watchSize calls resize with the terminal fd's new size each time it
-// changes (SIGWINCH), from cols×rows, until the returned stop is called.
+// changes, from cols×rows, until the returned stop is called: the size
+// is read every sizePoll.
 func watchSize(fd, cols, rows int, resize func(cols, rows int)) (stop func()) {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGWINCH)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		t := time.NewTicker(sizePoll)
+		defer t.Stop()
 		for {
 			select {
 			case <-done:
 				return
-			case <-sigs:
+			case <-t.C:
 				w, h, err := term.GetSize(fd)
 				if err != nil || w <= 0 || h <= 0 || w == cols && h == rows {
 					continue
@@ -36,7 +41,6 @@ func watchSize(fd, cols, rows int, resize func(cols, rows int)) (stop func()) {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			signal.Stop(sigs)
 			close(done)
 			wg.Wait()
 		})
