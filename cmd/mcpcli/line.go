@@ -20,7 +20,7 @@ import (
 	"github.com/mcpcli/mcpcli/internal/suggest"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/schema"
-	"github.com/mcpcli/mcpcli/session"
+	"github.com/mcpcli/mcpcli/shell/tui"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -30,9 +30,9 @@ type LineOptions struct {
 	Console *render.Console
 	JSON    bool
 	Save    string
-	Replay  session.Replay
+	Replay  tui.Replay
 	// Connect connects with the answerer and sampler recorded by rec.
-	Connect func(ctx context.Context, rec *session.Recorder) (*client.Session, error)
+	Connect func(ctx context.Context, rec *tui.Recorder) (*client.Session, error)
 	// Prompter reads the commands, and answers the server's asks, from
 	// the same input.
 	Prompter *render.Prompter
@@ -66,8 +66,8 @@ type line struct {
 	s        *client.Session
 	out      *bufio.Writer
 	con      *render.Console
-	rec      *session.Recorder
-	reqs     []session.Request
+	rec      *tui.Recorder
+	reqs     []tui.Request
 	commands int
 	failed   int
 	// The tools' argument specs, parsed once per tool list.
@@ -92,7 +92,7 @@ func lineRun(ctx context.Context, o *LineOptions) error {
 		o.Now = time.Now
 	}
 	l := &line{o: o, out: bufio.NewWriterSize(o.Out, 64<<10), con: o.Console}
-	l.rec = &session.Recorder{}
+	l.rec = &tui.Recorder{}
 	connect := func(ctx context.Context) (*client.Session, error) {
 		return o.Connect(ctx, l.rec)
 	}
@@ -119,7 +119,7 @@ func lineRun(ctx context.Context, o *LineOptions) error {
 		}
 		err := l.loop(ctx)
 		if o.Save != "" {
-			if msg, serr := session.SaveScript(o.Save, nil, o.Replay, s.Server(), l.reqs, o.Now()); serr != nil {
+			if msg, serr := tui.SaveScript(o.Save, nil, o.Replay, s.Server(), l.reqs, o.Now()); serr != nil {
 				l.con.Printf("mcpcli: %s", serr)
 			} else {
 				l.con.Printf("mcpcli: %s", msg)
@@ -418,7 +418,7 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 		case len(args) > 1 || path == "":
 			return false, errors.New("save takes one file name: save [FILE]")
 		}
-		msg, err := session.SaveScript(path, nil, l.o.Replay, l.s.Server(), l.reqs, l.o.Now())
+		msg, err := tui.SaveScript(path, nil, l.o.Replay, l.s.Server(), l.reqs, l.o.Now())
 		if err != nil {
 			return false, err
 		}
@@ -595,7 +595,7 @@ func (l *line) readURI(ctx context.Context, raw string, words []string) (string,
 // called, and a line says it was not asked.
 func (l *line) confirmCall(ctx context.Context, name string, args map[string]any) (bool, error) {
 	tool, _, err := l.s.Tool(ctx, name)
-	if err != nil || tool == nil || !session.Destructive(tool) {
+	if err != nil || tool == nil || !tui.Destructive(tool) {
 		return true, nil // the server says what is wrong with the call
 	}
 	if l.o.Scripted {
@@ -629,7 +629,7 @@ func (l *line) confirmCall(ctx context.Context, name string, args map[string]any
 // send sends one request and prints its result.
 func (l *line) send(ctx context.Context, method, target string, args map[string]any, rerunOf int) error {
 	id := len(l.reqs) + 1
-	l.reqs = append(l.reqs, session.Request{ID: id, Method: method, Target: target, Args: args, Caps: session.CapsOf(l.s)})
+	l.reqs = append(l.reqs, tui.Request{ID: id, Method: method, Target: target, Args: args, Caps: tui.CapsOf(l.s)})
 	cctx := client.WithCall(ctx, id)
 	var (
 		res *client.Result

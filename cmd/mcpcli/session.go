@@ -18,7 +18,7 @@ import (
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/schema"
-	"github.com/mcpcli/mcpcli/session"
+	"github.com/mcpcli/mcpcli/shell/tui"
 	"github.com/mcpcli/mcpcli/transport"
 	"github.com/mcpcli/mcpcli/urlmode"
 )
@@ -42,8 +42,8 @@ type SessionOptions struct {
 	Values     *render.ValueForm
 	// Connect connects with the session's hooks going to feed: to a
 	// server started again (stdio) or reached again (HTTP) each time.
-	Connect func(ctx context.Context, feed *session.Feed) (*client.Session, error)
-	Replay  session.Replay
+	Connect func(ctx context.Context, feed *tui.Feed) (*client.Session, error)
+	Replay  tui.Replay
 	// ErrorText words an error as report does, naming the server as the
 	// run named it.
 	ErrorText func(error) string
@@ -59,7 +59,7 @@ type SessionOptions struct {
 // server and no command).
 func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error) *cobra.Command {
 	var save string
-	budget := resultBudget(session.DefaultResultBudget)
+	budget := resultBudget(tui.DefaultResultBudget)
 	cmd := &cobra.Command{
 		Use:     "session",
 		Aliases: []string{"shell"},
@@ -146,7 +146,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 		opts.Line = &LineOptions{
 			Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Save: save, Replay: opts.Replay, ErrorText: f.errorText,
 			Restart: restartWord(t),
-			Connect: func(ctx context.Context, rec *session.Recorder) (*client.Session, error) {
+			Connect: func(ctx context.Context, rec *tui.Recorder) (*client.Session, error) {
 				t, err := transportOnce()
 				if err != nil {
 					return nil, err
@@ -202,7 +202,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	opts.Forms, opts.Terminal = fa, &render.Terminal{In: f.Deps.In, Out: f.Deps.Err, KeyGuard: render.NoKeyGuard}
 	opts.KeyGuard = fa.Term.KeyGuard
 	opts.Values = &render.ValueForm{Term: fa.Term}
-	opts.Connect = func(ctx context.Context, feed *session.Feed) (*client.Session, error) {
+	opts.Connect = func(ctx context.Context, feed *tui.Feed) (*client.Session, error) {
 		t, err := transportOnce()
 		if err != nil {
 			return nil, err
@@ -216,10 +216,10 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 		return f.Connect(ctx, cmd, t, func(o *client.Options) {
 			inSession() // f.Answerer, just run, set the one-shot console's consent
 			f.recorder = nil
-			o.Answerer = &session.Answerer{Inner: fa, Feed: feed}
+			o.Answerer = &tui.Answerer{Inner: fa, Feed: feed}
 			// Sampling can be turned on (C), and roots added, while
 			// connected.
-			o.Sampler = &session.Sampler{Inner: fa, Feed: feed}
+			o.Sampler = &tui.Sampler{Inner: fa, Feed: feed}
 			o.SamplingOff = !f.Flags.Sampling
 			o.ChangeableRoots = true
 			o.OnTask = feed.Task
@@ -248,7 +248,7 @@ func (f *Factory) pickServer(cmd *cobra.Command) error {
 		return nil // Transport says what to give instead
 	}
 	listed, _ := cfg.List()
-	var choices []session.Choice
+	var choices []tui.Choice
 	for _, l := range listed {
 		if l.Shadowed || l.Err != nil {
 			continue
@@ -257,13 +257,13 @@ func (f *Factory) pickServer(cmd *cobra.Command) error {
 		if !l.Trust.Runs() {
 			src += " (not trusted: mcpcli asks first)"
 		}
-		choices = append(choices, session.Choice{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: src})
+		choices = append(choices, tui.Choice{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: src})
 	}
 	if len(choices) == 0 {
 		return nil
 	}
-	name, err := session.Pick(cmd.Context(), f.Console().Terminal(f.Deps.In), choices)
-	if errors.Is(err, session.ErrNoChoice) {
+	name, err := tui.Pick(cmd.Context(), f.Console().Terminal(f.Deps.In), choices)
+	if errors.Is(err, tui.ErrNoChoice) {
 		return errNoServerChosen
 	}
 	var sig interrupted
@@ -314,9 +314,9 @@ func (f *Factory) scriptPath() string {
 
 // replay is how the saved script's commands reach this server: the flags
 // that named it, as given.
-func (f *Factory) replay() session.Replay {
+func (f *Factory) replay() tui.Replay {
 	fl := f.Flags
-	r := session.Replay{Program: "mcpcli", Expand: map[string]bool{}, DefaultPath: f.scriptPath()}
+	r := tui.Replay{Program: "mcpcli", Expand: map[string]bool{}, DefaultPath: f.scriptPath()}
 	// The script runs the mcpcli that saved it, by its path: on a fresh
 	// clone built with go build, mcpcli is not on $PATH.
 	if f.Deps.Executable != nil {
@@ -408,7 +408,7 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 	if opts.NoTerminal != "" {
 		return &noTerminalError{why: opts.NoTerminal}
 	}
-	feed := session.NewFeed(nil)
+	feed := tui.NewFeed(nil)
 	s, err := opts.Connect(ctx, feed)
 	var sig interrupted
 	if err != nil && errors.As(context.Cause(ctx), &sig) {
@@ -425,7 +425,7 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 	if errorText == nil {
 		errorText = explain
 	}
-	m := session.New(session.Options{
+	m := tui.New(tui.Options{
 		Context: ctx,
 		Client:  s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
 		Transport: via, Negotiated: negotiated, How: how,
@@ -433,13 +433,13 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 		ErrorText:    errorText,
 		KeyGuard:     opts.KeyGuard,
 		ResultBudget: opts.ResultBudget,
-		Reconnect: func(ctx context.Context) (session.Reached, error) {
+		Reconnect: func(ctx context.Context) (tui.Reached, error) {
 			s, err := conn.replace(func() (*client.Session, error) { return opts.Connect(ctx, feed) })
 			if err != nil {
-				return session.Reached{}, err
+				return tui.Reached{}, err
 			}
 			how, negotiated, via := sessionFacts(s)
-			return session.Reached{Client: s, Transport: via, Negotiated: negotiated, How: how}, nil
+			return tui.Reached{Client: s, Transport: via, Negotiated: negotiated, How: how}, nil
 		},
 	})
 	_, err = opts.Terminal.Run(ctx, m)

@@ -1,14 +1,16 @@
-// Package session is mcpcli's interactive session: one connection to one
-// server, its tools, prompts and resources to browse and call, every ask
-// answered in place with the one-shot commands' forms, every round of a
-// call in a timeline beside its result, and what the server says meanwhile
-// (logs, progress, list changes, stderr, the wire) in Activity.
+// Package tui is the full-screen shell over an MCP session (the session
+// the `mcpcli session` command keeps open): the server's tools, prompts
+// and resources to browse and call, every ask answered in place with the
+// one-shot commands' forms, every round of a call in a timeline beside its
+// result, and what the server says meanwhile (logs, progress, list
+// changes, stderr, the wire) in Activity. Its sibling shell/line is the
+// same over plain lines.
 //
-// The session is a bubbletea program ([Model]). What happens outside it
+// The shell is a bubbletea program ([Model]). What happens outside it
 // reaches it through a [Feed]: the client's hooks, the transport's
 // observer, the server's stderr, and the forms, which borrow the terminal
 // (Feed.Share) and show exactly as they do in one-shot mode.
-package session
+package tui
 
 import (
 	"context"
