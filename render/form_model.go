@@ -210,7 +210,7 @@ func (m *askModel) fullHeader() []string {
 	w := m.innerWidth()
 	title, sub := AskTitle(m.r, m.i), "your answers go to "+Who(m.r.Server)
 	if m.args != nil {
-		title, sub = m.args.title(), "sent to "+Who(m.r.Server)+" when you send it"
+		title, sub = argsTitle(m.args), "sent to "+Who(m.r.Server)+" when you send it"
 	}
 	var lines []string
 	if m.banner != "" {

@@ -338,7 +338,7 @@ func (p *Prompter) fill(ctx context.Context, form *schema.Form, values map[strin
 // AskArguments asks for a request's arguments as lines, starting from the
 // values given, and returns the arguments to send, or ErrCancelled.
 func (p *Prompter) AskArguments(ctx context.Context, args Arguments) (map[string]any, error) {
-	fmt.Fprintf(p.Out, "\n── %s ──\n", args.title())
+	fmt.Fprintf(p.Out, "\n── %s ──\n", argsTitle(&args))
 	if args.Description != "" {
 		for _, l := range strings.Split(Sanitize(args.Description), "\n") {
 			fmt.Fprintf(p.Out, "   %s\n", l)

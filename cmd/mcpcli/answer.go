@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -15,7 +14,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
-	"github.com/mcpcli/mcpcli/schema"
+	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/urlmode"
 )
 
@@ -52,20 +51,19 @@ func (f *Factory) answerers(cmd *cobra.Command) (client.Answerer, client.Sampler
 	}
 	// What the person answers is kept, to be written as an answers file
 	// if the retry that carries it fails (or with --save-answers).
-	f.recorder = &client.Recorder{}
+	rec := &request.Recorder{}
+	f.recorder = rec
 	if fa := f.forms(); fa != nil {
 		consent.Term = fa.Term
 		consent.Banner = func() string { return fa.Banner } // the tour's step, as on its forms
 		fa.URL = consent.TUI
-		f.recorder.Inner = fa
-		return f.recorder, fa, nil
+		return rec.Answerer(fa), rec.Sampler(fa), nil
 	}
 	p := f.prompter()
 	p.URL = func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error) {
 		return consent.Line(ctx, p, r, i)
 	}
-	f.recorder.Inner = p
-	return f.recorder, p, nil
+	return rec.Answerer(p), rec.Sampler(p), nil
 }
 
 // keepAnswers writes what the person answered as an answers file: to
@@ -73,14 +71,18 @@ func (f *Factory) answerers(cmd *cobra.Command) (client.Answerer, client.Sampler
 // file of its own, with the command that sends them again (answers that
 // only decline or cancel are nothing to send again).
 func (f *Factory) keepAnswers(err error) {
-	if f.recorder == nil || f.recorder.Len() == 0 {
+	if f.recorder == nil {
+		return
+	}
+	n, accepted := f.recorder.Answered()
+	if n == 0 {
 		return
 	}
 	con := f.Console()
 	path := f.Flags.SaveAnswers
 	if path == "" {
 		var ue *usageError
-		if err == nil || f.recorder.Accepted() == 0 || errors.As(err, &ue) || errors.As(err, new(toolError)) || errors.Is(err, client.ErrAbandoned) || errors.Is(err, context.Canceled) {
+		if err == nil || accepted == 0 || errors.As(err, &ue) || errors.As(err, new(toolError)) || errors.Is(err, client.ErrAbandoned) || errors.Is(err, context.Canceled) {
 			return
 		}
 		file, ferr := os.CreateTemp("", "mcpcli-answers-*.json")
@@ -91,7 +93,8 @@ func (f *Factory) keepAnswers(err error) {
 		file.Close()
 		path = file.Name()
 	}
-	if werr := os.WriteFile(path, f.recorder.Script(), 0o600); werr != nil {
+	file, _, _ := f.recorder.Answers()
+	if werr := os.WriteFile(path, file, 0o600); werr != nil {
 		con.Warn(fmt.Sprintf("your answers could not be saved in %s: %v", path, werr))
 		return
 	}
@@ -99,78 +102,12 @@ func (f *Factory) keepAnswers(err error) {
 		con.Printf("mcpcli: your answers are saved in %s (send them again with --answers %s)", path, path)
 		return
 	}
-	line, redacted := resendCommand(f.Args, path)
+	line, redacted := request.ResendCommand(f.Args, path)
 	if redacted {
-		con.Printf("mcpcli: your answers are kept in %s; to send them again (put back what shows as %s): %s", path, redactedValue, line)
+		con.Printf("mcpcli: your answers are kept in %s; to send them again (put back what shows as %s): %s", path, request.Redacted, line)
 		return
 	}
 	con.Printf("mcpcli: your answers are kept in %s; to send them again: %s", path, line)
-}
-
-// redactedValue stands in the resend command for a credential.
-const redactedValue = "[redacted]"
-
-// resendCommand is the run's own command line with --answers PATH. The
-// values of --header, and of --env variables named like secrets
-// (GITHUB_TOKEN=…), are not repeated on screen: redacted says some were
-// left out.
-func resendCommand(args []string, path string) (line string, redacted bool) {
-	words := []string{"mcpcli"}
-	hide := func(flag, v string) string {
-		switch flag {
-		case "--header":
-			if name, _, ok := strings.Cut(v, ":"); ok {
-				redacted = true
-				return name + ": " + redactedValue
-			}
-		case "--env":
-			if k, _, ok := strings.Cut(v, "="); ok && schema.LooksSecretName(k) {
-				redacted = true
-				return k + "=" + redactedValue
-			}
-		}
-		return v
-	}
-	prev := ""
-	for i, a := range args {
-		if a == "--" {
-			words = append(words, "--answers", shellQuote(path))
-			path = ""
-			words = append(words, quoteAll(args[i:])...)
-			break
-		}
-		switch {
-		case prev == "--header" || prev == "--env":
-			a = hide(prev, a)
-		case strings.HasPrefix(a, "--header=") || strings.HasPrefix(a, "--env="):
-			flag, v, _ := strings.Cut(a, "=")
-			a = flag + "=" + hide(flag, v)
-		}
-		words = append(words, shellQuote(a))
-		prev = a
-	}
-	if path != "" {
-		words = append(words, "--answers", shellQuote(path))
-	}
-	return strings.Join(words, " "), redacted
-}
-
-func quoteAll(args []string) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = shellQuote(a)
-	}
-	return out
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,@%+", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // forms is the run's full-screen form answerer, or nil when the run cannot
@@ -207,15 +144,10 @@ func (f *Factory) prompter() *render.Prompter {
 	return p
 }
 
-// argumentAsker asks a person for a request's missing arguments.
-type argumentAsker interface {
-	AskArguments(ctx context.Context, a render.Arguments) (map[string]any, error)
-}
-
 // arguments is how this run asks for missing arguments: a form on a
 // terminal, lines with --accessible on one; nil without a terminal, or
 // when the run is scripted with --answers.
-func (f *Factory) arguments() argumentAsker {
+func (f *Factory) arguments() request.FormAsker {
 	if !f.Deps.InTTY || f.Flags.Answers != "" {
 		return nil
 	}
@@ -225,17 +157,10 @@ func (f *Factory) arguments() argumentAsker {
 	return f.prompter()
 }
 
-// valueAsker asks a person for one value mcpcli needs before sending a
-// request (a template variable, a prompt argument), with the server's
-// completion suggestions.
-type valueAsker interface {
-	AskValue(ctx context.Context, q render.Question) (string, error)
-}
-
 // values is how this run asks for such values: on the full screen, or as
 // lines with --accessible, when stdin is a terminal and the run is not
 // scripted with --answers; nil when nobody can be asked.
-func (f *Factory) values() valueAsker {
+func (f *Factory) values() request.ValueAsker {
 	if !f.Deps.InTTY || f.Flags.Answers != "" {
 		return nil
 	}

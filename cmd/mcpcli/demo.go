@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/demoserver"
+	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -53,10 +54,10 @@ at http://ADDR/mcp, and the older HTTP+SSE transport at http://ADDR/sse.`,
 					example = append(example, "--"+fl.Name)
 				case isSlice(fl.Value):
 					for _, v := range fl.Value.(pflag.SliceValue).GetSlice() {
-						example = append(example, "--"+fl.Name+" "+shellQuote(v))
+						example = append(example, "--"+fl.Name+" "+shellwords.Quote(v))
 					}
 				default:
-					example = append(example, "--"+fl.Name+" "+shellQuote(fl.Value.String()))
+					example = append(example, "--"+fl.Name+" "+shellwords.Quote(fl.Value.String()))
 				}
 			})
 			if len(given) > 0 {

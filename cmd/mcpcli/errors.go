@@ -18,8 +18,11 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/config"
+	"github.com/mcpcli/mcpcli/internal/shellwords"
+	"github.com/mcpcli/mcpcli/internal/suggest"
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/transport"
 	"github.com/mcpcli/mcpcli/urlmode"
 )
@@ -62,18 +65,6 @@ type resourceError struct {
 func (e *resourceError) Error() string {
 	return fmt.Sprintf("server \"%s\" could not read \"%s\" (%d: %s); run 'mcpcli resources' to list what it has",
 		e.server, e.uri, e.rpc.Code, rpcMessage(e.rpc.Code, e.rpc.Message))
-}
-
-// notFoundError is a tool or prompt the server does not have.
-type notFoundError struct {
-	server, what, name string
-	maybe              []string // what it may have been meant
-	list               string   // the command that lists them
-	hint               string   // more to try, after the list
-}
-
-func (e *notFoundError) Error() string {
-	return fmt.Sprintf("server \"%s\" has no %s \"%s\"%s; run '%s' to list them%s", e.server, e.what, e.name, didYouMean(e.maybe), e.list, e.hint)
 }
 
 // demoError is a tour with flows that did not complete.
@@ -142,30 +133,13 @@ func report(ctx context.Context, w *render.Console, err error, login string) int
 		return exitError
 	}
 	w.Printf("mcpcli: %s", render.Line(explainAs(err, login)))
-	if tail := stderrTail(err); len(tail) > 0 {
+	if tail := transport.StderrTail(err); len(tail) > 0 {
 		w.Printf("  last %d line%s of the server's stderr:", len(tail), plural(len(tail)))
 		for _, l := range tail {
 			w.Printf("  | %s", render.Line(l))
 		}
 	}
 	return exitError
-}
-
-// stderrTail is what a stdio server wrote to stderr last, when the error
-// is about its death or its stdout.
-func stderrTail(err error) []string {
-	var ee *transport.ExitError
-	var se *transport.StdoutError
-	var sc *transport.StdoutClosedError
-	switch {
-	case errors.As(err, &ee):
-		return ee.Stderr
-	case errors.As(err, &se):
-		return se.Stderr
-	case errors.As(err, &sc):
-		return sc.Stderr
-	}
-	return nil
 }
 
 func plural(n int) string {
@@ -179,9 +153,23 @@ func plural(n int) string {
 // flag to try, the command to run.
 func explain(err error) string { return explainAs(err, "") }
 
+// lineWords word errors and notes for the line shell: its commands are
+// named as it takes them ("'tools' lists them").
+type lineWords struct{ login string }
+
+func (w lineWords) Error(err error) string   { return explainIn(err, w.login, inLine) }
+func (lineWords) Note(n request.Note) string { return noteText(n) }
+
 // explainAs is explain for a run that names its server to mcpcli with
 // login ("-s NAME", "--url URL"): the commands it suggests name it so.
-func explainAs(err error, login string) string {
+func explainAs(err error, login string) string { return explainIn(err, login, oneShot) }
+
+// explainIn is explainAs where the error is shown (w), for the commands
+// it names.
+func explainIn(err error, login string, w front) string {
+	if msg, ok := requestWords(err, w); ok {
+		return msg
+	}
 	var (
 		ee  *transport.ExitError
 		se  *transport.StdoutError
@@ -586,4 +574,187 @@ func explainConfig(err error) (string, bool) {
 		return nf.Error() + " (--config FILE reads another file first)", true
 	}
 	return "", false
+}
+
+// front is where an error or a note is shown, for the commands it names:
+// a one-shot run ("mcpcli tools"), or the line shell ("tools").
+type front struct {
+	cmd  string // what starts a command: "mcpcli " or ""
+	line bool
+}
+
+var (
+	oneShot = front{cmd: "mcpcli "}
+	inLine  = front{line: true}
+)
+
+// isUsage says whether a request's error is a mistake in what was typed:
+// a usage error of the one-shot command.
+func isUsage(err error) bool {
+	var (
+		ue *request.UnknownError
+		se *request.ShownError
+		te *request.TemplateError
+		ae *request.AskError
+	)
+	switch {
+	case errors.As(err, &ue), errors.As(err, &se), errors.As(err, &ae), errors.As(err, &te) && te.Expand:
+		return false
+	}
+	var (
+		we *request.WordError
+		tw *request.TwiceError
+		oe *request.ObjectError
+		me *request.MissingError
+		ne *request.NoSuchArgumentError
+		ar *request.ArgumentError
+		nt *request.NotTemplateError
+	)
+	return errors.As(err, &we) || errors.As(err, &tw) || errors.As(err, &oe) || errors.As(err, &me) ||
+		errors.As(err, &ne) || errors.As(err, &ar) || errors.As(err, &nt) || errors.As(err, &te)
+}
+
+// asUsage is err as cmd's usage error when it is a mistake in what was
+// typed (isUsage), worded for a one-shot run.
+func asUsage(cmd *cobra.Command, err error) error {
+	if err == nil || !isUsage(err) {
+		return err
+	}
+	msg, _ := requestWords(err, oneShot)
+	return usageErrorf(cmd, "%s", msg)
+}
+
+// requestWords words the request package's errors, naming commands as
+// the front end where they are shown does; ok is false for other errors.
+func requestWords(err error, w front) (msg string, ok bool) {
+	var (
+		we *request.WordError
+		tw *request.TwiceError
+		oe *request.ObjectError
+		ue *request.UnknownError
+		se *request.ShownError
+		me *request.MissingError
+		ne *request.NoSuchArgumentError
+		ar *request.ArgumentError
+		nt *request.NotTemplateError
+		te *request.TemplateError
+	)
+	switch {
+	case errors.As(err, &we):
+		switch {
+		case we.What == "--var":
+			return fmt.Sprintf("--var %q must look like NAME=VALUE", we.Word), true
+		case we.What == "variable":
+			return fmt.Sprintf("%q must look like NAME=VALUE: read URI, or read TEMPLATE NAME=VALUE ...", we.Word), true
+		}
+		return fmt.Sprintf("%s %q must look like KEY=VALUE", we.What, we.Word), true
+	case errors.As(err, &tw):
+		return fmt.Sprintf("%s %s is given twice; give it once", tw.What, render.Line(tw.Key)), true
+	case errors.As(err, &oe):
+		if w.line {
+			return fmt.Sprintf("the arguments must be a JSON object like {\"key\": \"value\"}: %v", oe.Err), true
+		}
+		return fmt.Sprintf("--args must be a JSON object like '{\"key\": \"value\"}': %v", oe.Err), true
+	case errors.As(err, &ue):
+		if ue.Dropped != "" {
+			return fmt.Sprintf("server %q lists %s %q, but its inputSchema is invalid (%s), so mcpcli leaves it out; the server's inputSchema must be fixed", ue.Server, ue.What, ue.Name, ue.Dropped), true
+		}
+		msg := fmt.Sprintf("server \"%s\" has no %s \"%s\"%s; run '%s%ss' to list them", ue.Server, ue.What, ue.Name, suggest.DidYouMean(ue.Maybe), w.cmd, ue.What)
+		var flags []string
+		for _, c := range ue.Undeclared {
+			flags = append(flags, map[string]string{"sampling": "--sampling", "roots": "--root DIR"}[c])
+		}
+		if len(flags) > 0 {
+			msg += "; some servers list a tool only to clients that declare a capability: try " + strings.Join(flags, " or ")
+		}
+		return msg, true
+	case errors.As(err, &se):
+		q := make([]string, len(se.Real))
+		for i, r := range se.Real {
+			q[i] = shellwords.Spell(r)
+		}
+		return fmt.Sprintf("server \"%s\" has no %s %q, and %d %ss show as that: %s; give the real name", se.Server, se.What, se.Name, len(se.Real), se.What, strings.Join(q, ", ")), true
+	case errors.As(err, &me):
+		return missingWords(me, w), true
+	case errors.As(err, &ne):
+		if ne.What == "template" {
+			return fmt.Sprintf("template %q has no variable %q; its variables are: %s", ne.Name, ne.Key, strings.Join(ne.Names, ", ")), true
+		}
+		return fmt.Sprintf("%s %q has no argument %q%s; its arguments are: %s", ne.What, ne.Name, ne.Key, suggest.DidYouMean(ne.Maybe), orNone(ne.Names)), true
+	case errors.As(err, &ar):
+		return fmt.Sprintf("argument %s=%q: %v", ar.Key, ar.Value, ar.Err), true
+	case errors.As(err, &nt):
+		if w.line {
+			return fmt.Sprintf("NAME=VALUE fills a resource template (a URI with {variables}, as 'resources' lists them); %q has none", nt.URI), true
+		}
+		return fmt.Sprintf("--var fills a URI template (a URI with {variables}, as 'mcpcli resources' lists them); %q has none", nt.URI), true
+	case errors.As(err, &te):
+		return te.Error(), true
+	}
+	return "", false
+}
+
+// missingWords says what a request lacks, and how to give it.
+func missingWords(e *request.MissingError, w front) string {
+	them := plural2(len(e.Missing), "it", "them")
+	terminal := ""
+	if !e.Asker {
+		terminal = " (or run it on a terminal to fill them in)"
+	}
+	switch e.What {
+	case "template":
+		if w.line {
+			pairs := make([]string, len(e.Missing))
+			for i, n := range e.Missing {
+				pairs[i] = n + "=VALUE"
+			}
+			return fmt.Sprintf("template %q needs %s: read %s %s", e.Name, quoted(e.Missing), e.Name, strings.Join(pairs, " "))
+		}
+		flags := make([]string, len(e.Missing))
+		for i, n := range e.Missing {
+			flags[i] = "--var " + n + "=VALUE"
+		}
+		return fmt.Sprintf("template %q needs %s (without a terminal nobody can be asked)", e.Name, strings.Join(flags, " "))
+	case "prompt":
+		return fmt.Sprintf("prompt %q needs %s: give %s as KEY=VALUE%s; '%sprompts' lists each prompt's arguments", e.Name, quoted(e.Missing), them, terminal, w.cmd)
+	}
+	if e.Refusal != "" {
+		return fmt.Sprintf("tool %q needs %s (the server refused the call: %s): give %s as KEY=VALUE; '%stools %s' shows what each takes",
+			e.Name, quoted(e.Missing), render.Line(e.Refusal), them, w.cmd, e.Name)
+	}
+	return fmt.Sprintf("tool %q needs %s: give %s as KEY=VALUE%s; '%stools %s' shows what each takes", e.Name, quoted(e.Missing), them, terminal, w.cmd, e.Name)
+}
+
+// noteText words what preparing a request did that the person should know.
+func noteText(n request.Note) string {
+	switch n := n.(type) {
+	case *request.ShownNote:
+		return fmt.Sprintf("server \"%s\" has no %s named %q exactly; calling the %s shown as that, whose name holds characters a terminal cannot show (did you mean %s?)",
+			render.Line(n.Server), n.What, n.Typed, n.What, shellwords.Spell(n.Real))
+	case *request.OpenKeyNote:
+		return fmt.Sprintf("note: tool %q has no argument %q%s; sending it anyway (its schema allows other keys)",
+			render.Line(n.Tool), render.Line(n.Key), render.Line(suggest.DidYouMean(n.Maybe)))
+	case *request.FilledNote:
+		return "reading " + render.Line(n.URI)
+	}
+	return ""
+}
+
+// quoted is "a", "b" and "c".
+func quoted(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, ", ")
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -71,10 +72,10 @@ type Factory struct {
 	console      *render.Console
 	formAnswerer *render.FormAnswerer
 	linePrompter *render.Prompter
-	recorder     *client.Recorder // what the person answered
-	rawOnly      bool             // the command prints results' bytes only (client.Options.RawOnly)
-	closers      []func()         // run when the command is done: the trace
-	cast         *recording       // --cast, once started
+	recorder     *request.Recorder // what the person answered
+	rawOnly      bool              // the command prints results' bytes only (client.Options.RawOnly)
+	closers      []func()          // run when the command is done: the trace
+	cast         *recording        // --cast, once started
 
 	wait   *waitSlot      // the session's "waiting for …" line, stopped while signing in
 	cfg    *config.Config // the config files, loaded once

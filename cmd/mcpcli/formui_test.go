@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/request"
 )
 
 // The forms need a terminal on both ends and a person who did not ask for
@@ -37,7 +37,7 @@ func TestAnswererChoice(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rec, ok := a.(*client.Recorder); ok {
+			if rec, ok := a.(*request.Answering); ok {
 				a = rec.Inner // what the person answers is kept
 			}
 			fa, full := a.(*render.FormAnswerer)

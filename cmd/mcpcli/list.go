@@ -3,17 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
-	"github.com/mcpcli/mcpcli/internal/suggest"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/request"
 )
 
 // ListOptions are what tools, prompts and resources need.
@@ -96,7 +94,7 @@ func toolsRun(ctx context.Context, opts *ListOptions) error {
 		if err != nil {
 			return err
 		}
-		warnDropped(opts.Console, list)
+		render.WarnDropped(opts.Console, list)
 		tools := list.Tools
 		if opts.Name != "" {
 			t, _, err := s.Tool(ctx, opts.Name)
@@ -104,12 +102,12 @@ func toolsRun(ctx context.Context, opts *ListOptions) error {
 				return err
 			}
 			if t == nil {
-				return unknownTool(s, list, opts.Name, "mcpcli tools")
+				return request.UnknownTool(s, list, opts.Name)
 			}
 			tools = []*mcp.Tool{t}
 		}
 		if opts.JSON {
-			return writeRawList(opts.Out, "tools", tools, func(t *mcp.Tool) json.RawMessage { return list.Raw[t.Name] })
+			return render.RawList(opts.Out, "tools", tools, func(t *mcp.Tool) json.RawMessage { return list.Raw[t.Name] })
 		}
 		if opts.Name != "" {
 			render.ToolDetail(opts.Out, tools[0], list.Raw[opts.Name], opts.Width)
@@ -128,27 +126,6 @@ func toolsRun(ctx context.Context, opts *ListOptions) error {
 	})
 }
 
-// writeRawList prints {"key": [...]} with each item as the server sent it
-// (or as the go-sdk decoded it, where the bytes were not seen).
-func writeRawList[T any](w io.Writer, key string, items []T, raw func(T) json.RawMessage) error {
-	out := make([]any, len(items))
-	for i, it := range items {
-		if r := raw(it); r != nil {
-			out[i] = r
-		} else {
-			out[i] = it
-		}
-	}
-	return render.WriteJSON(w, map[string]any{key: out})
-}
-
-// warnDropped says which listed tools were left out, and why.
-func warnDropped(con *render.Console, list *client.ToolList) {
-	for _, d := range list.Dropped {
-		con.Warn(fmt.Sprintf("tool %q is left out: its inputSchema is invalid (%s)", d.Name, d.Reason))
-	}
-}
-
 // NewCmdPrompts is the prompts command.
 func NewCmdPrompts(f *Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	return newListCmd(f, &cobra.Command{
@@ -165,7 +142,7 @@ prompts NAME shows one prompt in full, with each argument's description.`,
 func promptsRun(ctx context.Context, opts *ListOptions) error {
 	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
 		list, err := s.ListPrompts(ctx)
-		if opts.Name == "" && notOffered(opts.Out, opts.Console, opts.JSON, err) {
+		if opts.Name == "" && render.NotOffered(opts.Out, opts.Console, opts.JSON, err) {
 			return nil
 		}
 		if err != nil {
@@ -173,20 +150,18 @@ func promptsRun(ctx context.Context, opts *ListOptions) error {
 		}
 		prompts := list.Prompts
 		if opts.Name != "" {
-			var names []string
 			prompts = nil
 			for _, p := range list.Prompts {
-				names = append(names, p.Name)
 				if p.Name == opts.Name {
 					prompts = []*mcp.Prompt{p}
 				}
 			}
 			if prompts == nil {
-				return &notFoundError{server: s.Server().Display(), what: "prompt", name: opts.Name, maybe: suggest.Closest(opts.Name, names), list: "mcpcli prompts"}
+				return request.UnknownPrompt(s.Server().Display(), list, opts.Name)
 			}
 		}
 		if opts.JSON {
-			return writeRawList(opts.Out, "prompts", prompts, func(p *mcp.Prompt) json.RawMessage { return list.Raw[p.Name] })
+			return render.RawList(opts.Out, "prompts", prompts, func(p *mcp.Prompt) json.RawMessage { return list.Raw[p.Name] })
 		}
 		if opts.Name != "" {
 			render.PromptDetail(opts.Out, prompts[0], opts.Width)
@@ -221,91 +196,18 @@ func resourcesRun(ctx context.Context, opts *ListOptions) error {
 	})
 }
 
-// notOffered says, when err is a list of what the server does not offer,
-// that it does not: on w, or with asJSON on con (stdout carries only what
-// the server sent, and it sent nothing). It is not a failure.
-func notOffered(w io.Writer, con *render.Console, asJSON bool, err error) bool {
-	var no *client.NotOfferedError
-	if !errors.As(err, &no) {
-		return false
-	}
-	if asJSON {
-		con.Printf("mcpcli: %s", render.Line(no.Error()))
-		return true
-	}
-	fmt.Fprintf(w, "(the server does not offer %s: it declares no %s capability)\n", no.Feature, no.Feature)
-	return true
-}
-
-// listResources prints the server's resources, then its resource
-// templates, with how to read one (readTemplate); with asJSON, both
-// lists as the server sent them.
+// listResources prints the server's resources and resource templates.
 func listResources(ctx context.Context, s *client.Session, w io.Writer, con *render.Console, asJSON bool, readTemplate string) error {
 	list, err := s.ListResources(ctx)
-	if notOffered(w, con, asJSON, err) {
+	if render.NotOffered(w, con, asJSON, err) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	templates, err := s.ListResourceTemplates(ctx)
-	var je *jsonrpc.Error
-	if errors.As(err, &je) && je.Code == jsonrpc.CodeMethodNotFound {
-		templates, err = &client.TemplateList{}, nil // a server without templates may not know the method
-	}
+	templates, err := request.Templates(ctx, s)
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		resources := make([]any, len(list.Resources))
-		for i, r := range list.Resources {
-			resources[i] = rawOr(list.Raw[r.URI], r)
-		}
-		ts := make([]any, len(templates.Templates))
-		for i, t := range templates.Templates {
-			ts[i] = rawOr(templates.Raw[t.URITemplate], t)
-		}
-		return render.WriteJSON(w, map[string]any{"resources": resources, "resourceTemplates": ts})
-	}
-	if len(list.Resources) == 0 && len(templates.Templates) == 0 {
-		fmt.Fprintln(w, "(the server has no resources)")
-	}
-	for _, r := range list.Resources {
-		listEntry(w, r.URI, r.Title, r.Name, r.MIMEType, r.Description)
-	}
-	if len(templates.Templates) > 0 {
-		if len(list.Resources) > 0 {
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintf(w, "Templates (%s):\n", readTemplate)
-		for _, t := range templates.Templates {
-			listEntry(w, t.URITemplate, t.Title, t.Name, t.MIMEType, t.Description)
-		}
-	}
-	return nil
-}
-
-// rawOr is the server's bytes of an item, or the item as decoded where
-// they were not seen.
-func rawOr(raw json.RawMessage, v any) any {
-	if raw != nil {
-		return raw
-	}
-	return v
-}
-
-// listEntry is one resource or template: its URI, name and MIME type,
-// then its description, indented.
-func listEntry(w io.Writer, uri, title, name, mimeType, description string) {
-	if title == "" {
-		title = name
-	}
-	fmt.Fprintf(w, "%s  %s", render.Line(uri), render.Line(title))
-	if mimeType != "" {
-		fmt.Fprintf(w, " (%s)", render.Line(mimeType))
-	}
-	fmt.Fprintln(w)
-	if description != "" {
-		fmt.Fprintf(w, "    %s\n", render.Line(description))
-	}
+	return render.Resources(w, list, templates, asJSON, readTemplate)
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -17,7 +16,8 @@ import (
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
-	"github.com/mcpcli/mcpcli/schema"
+	"github.com/mcpcli/mcpcli/request"
+	"github.com/mcpcli/mcpcli/shell/line"
 	"github.com/mcpcli/mcpcli/shell/tui"
 	"github.com/mcpcli/mcpcli/transport"
 	"github.com/mcpcli/mcpcli/urlmode"
@@ -43,7 +43,7 @@ type SessionOptions struct {
 	// Connect connects with the session's hooks going to feed: to a
 	// server started again (stdio) or reached again (HTTP) each time.
 	Connect func(ctx context.Context, feed *tui.Feed) (*client.Session, error)
-	Replay  tui.Replay
+	Replay  request.Replay
 	// ErrorText words an error as report does, naming the server as the
 	// run named it.
 	ErrorText func(error) string
@@ -51,8 +51,8 @@ type SessionOptions struct {
 	// the forms do (MCPCLI_KEY_GUARD).
 	KeyGuard time.Duration
 
-	// The line session.
-	Line *LineOptions
+	// The line shell.
+	Line *line.Options
 }
 
 // NewCmdSession is the session command (and what mcpcli runs when given a
@@ -143,20 +143,25 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	}
 	opts := &SessionOptions{Console: f.Console(), Accessible: f.Flags.Accessible, Save: save, Replay: f.replay(), ErrorText: f.errorText}
 	if opts.Accessible {
-		opts.Line = &LineOptions{
-			Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Save: save, Replay: opts.Replay, ErrorText: f.errorText,
+		opts.Line = &line.Options{
+			Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Save: save, Replay: opts.Replay, Words: lineWords{f.loginArgs()},
 			Restart: restartWord(t),
-			Connect: func(ctx context.Context, rec *tui.Recorder) (*client.Session, error) {
+			Connect: func(ctx context.Context, rec *request.Recorder) (*client.Session, error) {
 				t, err := transportOnce()
 				if err != nil {
 					return nil, err
 				}
 				return f.Connect(ctx, cmd, t, func(o *client.Options) {
-					rec.Inner = o.Answerer
-					o.Answerer = rec
+					o.Answerer = rec.Answerer(o.Answerer)
 					if o.Sampler != nil {
 						o.Sampler = rec.Sampler(o.Sampler)
 					}
+					onStep := o.OnStep
+					o.OnStep = func(st client.Step) {
+						rec.Step(st)
+						onStep(st)
+					}
+					o.OnTask = withTask(rec, o.OnTask)
 					// Roots can be added and removed, and sampling
 					// turned on, while connected (root, sampling).
 					o.ChangeableRoots = true
@@ -165,7 +170,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 					f.recorder = nil
 				})
 			},
-			Prompter: f.prompter(), Ask: f.arguments(), Values: f.values(), TTY: f.Deps.InTTY,
+			Prompter: f.prompter(), Form: f.arguments(), Value: f.values(), TTY: f.Deps.InTTY,
 			Scripted: f.Flags.Answers != "",
 			Settled: func() {
 				if f.wait != nil {
@@ -216,20 +221,12 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 		return f.Connect(ctx, cmd, t, func(o *client.Options) {
 			inSession() // f.Answerer, just run, set the one-shot console's consent
 			f.recorder = nil
-			o.Answerer = &tui.Answerer{Inner: fa, Feed: feed}
 			// Sampling can be turned on (C), and roots added, while
 			// connected.
-			o.Sampler = &tui.Sampler{Inner: fa, Feed: feed}
+			feed.Hooks(o, fa, fa)
 			o.SamplingOff = !f.Flags.Sampling
 			o.ChangeableRoots = true
-			o.OnTask = feed.Task
 			o.OnUndeclared = func(e *client.UndeclaredError) { feed.Warn(undeclared(e)) }
-			o.OnLog = feed.Log
-			o.OnProgress = feed.Progress
-			o.OnStep = feed.Step
-			o.Listen = true
-			o.OnNotification = feed.Notification
-			o.Warn = feed.Warn
 		})
 	}
 	return opts, nil
@@ -314,9 +311,12 @@ func (f *Factory) scriptPath() string {
 
 // replay is how the saved script's commands reach this server: the flags
 // that named it, as given.
-func (f *Factory) replay() tui.Replay {
+func (f *Factory) replay() request.Replay {
 	fl := f.Flags
-	r := tui.Replay{Program: "mcpcli", Expand: map[string]bool{}, DefaultPath: f.scriptPath()}
+	r := request.ReplayFlags{DefaultPath: f.scriptPath(),
+		Server: fl.Server, Config: fl.Config, URL: fl.URL, Stdio: fl.Stdio, ServerArgv: fl.ServerArgv,
+		Headers: fl.Headers, Env: fl.Env, Roots: fl.Roots, Cwd: fl.Cwd, Elicitation: fl.Elicitation,
+		Protocol: fl.Protocol, Transport: fl.Transport, Timeout: fl.Timeout, MaxRounds: fl.MaxRounds, Sampling: fl.Sampling}
 	// The script runs the mcpcli that saved it, by its path: on a fresh
 	// clone built with go build, mcpcli is not on $PATH.
 	if f.Deps.Executable != nil {
@@ -327,83 +327,22 @@ func (f *Factory) replay() tui.Replay {
 	if dir, err := os.Getwd(); err == nil {
 		r.Dir = dir
 	}
-	// A credential is read from the environment when the script runs: the
-	// script never holds one (a --header value, a --env variable named
-	// like a secret).
-	fromEnv := func(prefix, name, what string) string {
-		w := prefix + "${" + name + "}"
-		r.Expand[w] = true
-		r.Needs = append(r.Needs, name+": "+what)
-		return w
-	}
-	header := func(h string) string {
-		name, _, ok := strings.Cut(h, ":")
-		if !ok {
-			return h
+	return request.NewReplay(r)
+}
+
+// withTask is onTask, recorded by rec too.
+func withTask(rec *request.Recorder, onTask func(client.TaskStatus)) func(client.TaskStatus) {
+	return func(st client.TaskStatus) {
+		rec.Task(st)
+		if onTask != nil {
+			onTask(st)
 		}
-		v := "MCPCLI_HEADER_" + strings.ToUpper(strings.Map(func(r rune) rune {
-			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-				return r
-			}
-			return '_'
-		}, strings.TrimSpace(name)))
-		return fromEnv(strings.TrimSpace(name)+": ", v, "the value of the "+strings.TrimSpace(name)+" header")
 	}
-	for _, e := range fl.Env {
-		if k, _, ok := strings.Cut(e, "="); ok && schema.LooksSecretName(k) {
-			e = fromEnv(k+"=", k, "what the server gets as "+k)
-		}
-		r.Flags = append(r.Flags, "--env", e)
-	}
-	if fl.Cwd != "" {
-		r.Flags = append(r.Flags, "--cwd", fl.Cwd)
-	}
-	if fl.Elicitation != "form,url" && fl.Elicitation != "" {
-		r.Flags = append(r.Flags, "--elicitation", fl.Elicitation)
-	}
-	if fl.Timeout > 0 {
-		r.Flags = append(r.Flags, "--timeout", fl.Timeout.String())
-	}
-	if fl.MaxRounds != client.DefaultMaxRounds && fl.MaxRounds > 0 {
-		r.Flags = append(r.Flags, "--max-rounds", strconv.Itoa(fl.MaxRounds))
-	}
-	if fl.Sampling {
-		r.Flags = append(r.Flags, "--sampling")
-	}
-	for _, root := range fl.Roots {
-		r.Flags = append(r.Flags, "--root", root)
-	}
-	if fl.Protocol != "" && fl.Protocol != "auto" {
-		r.Flags = append(r.Flags, "--protocol", fl.Protocol)
-	}
-	if fl.Transport != "" && fl.Transport != "auto" {
-		r.Flags = append(r.Flags, "--transport", fl.Transport)
-	}
-	switch {
-	case fl.Server != "":
-		if fl.Config != "" {
-			r.Server = append(r.Server, "--config", fl.Config)
-		}
-		r.Server = append(r.Server, "-s", fl.Server)
-		for _, h := range fl.Headers {
-			r.Server = append(r.Server, "--header", header(h))
-		}
-	case fl.URL != "":
-		r.Server = []string{"--url", fl.URL}
-		for _, h := range fl.Headers {
-			r.Server = append(r.Server, "--header", header(h))
-		}
-	case fl.Stdio != "":
-		r.Server = []string{"--stdio", fl.Stdio}
-	default:
-		r.Server = append([]string{"--"}, fl.ServerArgv...)
-	}
-	return r
 }
 
 func sessionRun(ctx context.Context, opts *SessionOptions) error {
 	if opts.Accessible {
-		return lineRun(ctx, opts.Line)
+		return lineOutcome(ctx, line.Run(ctx, opts.Line))
 	}
 	if opts.NoTerminal != "" {
 		return &noTerminalError{why: opts.NoTerminal}
@@ -457,6 +396,24 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 		opts.Console.Printf("mcpcli: %s", msg)
 	}
 	return nil
+}
+
+// lineOutcome is how the line shell ended, as report words it.
+func lineOutcome(ctx context.Context, err error) error {
+	var (
+		ended *line.Ended
+		sig   interrupted
+	)
+	switch {
+	case errors.As(err, &ended) && errors.As(context.Cause(ctx), &sig):
+		// The session, not a request, was what the signal stopped.
+		return &sessionEndedError{sig: sig, connecting: ended.Connecting, cut: ended.Cut}
+	case errors.As(err, &ended):
+		return ended.Err
+	case errors.Is(err, line.ErrToolReported):
+		return toolError{}
+	}
+	return err
 }
 
 // sessionConn is the session's connection of the moment: R replaces it.

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -49,8 +50,11 @@ func (e interrupted) signal() string {
 // (its arguments, a template's variables), as report should word it: a
 // signal that ended ctx stopped the run before anything was sent.
 func beforeSending(ctx context.Context, err error) error {
-	var sig interrupted
-	if err != nil && ctx.Err() != nil && errors.As(context.Cause(ctx), &sig) {
+	var (
+		sig interrupted
+		ae  *request.AskError
+	)
+	if errors.As(err, &ae) && ctx.Err() != nil && errors.As(context.Cause(ctx), &sig) {
 		return sig
 	}
 	return err

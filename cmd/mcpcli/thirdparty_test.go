@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/internal/thirdparty"
 	"github.com/mcpcli/mcpcli/urlmode/browsertest"
 )
@@ -12,7 +13,7 @@ import (
 func stdioArgs(argv []string) []string {
 	var q []string
 	for _, a := range argv {
-		q = append(q, shellQuote(a))
+		q = append(q, shellwords.Quote(a))
 	}
 	return []string{"--stdio", strings.Join(q, " ")}
 }

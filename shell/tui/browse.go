@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/request"
 )
 
 // list is one browsable, filterable list: what it holds, what the filter
@@ -189,20 +190,7 @@ func toolTags(t *mcp.Tool, task string) string {
 
 // destructive reports whether a tool may destroy things, by its hints
 // (the spec's default when it says nothing).
-func destructive(t *mcp.Tool) bool { return Destructive(t) }
-
-// Destructive reports whether a tool is marked as one that may destroy
-// things (readOnlyHint false, destructiveHint true or unsaid): the
-// sessions ask before calling it. A tool with no hints at all is not: a
-// question before every call of every such tool would teach people to
-// say yes without reading.
-func Destructive(t *mcp.Tool) bool {
-	a := t.Annotations
-	if a == nil {
-		return false // no hints at all: not worth a question each call
-	}
-	return !a.ReadOnlyHint && (a.DestructiveHint == nil || *a.DestructiveHint)
-}
+func destructive(t *mcp.Tool) bool { return request.Destructive(t) }
 
 // The lists' layout: the list on the left, the detail pane on the right.
 

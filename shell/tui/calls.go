@@ -15,12 +15,13 @@ import (
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/schema"
 )
 
 // Answerer answers rounds for the session: each round takes the terminal
 // (Feed.Share) and is answered by Inner exactly as a one-shot command
-// would; what was asked and answered goes to the call's timeline.
+// would (Feed.Hooks records it for the call's timeline).
 type Answerer struct {
 	Inner client.Answerer
 	Feed  *Feed
@@ -28,8 +29,6 @@ type Answerer struct {
 
 // Answer implements client.Answerer.
 func (a *Answerer) Answer(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
-	asked := a.Feed.now()
-	r = a.Feed.given(r)
 	var (
 		out map[string]*mcp.ElicitResult
 		err error
@@ -39,9 +38,7 @@ func (a *Answerer) Answer(ctx context.Context, r client.Round) (map[string]*mcp.
 	if serr := a.Feed.shareAsk(cctx, r.Call, roundWhat(r), func() { out, err = a.Inner.Answer(cctx, r) }); serr != nil {
 		err = serr
 	}
-	err = ended(err)
-	a.Feed.push(roundEvent{at: a.Feed.now(), round: r, asked: asked, answers: out, err: err})
-	return out, err
+	return out, ended(err)
 }
 
 // roundWhat says in a few words what a round asks, for the line that
@@ -72,8 +69,7 @@ func roundWhat(r client.Round) string {
 }
 
 // Sampler answers sampling requests for the session as Answerer answers
-// asks: with the terminal lent to Inner (the one-shot sampling form), and
-// the request and the reply in the call's timeline.
+// asks: with the terminal lent to Inner (the one-shot sampling form).
 type Sampler struct {
 	Inner client.Sampler
 	Feed  *Feed
@@ -81,7 +77,6 @@ type Sampler struct {
 
 // Sample implements client.Sampler.
 func (s *Sampler) Sample(ctx context.Context, r client.SamplingRound) (*client.SamplingAnswer, error) {
-	asked := s.Feed.now()
 	var (
 		out *client.SamplingAnswer
 		err error
@@ -95,9 +90,7 @@ func (s *Sampler) Sample(ctx context.Context, r client.SamplingRound) (*client.S
 	if serr := s.Feed.shareAsk(cctx, r.Call, what, func() { out, err = s.Inner.Sample(cctx, r) }); serr != nil {
 		err = serr
 	}
-	err = ended(err)
-	s.Feed.push(sampleEvent{at: s.Feed.now(), asked: asked, round: r, answer: out, err: err})
-	return out, err
+	return out, ended(err)
 }
 
 type callState int
@@ -121,7 +114,7 @@ type call struct {
 	ended   time.Time
 	cancel  context.CancelCauseFunc
 
-	rounds   []*roundRec
+	rounds   []request.Round // as recorded (Feed.rec), the last time it said
 	progress *mcp.ProgressNotificationParams
 	task     *client.TaskStatus // the task the call runs as, if it does
 	result   *client.Result
@@ -129,28 +122,7 @@ type call struct {
 	lost     string // the connection ended (or was restarted) while it ran: said so
 	view     *resultView
 	rerunOf  int
-	caps     *Caps // the roots and sampling it was sent with (nil: not known)
-}
-
-// roundRec is one round of a call, for the timeline and the saved script.
-type roundRec struct {
-	number   int
-	legacy   bool
-	keys     []string
-	stateIn  int // requestState received with the asks (-1: none)
-	stateOut int // requestState sent back with the answers
-	asked    time.Time
-	answered time.Time
-	asks     []client.Ask
-	answers  map[string]*mcp.ElicitResult
-	samples  map[string]*client.SamplingAnswer // sampling requests, by key
-	method   string                            // a legacy ask: elicitation/create, sampling/createMessage, roots/list
-	err      string
-	// urlRequired: the asks came in a -32042 error, and the request went
-	// again as it was once they were done.
-	urlRequired bool
-	// roots are the root URIs mcpcli sent, by key (roots/list).
-	roots map[string][]string
+	caps     *request.Caps // the roots and sampling it was sent with (nil: not known)
 }
 
 func (c *call) running() bool { return c.state == stateRunning }
@@ -280,31 +252,6 @@ func jsonArgsSchema(inputSchema json.RawMessage) json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{"arguments":` + string(inputSchema) + `},"required":["arguments"]}`)
 }
 
-func (m *Model) askPrompt(name string, given map[string]any, rerunOf int) tea.Cmd {
-	p := m.prompt(name)
-	if p == nil {
-		m.setStatus(fmt.Sprintf("the server no longer lists prompt %q", render.Line(name)), true)
-		return nil
-	}
-	if len(p.Arguments) == 0 {
-		return m.start("prompts/get", name, map[string]any{}, rerunOf)
-	}
-	if given == nil && m.o.Values != nil && m.c.Capabilities().Completions != nil {
-		// The server suggests values: each argument on its own, with its
-		// suggestions, as the one-shot prompt command asks them. (An edit
-		// of a request sent before starts from its values, in the form.)
-		return m.askPromptValues(p, given, rerunOf)
-	}
-	form, err := schema.ParseArguments(render.PromptSchema(p))
-	if err != nil {
-		m.setStatus("the prompt's arguments cannot be read: "+render.Line(err.Error()), true)
-		return nil
-	}
-	return m.askArgs(render.Arguments{
-		Server: m.server, Method: "prompts/get", Target: name, Description: p.Description, Form: form, Given: given,
-	}, false, rerunOf)
-}
-
 // askArgs shows an arguments form, with the terminal lent to it.
 func (m *Model) askArgs(a render.Arguments, unwrap bool, rerunOf int) tea.Cmd {
 	if m.o.Forms == nil {
@@ -329,14 +276,6 @@ func (m *Model) askArgs(a render.Arguments, unwrap bool, rerunOf int) tea.Cmd {
 				obj = map[string]any{}
 			}
 			args = obj
-		}
-		if err == nil && a.Method != "tools/call" {
-			// Prompt arguments are strings.
-			for k, v := range args {
-				if _, ok := v.(string); !ok {
-					args[k] = fmt.Sprint(v)
-				}
-			}
 		}
 		return argsMsg{method: a.Method, target: a.Target, args: args, err: err, rerunOf: rerunOf}
 	}
@@ -399,12 +338,12 @@ func (m *Model) start(method, target string, args map[string]any, rerunOf int) t
 	}
 	id := len(m.calls) + 1
 	if prev := m.byID[rerunOf]; prev != nil {
-		m.feed.startFrom(id, prev.answered())
+		m.feed.rec.StartFrom(id, m.feed.rec.Rounds(prev.id))
 	}
 	ctx, cancel := context.WithCancelCause(m.ctx)
 	c := &call{id: id, method: method, target: target, args: args, started: m.o.Now(), cancel: cancel, rerunOf: rerunOf}
 	if cp := m.caps(); cp != nil {
-		c.caps = CapsOf(cp)
+		c.caps = request.CapsOf(cp.Sampling(), cp.Roots())
 	}
 	m.calls = append(m.calls, c)
 	m.byID[id] = c
@@ -412,24 +351,9 @@ func (m *Model) start(method, target string, args map[string]any, rerunOf int) t
 	m.running++
 	m.setStatus("", false)
 	cli := m.c
-	ctx = client.WithCall(ctx, id)
+	r := &request.Request{Method: method, Target: target, Args: args}
 	return func() tea.Msg {
-		var (
-			res *client.Result
-			err error
-		)
-		switch method {
-		case "tools/call":
-			res, err = cli.CallTool(ctx, target, args)
-		case "prompts/get":
-			pa := make(map[string]string, len(args))
-			for k, v := range args {
-				pa[k] = fmt.Sprint(v)
-			}
-			res, err = cli.GetPrompt(ctx, target, pa)
-		case "resources/read":
-			res, err = cli.ReadResource(ctx, target)
-		}
+		res, err := request.Send(ctx, cli, r, id)
 		done := callDoneMsg{id: id, res: res, err: err}
 		if err == nil {
 			done.view = newResultView(res)
@@ -445,6 +369,7 @@ func (m *Model) callDone(msg callDoneMsg) tea.Cmd {
 	}
 	c.ended = m.o.Now()
 	c.cancel(nil)
+	m.recorded(c.id)
 	m.running--
 	if strings.HasPrefix(m.status, fmt.Sprintf("cancelling #%d ", c.id)) {
 		m.setStatus("", false)
@@ -507,132 +432,32 @@ func (m *Model) latestRunning() *call {
 
 // The round trips, as the client tells them.
 
+// step notes the progress token a call sent: its progress is shown on it.
 func (m *Model) step(ev stepEvent) {
-	c := m.byID[ev.st.Call]
+	if c := m.byID[ev.st.Call]; c != nil && ev.st.Kind == client.StepSend && ev.st.ProgressToken != "" {
+		m.tokens[ev.st.ProgressToken] = c.id
+	}
+}
+
+// recorded takes call id's rounds and task as recorded now.
+func (m *Model) recorded(id int) {
+	c := m.byID[id]
 	if c == nil {
 		return
 	}
-	st := ev.st
-	switch st.Kind {
-	case client.StepSend:
-		if st.ProgressToken != "" {
-			m.tokens[st.ProgressToken] = c.id
-		}
-		if st.Round > 0 {
-			if r := c.roundNo(st.Round, false); r != nil {
-				r.stateOut = st.StateLen
-				if st.RootsSent != nil {
-					r.roots = st.RootsSent
-				}
-				if r.answered.IsZero() {
-					r.answered = ev.at
-				}
-			}
-		}
-	case client.StepInputRequired:
-		r := c.roundNo(st.Round, false)
-		if r == nil {
-			r = &roundRec{number: st.Round, stateOut: -1}
-			c.rounds = append(c.rounds, r)
-		}
-		r.keys, r.stateIn, r.asked, r.urlRequired = st.Asked, st.StateLen, ev.at, st.URLRequired
-	case client.StepRootsListed:
-		c.rounds = append(c.rounds, &roundRec{number: st.Round, legacy: true, method: "roots/list", keys: []string{"roots"},
-			stateIn: -1, stateOut: -1, asked: ev.at, answered: ev.at, roots: st.RootsSent})
-	}
+	rec := m.feed.rec.Call(id)
+	c.rounds, c.task = rec.Rounds, rec.Task
 }
 
-// answered is what the person accepted each ask of the call with, by
-// key, in the order asked: the content a re-run's forms start from.
-func (c *call) answered() map[string][]map[string]any {
-	out := map[string][]map[string]any{}
-	for _, r := range c.rounds {
-		for _, a := range r.asks {
-			if ans := r.answers[a.Key]; ans != nil && ans.Action == client.Accept && len(ans.Content) > 0 {
-				out[a.Key] = append(out[a.Key], ans.Content)
-			}
-		}
+// roundErr is why a round went unanswered, in a few words.
+func roundErr(r request.Round) string {
+	switch {
+	case r.Err == nil:
+		return ""
+	case errors.Is(r.Err, client.ErrAbandoned):
+		return "abandoned"
 	}
-	return out
-}
-
-func (c *call) roundNo(n int, legacy bool) *roundRec {
-	for _, r := range c.rounds {
-		if r.number == n && r.legacy == legacy {
-			return r
-		}
-	}
-	return nil
-}
-
-// round records a round the person answered.
-func (m *Model) round(ev roundEvent) {
-	c := m.byID[ev.round.Call]
-	if c == nil {
-		return
-	}
-	var r *roundRec
-	if ev.round.URLRequired {
-		// The round its -32042 step began.
-		for _, rr := range c.rounds {
-			if rr.urlRequired && rr.number == ev.round.Number {
-				r = rr
-			}
-		}
-	} else {
-		r = c.roundNo(ev.round.Number, ev.round.Legacy)
-	}
-	if r == nil {
-		r = &roundRec{number: ev.round.Number, legacy: ev.round.Legacy, stateIn: -1, stateOut: -1, asked: ev.asked}
-		for _, a := range ev.round.Asks {
-			r.keys = append(r.keys, a.Key)
-		}
-		if ev.round.Legacy {
-			r.method = "elicitation/create"
-		}
-		c.rounds = append(c.rounds, r)
-	}
-	r.asks = ev.round.Asks
-	r.answers = ev.answers
-	r.answered = ev.at
-	if ev.err != nil {
-		r.err = ev.err.Error()
-		if errors.Is(ev.err, client.ErrAbandoned) {
-			r.err = "abandoned"
-		}
-	}
-}
-
-// sample records a sampling request the person answered.
-func (m *Model) sample(ev sampleEvent) {
-	c := m.byID[ev.round.Call]
-	if c == nil {
-		return
-	}
-	r := c.roundNo(ev.round.Number, ev.round.Legacy)
-	if r == nil {
-		r = &roundRec{number: ev.round.Number, legacy: ev.round.Legacy, stateIn: -1, stateOut: -1, asked: ev.asked, keys: []string{ev.round.Key}}
-		if ev.round.Legacy {
-			r.method = "sampling/createMessage"
-		}
-		c.rounds = append(c.rounds, r)
-	}
-	if r.samples == nil {
-		r.samples = map[string]*client.SamplingAnswer{}
-	}
-	r.samples[ev.round.Key] = ev.answer
-	r.answered = ev.at
-	if ev.err != nil && r.err == "" {
-		r.err = ev.err.Error()
-	}
-}
-
-// task records how a call that runs as a task is doing.
-func (m *Model) task(ev taskEvent) {
-	if c := m.byID[ev.st.Call]; c != nil {
-		st := ev.st
-		c.task = &st
-	}
+	return r.Err.Error()
 }
 
 func (m *Model) progress(ev progressEvent) {

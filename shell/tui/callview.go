@@ -80,41 +80,41 @@ func (m *Model) timeline(c *call, w, h int) []string {
 		add(st.dim.Render(fmt.Sprintf("  re-run of #%d", c.rerunOf)))
 	}
 	for _, r := range c.rounds {
-		title := fmt.Sprintf("round %d", r.number)
+		title := fmt.Sprintf("round %d", r.Number)
 		switch {
-		case r.urlRequired:
+		case r.URLRequired:
 			title += " · -32042 URL required"
-		case r.legacy:
+		case r.Legacy:
 			// Its key is always the same: say what it was instead.
-			title = fmt.Sprintf("ask %d · %s", r.number, r.method)
-		case len(r.keys) > 0:
-			title += " · " + render.Line(strings.Join(r.keys, ", "))
+			title = fmt.Sprintf("ask %d · %s", r.Number, r.Method)
+		case len(r.Keys) > 0:
+			title += " · " + render.Line(strings.Join(r.Keys, ", "))
 		}
 		add(st.accent.Render(clip(title, w)))
-		for _, k := range r.keys {
-			if uris, ok := r.roots[k]; ok {
-				add("  " + rootsText(st, k, uris, len(r.keys) > 1))
+		for _, k := range r.Keys {
+			if uris, ok := r.Roots[k]; ok {
+				add("  " + rootsText(st, k, uris, len(r.Keys) > 1))
 				for _, u := range uris {
 					add(st.dim.Render(clip("    "+render.Line(u), w)))
 				}
 				continue
 			}
-			if sa, ok := r.samples[k]; ok {
-				add("  " + sampleText(st, k, sa, len(r.keys) > 1))
+			if sa, ok := r.Samples[k]; ok {
+				add("  " + sampleText(st, k, sa, len(r.Keys) > 1))
 				continue
 			}
-			ans := r.answers[k]
+			ans := r.Answers[k]
 			if ans == nil {
-				if r.err != "" {
-					add("  " + st.err.Render(clip(k+": "+r.err, w-2)))
+				if e := roundErr(r); e != "" {
+					add("  " + st.err.Render(clip(k+": "+e, w-2)))
 				} else if c.running() {
 					add(st.dim.Render(clip("  "+render.Line(k)+": answering…", w)))
 				}
 				continue
 			}
-			ask := askOf(r.asks, k)
+			ask := askOf(r.Asks, k)
 			line := "  " + actionText(st, ans.Action)
-			if len(r.keys) > 1 {
+			if len(r.Keys) > 1 {
 				line = "  " + render.Line(k) + ": " + actionText(st, ans.Action)
 			}
 			if ans.Action == client.Accept && ask.Mode() == "form" {
@@ -129,11 +129,11 @@ func (m *Model) timeline(c *call, w, h int) []string {
 			}
 		}
 		var facts []string
-		if r.stateIn >= 0 {
-			facts = append(facts, "state "+render.Size(r.stateIn))
+		if r.StateIn >= 0 {
+			facts = append(facts, "state "+render.Size(r.StateIn))
 		}
-		if !r.answered.IsZero() && !r.asked.IsZero() {
-			facts = append(facts, seconds(r.answered.Sub(r.asked)))
+		if !r.Answered.IsZero() && !r.Asked.IsZero() {
+			facts = append(facts, seconds(r.Answered.Sub(r.Asked)))
 		}
 		if len(facts) > 0 {
 			add(st.dim.Render("  " + strings.Join(facts, " · ")))

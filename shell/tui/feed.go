@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -46,7 +47,9 @@ type Feed struct {
 	connMu sync.Mutex
 	conn   *connection // the connection of the moment
 
-	starts // the answers re-runs start from
+	// rec records each request's rounds as they happen: the call view's
+	// timeline, the saved script and the re-runs read it.
+	rec *request.Recorder
 }
 
 // connection is one connection of the session, as far as the asks of its
@@ -103,47 +106,6 @@ func (f *Feed) whileConnected(ctx context.Context) (cctx context.Context, stop f
 	}
 }
 
-// starts keeps, by call, the answers a re-run's forms start from.
-type starts struct {
-	givenMu sync.Mutex
-	starts  map[int]map[string][]map[string]any // by call, by ask key
-}
-
-// startFrom keeps the answers call (a re-run) starts its forms from: for
-// each ask key, the contents accepted before, in the order asked.
-func (f *starts) startFrom(call int, answers map[string][]map[string]any) {
-	if len(answers) == 0 {
-		return
-	}
-	f.givenMu.Lock()
-	defer f.givenMu.Unlock()
-	if f.starts == nil {
-		f.starts = map[int]map[string][]map[string]any{}
-	}
-	f.starts[call] = answers
-}
-
-// given fills in the round's form asks with what their call starts from:
-// the n-th time a key is asked, the n-th answer given to it before.
-func (f *starts) given(r client.Round) client.Round {
-	f.givenMu.Lock()
-	defer f.givenMu.Unlock()
-	byKey := f.starts[r.Call]
-	if byKey == nil {
-		return r
-	}
-	asks := make([]client.Ask, len(r.Asks))
-	copy(asks, r.Asks)
-	for i, a := range asks {
-		if a.Mode() != "form" || len(byKey[a.Key]) == 0 {
-			continue
-		}
-		asks[i].Given, byKey[a.Key] = byKey[a.Key][0], byKey[a.Key][1:]
-	}
-	r.Asks = asks
-	return r
-}
-
 // HoldConsole keeps the console's writes back while the session is on
 // screen (hold is render.Console.Hold), and lets them out while it lends
 // the terminal: a line written then (a sign-in's URL, a warning) shows on
@@ -180,7 +142,34 @@ func NewFeed(now func() time.Time) *Feed {
 	if now == nil {
 		now = time.Now
 	}
-	return &Feed{wake: make(chan struct{}, 1), closed: make(chan struct{}), now: now, conn: &connection{ended: make(chan struct{})}}
+	f := &Feed{wake: make(chan struct{}, 1), closed: make(chan struct{}), now: now, conn: &connection{ended: make(chan struct{})}}
+	f.rec = &request.Recorder{Now: now, Changed: func(call int) { f.push(recordedEvent{call}) }}
+	return f
+}
+
+// Recorder is what the feed records each request's rounds with.
+func (f *Feed) Recorder() *request.Recorder { return f.rec }
+
+// Hooks has o's hooks go to the feed: the asks answered by answer and the
+// sampling requests by sample (nil: no sampler), each with the terminal
+// lent and recorded; logs, progress, the round trips, tasks, list changes
+// and warnings.
+func (f *Feed) Hooks(o *client.Options, answer client.Answerer, sample client.Sampler) {
+	o.Answerer = f.rec.Answerer(&Answerer{Inner: answer, Feed: f})
+	o.Sampler = nil
+	if sample != nil {
+		o.Sampler = f.rec.Sampler(&Sampler{Inner: sample, Feed: f})
+	}
+	o.OnStep = func(st client.Step) {
+		f.rec.Step(st)
+		f.Step(st)
+	}
+	o.OnTask = f.rec.Task
+	o.OnLog = f.Log
+	o.OnProgress = f.Progress
+	o.Listen = true
+	o.OnNotification = f.Notification
+	o.Warn = f.Warn
 }
 
 func (f *Feed) push(ev any) {
@@ -265,32 +254,8 @@ type wireEvent struct {
 	ev transport.Event
 }
 
-// roundEvent is a round answered (or not) by the person.
-type roundEvent struct {
-	at      time.Time
-	round   client.Round
-	asked   time.Time
-	answers map[string]*mcp.ElicitResult
-	err     error
-}
-
-// sampleEvent is a sampling request answered (or not) by the person.
-type sampleEvent struct {
-	at     time.Time
-	asked  time.Time
-	round  client.SamplingRound
-	answer *client.SamplingAnswer
-	err    error
-}
-
-// taskEvent is a tool call that runs as a task, and how it is doing.
-type taskEvent struct {
-	at time.Time
-	st client.TaskStatus
-}
-
-// Task is client.Options.OnTask.
-func (f *Feed) Task(st client.TaskStatus) { f.push(taskEvent{f.now(), st}) }
+// recordedEvent is a request whose record changed (Feed.rec).
+type recordedEvent struct{ call int }
 
 // Log is client.Options.OnLog.
 func (f *Feed) Log(p *mcp.LoggingMessageParams) { f.push(logEvent{f.now(), p}) }

@@ -142,15 +142,12 @@ func newHarness(t *testing.T, srv *mcp.Server, o harnessOptions) *harness {
 			return nil
 		}
 	}
-	copts := client.Options{
-		Modes:    client.Modes{Form: true, URL: true},
-		Answerer: &Answerer{Inner: o.answer, Feed: feed},
-		OnLog:    feed.Log, OnProgress: feed.Progress, OnStep: feed.Step,
-		Listen: true, OnNotification: feed.Notification, Warn: feed.Warn, OnTask: feed.Task,
-	}
+	copts := client.Options{Modes: client.Modes{Form: true, URL: true}}
+	var sampler client.Sampler
 	if o.sample != nil {
-		copts.Sampler = &Sampler{Inner: o.sample, Feed: feed}
+		sampler = o.sample
 	}
+	feed.Hooks(&copts, o.answer, sampler)
 	copts.Roots = o.roots
 	copts.ChangeableRoots = o.live
 	copts.SamplingOff = o.samplingOff

@@ -14,7 +14,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -22,11 +21,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/request"
 )
 
 // Client is what the session needs of a connected client.Session.
@@ -83,10 +82,10 @@ type Options struct {
 	// ("discover", "initialize, fallback"); How says it in full.
 	Transport, Negotiated, How string
 	// Replay is how the saved script's one-shot commands reach the server.
-	Replay Replay
+	Replay request.Replay
 	// SavePath is --save: where S (and quitting) writes the script.
 	SavePath string
-	// WriteFile writes the saved script; nil means WriteScriptFile.
+	// WriteFile writes the saved script; nil means request.WriteScriptFile.
 	WriteFile func(name string, data []byte, perm os.FileMode) error
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -191,7 +190,7 @@ func New(o Options) *Model {
 		o.Now = time.Now
 	}
 	if o.WriteFile == nil {
-		o.WriteFile = WriteScriptFile
+		o.WriteFile = request.WriteScriptFile
 	}
 	if o.ErrorText == nil {
 		o.ErrorText = func(err error) string { return err.Error() }
@@ -327,16 +326,8 @@ func (m *Model) load(which tab) tea.Cmd {
 			}
 			msg.res, msg.err = c.ListResources(ctx)
 			if msg.err == nil {
-				// A server that has no templates may not know the method:
-				// it just has none. Anything else it answered is said.
-				tl, err := c.ListResourceTemplates(ctx)
-				var je *jsonrpc.Error
-				switch {
-				case err == nil:
-					msg.tmpl = tl
-				case !errors.As(err, &je) || je.Code != jsonrpc.CodeMethodNotFound:
-					msg.tmplErr = err
-				}
+				// What the server answered but templates is said.
+				msg.tmpl, msg.tmplErr = request.Templates(ctx, c)
 			}
 		}
 		return msg
@@ -391,8 +382,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case argsMsg:
 		return m, m.argsDone(msg)
-	case valuesMsg:
-		return m, m.valuesDone(msg)
+	case preparedMsg:
+		return m, m.prepared(msg)
 	case callDoneMsg:
 		return m, m.callDone(msg)
 	case spilledMsg:
@@ -474,12 +465,8 @@ func (m *Model) consume(b batchMsg) tea.Cmd {
 			m.progress(ev)
 		case stepEvent:
 			m.step(ev)
-		case roundEvent:
-			m.round(ev)
-		case sampleEvent:
-			m.sample(ev)
-		case taskEvent:
-			m.task(ev)
+		case recordedEvent:
+			m.recorded(ev.call)
 		case listEvent:
 			m.act.add(actRow{at: ev.at, kind: kindNote, text: fmt.Sprintf("the server says its %s list changed; reading it again", ev.list)})
 			switch ev.list {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/request"
 )
 
 func TestFirstScreen(t *testing.T) {
@@ -330,20 +331,17 @@ func TestSavedScript(t *testing.T) {
 	h.keys("enter") // greet
 	h.waitShow("Hello, O'Brien!")
 	h.keys("esc", "end", "enter", "y") // wizard
-	// The result, and the answer recorded (they come apart).
-	h.waitShow("wizard done: accept", "ok=true")
+	// Each round is recorded before the request goes on: its answers are
+	// in the script as soon as the result is on screen.
+	h.waitShow("wizard done: accept")
 	h.keys("esc", "/")
 	h.typ("slow")
 	h.keys("enter", "enter", "y")
 	h.waitShow("▶ running")
 	h.keys("ctrl+c")
 	h.waitShow("■ cancelled")
-	reqs := make([]Request, len(h.m.calls))
-	for i, c := range h.m.calls {
-		reqs[i] = c.request()
-	}
 	var b strings.Builder
-	n, secrets := WriteScript(&b, Replay{Program: "mcpcli", Server: []string{"--", "./my server"}}, h.m.server, reqs, time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	n, secrets := request.WriteScript(&b, request.Replay{Program: "mcpcli", Server: []string{"--", "./my server"}}, h.m.server, h.m.saved(), time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
 	got := b.String()
 	if n != 2 || secrets != 1 {
 		t.Errorf("WriteScript = %d requests, %d secrets; want 2 and 1 (the API token)", n, secrets)
@@ -353,8 +351,8 @@ func TestSavedScript(t *testing.T) {
 		"# It runs the mcpcli that saved it; to run another, set MCPCLI=/path/to/mcpcli.\n[ -n \"${MCPCLI:-}\" ] || MCPCLI=mcpcli\n",
 		"# #1 tools/call greet\n\"$MCPCLI\" call --args '{\"name\":\"O'\\''Brien\"}' -- greet -- './my server'\n",
 		"# #2 tools/call wizard\n\"$MCPCLI\" call --answers - -- wizard -- './my server' <<'MCPCLI_ANSWERS'\n{\n" +
-			"  \"basics\": [{\"action\":\"accept\",\"content\":{\"name\":\"Ada's\",\"token\":\"hunter2\"}}],\n" +
-			"  \"details\": [{\"action\":\"accept\",\"content\":{\"ok\":true}}]\n}\nMCPCLI_ANSWERS\n",
+			"  \"basics\": {\"action\":\"accept\",\"content\":{\"name\":\"Ada's\",\"token\":\"hunter2\"}},\n" +
+			"  \"details\": {\"action\":\"accept\",\"content\":{\"ok\":true}}\n}\nMCPCLI_ANSWERS\n",
 		"# #3 tools/call slow: cancelled; left out\n",
 	} {
 		if !strings.Contains(got, want) {

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/demoserver"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/request"
 )
 
 // The demo server, in process, with its tasks quick.
@@ -84,10 +85,9 @@ func TestSamplingInTheTimeline(t *testing.T) {
 	if len(got) != 1 || got[0].Call != 1 || got[0].Key != "draft" {
 		t.Errorf("sampling rounds %+v, want one for call 1, key draft", got)
 	}
-	reqs := []Request{h.m.calls[0].request()}
 	var b strings.Builder
-	WriteScript(&b, Replay{Server: []string{"--", "demo"}}, h.m.server, reqs, time.Now())
-	if !strings.Contains(b.String(), `"draft": [{"content":{"type":"text","text":"3.1 is out."},"model":"a person","role":"assistant"}]`) {
+	request.WriteScript(&b, request.Replay{Server: []string{"--", "demo"}}, h.m.server, h.m.saved(), time.Now())
+	if !strings.Contains(b.String(), `"draft": {"content":{"type":"text","text":"3.1 is out."},"model":"a person","role":"assistant"}`) {
 		t.Errorf("the saved script does not carry the reply:\n%s", b.String())
 	}
 }

@@ -60,12 +60,9 @@ func newRestartRig(t *testing.T, ans client.Answerer) *restartRig {
 		if err != nil {
 			return nil, err
 		}
-		cs, err := client.Connect(ctx, ct, client.Options{
-			Modes:    client.Modes{Form: true},
-			Answerer: &Answerer{Inner: ans, Feed: feed},
-			OnLog:    feed.Log, OnProgress: feed.Progress, OnStep: feed.Step,
-			Listen: true, OnNotification: feed.Notification, Warn: feed.Warn,
-		})
+		copts := client.Options{Modes: client.Modes{Form: true}}
+		feed.Hooks(&copts, ans, nil)
+		cs, err := client.Connect(ctx, ct, copts)
 		if err != nil {
 			ss.Close()
 			return nil, err
@@ -167,7 +164,7 @@ func TestRestartAfterTheServerWentAway(t *testing.T) {
 	r.waitShow("✗ failed", "the connection ended while it", `closed the connection`)
 	r.waitFor("the round to say why it ended", func(string) bool {
 		c := r.m.calls[1]
-		return len(c.rounds) == 1 && c.rounds[0].err == errConnectionEnded.Error()
+		return len(c.rounds) == 1 && errors.Is(c.rounds[0].Err, errConnectionEnded)
 	})
 	r.keys("esc", "home", "enter") // greet again, before R: not sent
 	r.waitShow("not sent: the server is not connected (R restarts it)")

@@ -1,7 +1,7 @@
 package tui
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,84 +12,71 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
-	"github.com/mcpcli/mcpcli/schema"
+	"github.com/mcpcli/mcpcli/request"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
-// Values asked one at a time, with the server's completion/complete
-// suggestions: prompt arguments and resource template variables, as the
-// one-shot prompt and read commands ask them.
-
-// wanted is one value a request needs.
-type wanted struct {
-	name, description string
-	required          bool
-}
+// Prompts and templates are prepared as the one-shot commands prepare
+// them (request.Preparer), in the session's way: every argument on the
+// form, or one by one with the server's completions.
 
 // templateKey marks a template among the Resources tab's entries.
 const templateKey = "template:"
 
-// valuesMsg is the values asked, for a request to send.
-type valuesMsg struct {
-	method, target string // the target filled in (a template: its URI)
-	args           map[string]any
-	err            error
-	rerunOf        int
+// preparedMsg is a request prepared, to send.
+type preparedMsg struct {
+	r       *request.Request
+	err     error
+	rerunOf int
 }
 
-// askValues asks each wanted value not in given, one by one, with the
-// terminal lent to the value screens, and sends the request with them.
-func (m *Model) askValues(method, target, what string, ref *mcp.CompleteReference, want []wanted, given map[string]string, expand func(map[string]string) (string, error), rerunOf int) tea.Cmd {
-	c, vals, feed, ctx := m.c, m.o.Values, m.feed, m.ctx
-	server := m.server
-	complete := m.c.Capabilities().Completions != nil
+// asListed is the client as preparing a request in the session sees it: the
+// lists as the session read them (nothing is asListed again).
+type asListed struct {
+	Client
+	prompts *client.PromptList
+}
+
+func (l asListed) ListPrompts(context.Context) (*client.PromptList, error) {
+	if l.prompts == nil {
+		return &client.PromptList{}, nil
+	}
+	return l.prompts, nil
+}
+
+// The session prepares no tool call through the preparer (its arguments
+// form is its own): these are never asked.
+func (l asListed) Tool(context.Context, string) (*mcp.Tool, *client.ToolList, error) {
+	return nil, &client.ToolList{}, nil
+}
+func (asListed) Declares(string) bool           { return true }
+func (asListed) Transport() transport.Transport { return nil }
+
+// prepare runs prep with the terminal lent to what it asks, and sends the
+// request it prepares.
+func (m *Model) prepare(rerunOf int, prep func(ctx context.Context, p *request.Preparer) (*request.Request, error)) tea.Cmd {
+	p := &request.Preparer{Session: asListed{Client: m.c, prompts: m.prompts}, Edit: true}
+	if m.o.Forms != nil {
+		p.Form = m.o.Forms
+	}
+	if m.o.Values != nil {
+		p.Value = m.o.Values
+	}
+	feed, ctx := m.feed, m.ctx
 	return func() tea.Msg {
-		got := map[string]string{}
-		for k, v := range given {
-			got[k] = v
-		}
-		var err error
-		if serr := feed.Share(ctx, func() {
-			for _, w := range want {
-				if _, ok := got[w.name]; ok {
-					continue
-				}
-				q := render.Question{Server: server, For: what, Name: w.name, Description: w.description, Required: w.required}
-				if complete {
-					if cpl, cerr := c.Complete(ctx, ref, w.name, "", got); cerr == nil {
-						q.Suggestions, q.More = cpl.Values, cpl.More
-					}
-				}
-				var v string
-				v, err = vals.AskValue(ctx, q)
-				if errors.Is(err, render.ErrSkipped) {
-					err = nil
-					continue
-				}
-				if err != nil {
-					return
-				}
-				got[w.name] = v
-			}
-		}); serr != nil {
+		var (
+			r   *request.Request
+			err error
+		)
+		if serr := feed.Share(ctx, func() { r, err = prep(ctx, p) }); serr != nil {
 			err = serr
 		}
-		msg := valuesMsg{method: method, target: target, err: err, rerunOf: rerunOf}
-		if err != nil {
-			return msg
-		}
-		if expand != nil {
-			msg.target, msg.err = expand(got)
-			return msg
-		}
-		msg.args = map[string]any{}
-		for k, v := range got {
-			msg.args[k] = v
-		}
-		return msg
+		return preparedMsg{r: r, err: err, rerunOf: rerunOf}
 	}
 }
 
-func (m *Model) valuesDone(msg valuesMsg) tea.Cmd {
+// prepared sends a request prepared, or says why it is not sent.
+func (m *Model) prepared(msg preparedMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, render.ErrCancelled), errors.Is(msg.err, client.ErrAbandoned):
 		m.setStatus("cancelled: nothing was sent", false)
@@ -100,111 +87,56 @@ func (m *Model) valuesDone(msg valuesMsg) tea.Cmd {
 		}
 		return nil
 	}
-	return m.start(msg.method, msg.target, msg.args, msg.rerunOf)
+	return m.start(msg.r.Method, msg.r.Target, msg.r.Args, msg.rerunOf)
 }
 
-// askPromptValues asks a prompt's arguments one by one with the server's
-// completions.
-func (m *Model) askPromptValues(p *mcp.Prompt, given map[string]any, rerunOf int) tea.Cmd {
-	var want []wanted
-	for _, a := range p.Arguments {
-		if a != nil {
-			want = append(want, wanted{name: a.Name, description: a.Description, required: a.Required})
+// askPrompt asks for a prompt's arguments (starting from given) and gets
+// it: one by one with the server's suggestions when it offers them and
+// nothing was given, else on the form.
+func (m *Model) askPrompt(name string, given map[string]any, rerunOf int) tea.Cmd {
+	p := m.prompt(name)
+	if p == nil {
+		m.setStatus(fmt.Sprintf("the server no longer lists prompt %q", render.Line(name)), true)
+		return nil
+	}
+	if len(p.Arguments) == 0 || m.o.Forms == nil && (m.o.Values == nil || m.c.Capabilities().Completions == nil) {
+		if given == nil {
+			given = map[string]any{}
 		}
+		return m.start("prompts/get", name, given, rerunOf)
 	}
-	g := map[string]string{}
-	for k, v := range given {
-		g[k] = fmt.Sprint(v)
+	var g map[string]string
+	if given != nil {
+		g = request.PromptArgs(given)
 	}
-	ref := &mcp.CompleteReference{Type: "ref/prompt", Name: p.Name}
-	return m.askValues("prompts/get", p.Name, "prompt "+p.Name, ref, want, g, nil, rerunOf)
+	return m.prepare(rerunOf, func(ctx context.Context, pr *request.Preparer) (*request.Request, error) {
+		return pr.Prompt(ctx, name, g)
+	})
 }
 
 // readTemplate fills a resource template's variables in and reads it:
 // one by one with completions when the server offers them (or when there
 // is no form), else in one arguments form.
 func (m *Model) readTemplate(t *mcp.ResourceTemplate) tea.Cmd {
-	tmpl, err := uritemplate.New(t.URITemplate)
+	tmpl, err := request.ParseTemplate(t.URITemplate, nil)
 	if err != nil {
-		m.setStatus(fmt.Sprintf("the server's template %q cannot be read: %s", render.Line(t.URITemplate), render.Line(err.Error())), true)
+		m.setStatus(fmt.Sprintf("the server's template %q cannot be read: %s", render.Line(t.URITemplate), render.Line(errors.Unwrap(err).Error())), true)
 		return nil
 	}
-	names := tmpl.Varnames()
-	expand := func(vars map[string]string) (string, error) {
-		vals := uritemplate.Values{}
-		for k, v := range vars {
-			vals.Set(k, uritemplate.String(v))
-		}
-		u, err := tmpl.Expand(vals)
-		if err != nil {
-			return "", fmt.Errorf("filling in %q: %v", t.URITemplate, err)
-		}
-		return u, nil
-	}
-	if len(names) == 0 {
-		u, err := expand(nil)
+	if len(tmpl.Names()) == 0 {
+		u, err := tmpl.Expand()
 		if err != nil {
 			m.setStatus(render.Line(err.Error()), true)
 			return nil
 		}
 		return m.start("resources/read", u, nil, 0)
 	}
-	if m.o.Values != nil && (m.c.Capabilities().Completions != nil || m.o.Forms == nil) {
-		want := make([]wanted, len(names))
-		for i, n := range names {
-			want[i] = wanted{name: n, required: true}
-		}
-		ref := &mcp.CompleteReference{Type: "ref/resource", URI: t.URITemplate}
-		return m.askValues("resources/read", t.URITemplate, "resource template "+t.URITemplate, ref, want, nil, expand, 0)
-	}
-	form, err := schema.ParseArguments(variablesSchema(names))
-	if err != nil {
-		m.setStatus(render.Line(err.Error()), true)
+	if m.o.Forms == nil && m.o.Values == nil {
 		return nil
 	}
-	forms, feed, ctx := m.o.Forms, m.feed, m.ctx
-	a := render.Arguments{Server: m.server, Method: "resources/read", Target: t.URITemplate, Description: t.Description, Form: form}
-	if forms == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		var (
-			got map[string]any
-			err error
-		)
-		if serr := feed.Share(ctx, func() { got, err = forms.AskArguments(ctx, a) }); serr != nil {
-			err = serr
-		}
-		msg := valuesMsg{method: "resources/read", err: err}
-		if err == nil {
-			vars := map[string]string{}
-			for k, v := range got {
-				vars[k] = fmt.Sprint(v)
-			}
-			msg.target, msg.err = expand(vars)
-		}
-		return msg
-	}
-}
-
-// variablesSchema is a template's variables as an inputSchema of required
-// strings, in the template's order.
-func variablesSchema(names []string) json.RawMessage {
-	var b strings.Builder
-	b.WriteString(`{"type":"object","properties":{`)
-	for i, n := range names {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(n)
-		b.Write(k)
-		b.WriteString(`:{"type":"string"}`)
-	}
-	b.WriteString(`},"required":`)
-	r, _ := json.Marshal(names)
-	b.Write(r)
-	b.WriteString(`}`)
-	return json.RawMessage(b.String())
+	return m.prepare(0, func(ctx context.Context, pr *request.Preparer) (*request.Request, error) {
+		return pr.Fill(ctx, tmpl, t.Description)
+	})
 }
 
 func (m *Model) template(key string) *mcp.ResourceTemplate {

@@ -1,4 +1,4 @@
-package main
+package line
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"github.com/mcpcli/mcpcli/render"
 )
 
-// The line session's client capabilities: roots added and removed, and
+// The line shell's client capabilities: roots added and removed, and
 // sampling turned on or off, while connected.
 
 // roots lists the roots the session gives the server now.

@@ -1,4 +1,4 @@
-package tui
+package request
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/textsafe"
 )
 
 // A hostile server's names reach the saved script inert, and each reaches
@@ -33,12 +34,12 @@ func TestSavedScriptIsInertAndExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	bidi := "evil\u202etxt.exe"
-	reqs := []Request{
-		{ID: 1, Method: "tools/call", Target: "-x", Args: map[string]any{"text": "a\u202eb\u200bc"}},
-		{ID: 2, Method: "tools/call", Target: bidi + "\x1b[31m\x9b2J\n"},
-		{ID: 3, Method: "prompts/get", Target: "p'q", Args: map[string]any{"k": "v\u2066w"}},
-		{ID: 4, Method: "resources/read", Target: "file:///a\u2067b%d"},
-		{ID: 5, Method: "tools/call", Target: "ask", Rounds: []Answered{{
+	reqs := []Saved{
+		{ID: 1, Request: &Request{Method: "tools/call", Target: "-x", Args: map[string]any{"text": "a\u202eb\u200bc"}}},
+		{ID: 2, Request: &Request{Method: "tools/call", Target: bidi + "\x1b[31m\x9b2J\n"}},
+		{ID: 3, Request: &Request{Method: "prompts/get", Target: "p'q", Args: map[string]any{"k": "v\u2066w"}}},
+		{ID: 4, Request: &Request{Method: "resources/read", Target: "file:///a\u2067b%d"}},
+		{ID: 5, Request: &Request{Method: "tools/call", Target: "ask"}, Rounds: []Round{{
 			Keys: []string{"k"}, Asks: []client.Ask{{Key: "k"}},
 			Answers: map[string]*mcp.ElicitResult{"k": {Action: "accept", Content: map[string]any{"name": "x\u202ey"}}},
 		}}},
@@ -51,7 +52,7 @@ func TestSavedScriptIsInertAndExact(t *testing.T) {
 		t.Errorf("WriteScript wrote %d requests, want 5", n)
 	}
 	for i, r := range script {
-		if r != '\n' && unsafeRune(r) {
+		if r != '\n' && textsafe.Unsafe(r) {
 			t.Errorf("the script holds %U raw at byte %d:\n%s", r, i, script)
 		}
 	}
@@ -96,8 +97,8 @@ func TestSavedScriptIsInertAndExact(t *testing.T) {
 		t.Errorf("--args %s decodes to %v, %v; want the text as the server had it", runs[0][2], args, err)
 	}
 	stdin, _ := os.ReadFile(out + ".stdin")
-	var answers map[string][]map[string]any
-	if err := json.Unmarshal(stdin, &answers); err != nil || answers["k"][0]["content"].(map[string]any)["name"] != "x\u202ey" {
+	var answers map[string]map[string]any
+	if err := json.Unmarshal(stdin, &answers); err != nil || answers["k"]["content"].(map[string]any)["name"] != "x\u202ey" {
 		t.Errorf("the answers the script sent, %s, decode to %v, %v", stdin, answers, err)
 	}
 }
@@ -162,5 +163,31 @@ func TestSaveScriptRefusesLinksAndOthersFiles(t *testing.T) {
 	}
 	if st, err := os.Stat(filepath.Dir(def)); err != nil || st.Mode().Perm() != 0o700 {
 		t.Errorf("the default directory: %v, %v; want it made 0700", st, err)
+	}
+}
+
+// The command printed to send kept answers again repeats the run, but not
+// its credentials: --header values, and --env values named like secrets.
+func TestResendCommandLeavesCredentialsOut(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		want     string
+		redacted bool
+	}{
+		{[]string{"call", "order", "--url", "http://h/mcp"}, "mcpcli call order --url http://h/mcp --answers /tmp/a.json", false},
+		{[]string{"call", "order", "--header", "Authorization: Bearer s3cret", "--url", "http://h/mcp"},
+			"mcpcli call order --header 'Authorization: [redacted]' --url http://h/mcp --answers /tmp/a.json", true},
+		{[]string{"call", "order", "--header=X-Api-Key: abc", "--url", "http://h/mcp"},
+			"mcpcli call order '--header=X-Api-Key: [redacted]' --url http://h/mcp --answers /tmp/a.json", true},
+		{[]string{"call", "x", "--env", "GITHUB_TOKEN=ghp_1", "--env", "LANG=C", "--", "srv", "--header", "kept"},
+			"mcpcli call x --env 'GITHUB_TOKEN=[redacted]' --env LANG=C --answers /tmp/a.json -- srv --header kept", true},
+	} {
+		got, redacted := ResendCommand(tc.args, "/tmp/a.json")
+		if got != tc.want || redacted != tc.redacted {
+			t.Errorf("ResendCommand(%q) = %q, %v; want %q, %v", tc.args, got, redacted, tc.want, tc.redacted)
+		}
+		if strings.Contains(got, "s3cret") || strings.Contains(got, "abc") || strings.Contains(got, "ghp_1") {
+			t.Errorf("ResendCommand(%q) = %q shows a credential", tc.args, got)
+		}
 	}
 }
