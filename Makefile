@@ -85,7 +85,7 @@ FUZZ_TARGETS := \
 	./transport:FuzzDecodeLine \
 	./transport:FuzzSSEIDFilter \
 	./transport:FuzzEventLimit \
-	./transport:FuzzSSETee \
+	./transport:FuzzEventBody \
 	./render:FuzzWriteRaw
 
 # Every Fuzz function must be in the list (unless a run names its own).

@@ -53,6 +53,9 @@ type recorder struct {
 	mu      sync.Mutex
 	last    exchange
 	failure error // the transport's own first failure: *TooLargeError, *RedirectError
+
+	tokenOnce sync.Once
+	nonce     string // see token
 }
 
 func (r *recorder) get() exchange {

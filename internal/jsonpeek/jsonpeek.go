@@ -16,6 +16,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	segjson "github.com/segmentio/encoding/json"
 )
 
 // MaxDepth bounds nesting, like encoding/json's own limit.
@@ -96,6 +98,25 @@ func Get(b []byte, key string) []byte {
 	})
 	return out
 }
+
+// Unmarshal decodes b into v as the go-sdk decodes what a server sends
+// (its internal/json: segmentio's decoder, a key matching a field only
+// when spelled exactly as the field's tag, the last of a repeated key
+// counting, every one of them decoded). Where mcpcli decodes a server's
+// message, or a part of one, into a struct, it decodes with this, so that
+// it never reads "Method" or a first "code" where the go-sdk reads
+// "method" or the last one.
+func Unmarshal(b []byte, v any) error {
+	if Deeper(b, maxSDKDepth) {
+		return fmt.Errorf("JSON nested deeper than %d levels", maxSDKDepth)
+	}
+	dec := segjson.NewDecoder(bytes.NewReader(b))
+	dec.DontMatchCaseInsensitiveStructFields()
+	return dec.Decode(v)
+}
+
+// maxSDKDepth is the go-sdk's bound on nesting.
+const maxSDKDepth = 1000
 
 // Len returns the length of the JSON value at the start of b (after
 // leading space), or an error when there is none.
