@@ -132,7 +132,7 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 		stateOnly int
 	)
 	for {
-		meta := s.meta(fl) // one per request: sent again as it was if its stream breaks
+		meta := s.meta(fl) // one per request
 		token, _ := meta["progressToken"].(string)
 		s.step(Step{Kind: StepSend, Call: call, Method: method, Target: target, Round: rounds, Answers: actions(responses), StateLen: stateLen(state), ProgressToken: token})
 		var got interim

@@ -97,7 +97,7 @@ type Options struct {
 	// OnElicitationComplete receives notifications/elicitation/complete.
 	OnElicitationComplete func(elicitationID string)
 	// Warn is told what the person should know that is not an error: the
-	// go-sdk's own warnings, a request sent again.
+	// go-sdk's own warnings, completion values past the spec's 100.
 	Warn func(msg string)
 	// ProtocolVersion, when set, is the version to ask for first: a
 	// version before 2026-07-28 starts with the initialize handshake.
@@ -720,18 +720,12 @@ func (s *Session) request(ctx context.Context, fl *inflight, do func(context.Con
 	if err != nil && rctx.Err() != nil {
 		s.gaveUp.Store(true)
 	}
-	if err != nil && brokenStream(err) && rctx.Err() == nil && !s.safeToResend(fl) {
-		// An older server may have run a tool whose answer was lost:
-		// sending it again could run it twice.
-		return &StreamError{Server: s.server.Display(), Method: fl.method, Target: fl.target, NotResent: true, Cause: err}
-	}
 	if err != nil && brokenStream(err) && rctx.Err() == nil {
-		// The response stream ended before the result: send the request
-		// once more (the SDK gives it a new id), then give up.
-		s.warn(fmt.Sprintf("the response stream for %s %q broke before the result; sending the request again with a new id", fl.method, fl.target))
-		if err = do(rctx); err != nil && brokenStream(err) && rctx.Err() == nil {
-			return &StreamError{Server: s.server.Display(), Method: fl.method, Target: fl.target, Cause: err}
-		}
+		// The server had the request (its response stream had begun) and
+		// may have acted on it: it is not sent again. Resuming a stream
+		// (2025-11-25's Last-Event-ID) is the go-sdk's, and sends nothing
+		// twice; 2026-07-28 has no resumption at all.
+		return &StreamError{Server: s.server.Display(), Method: fl.method, Target: fl.target, Cause: err}
 	}
 	if err != nil && timer.expired() && ctx.Err() == nil {
 		return &TimeoutError{Server: s.server.Display(), After: s.opts.Timeout}
@@ -762,29 +756,6 @@ func (s *Session) timed(ctx context.Context, do func(context.Context) error) err
 		}
 	}
 	return err
-}
-
-// safeToResend reports whether a request whose response stream broke may be
-// sent again. 2026-07-28 requires it (a request stands alone, and servers
-// must allow for it); an older server gets a tools/call again only when the
-// tool says it is idempotent (or read-only). Prompts and reads are safe.
-func (s *Session) safeToResend(fl *inflight) bool {
-	if s.server.Modern() || fl.method != "tools/call" {
-		return true
-	}
-	s.lists.mu.Lock()
-	list := s.lists.tools
-	s.lists.mu.Unlock()
-	if list == nil {
-		return false
-	}
-	for _, t := range list.Tools {
-		if t.Name == fl.target {
-			a := t.Annotations
-			return a != nil && (a.IdempotentHint || a.ReadOnlyHint)
-		}
-	}
-	return false
 }
 
 // sdkLog turns the go-sdk's log records into what the session knows: a

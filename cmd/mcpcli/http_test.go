@@ -300,14 +300,17 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 			want: []string{"answered HTTP 202 Accepted to a request, with no body"},
 		},
 		{
-			name: "a stream that breaks twice",
+			name: "a stream that breaks",
 			handlers: map[string]wiretest.Handler{"tools/call": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+				if n > 1 {
+					t.Errorf("tools/call sent %d times", n)
+				}
 				wiretest.Stream(w, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`)
 				wiretest.Break()
 			}, "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
 			args: []string{"call", "t"},
-			want: []string{`mcpcli: warning: the response stream for tools/call "t" broke before the result; sending the request again with a new id`,
-				`closed the response stream for tools/call "t" before sending the result, twice`},
+			want: []string{`closed the response stream for tools/call "t" before sending the result; mcpcli did not send it again`,
+				`then send it again yourself if that is safe (run the same command again)`},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
