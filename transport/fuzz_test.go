@@ -299,7 +299,7 @@ func FuzzEventBody(f *testing.F) {
 			if (ev.Name == "" || ev.Name == "message") && len(bytes.TrimSpace(ev.Data)) > 0 {
 				msg := bytes.TrimSpace(ev.Data)
 				seen = append(seen, string(msg))
-				if m, err := decodeMessage(msg); err == nil {
+				if m, err := DecodeMessage(msg); err == nil {
 					if r, ok := m.(*jsonrpc.Response); ok && r.Error == nil && r.Result != nil {
 						ev.Data, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: r.ID, Result: fuzzStub})
 					}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
@@ -361,13 +362,11 @@ func deliverRPCError(resp *http.Response, id json.RawMessage) {
 	if err != nil {
 		return
 	}
-	var m struct {
-		ID    json.RawMessage `json:"id"`
-		Error *struct {
-			Code int64 `json:"code"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(b, &m) != nil || m.Error == nil || !bytes.Equal(bytes.TrimSpace(m.ID), bytes.TrimSpace(id)) {
+	// Read as the go-sdk will read it, and the request's id as well.
+	m, err := DecodeMessage(bytes.TrimSpace(b))
+	r, ok := m.(*jsonrpc.Response)
+	want, werr := DecodeMessage(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{}}`, id))
+	if err != nil || werr != nil || !ok || r.Error == nil || r.ID != want.(*jsonrpc.Response).ID {
 		return
 	}
 	resp.StatusCode = http.StatusOK

@@ -148,7 +148,7 @@ func (r *reading) handOn(msg []byte) []byte {
 	if len(t) < least || t[0] != '{' {
 		return msg // no result worth a stub fits in less
 	}
-	m, err := decodeMessage(t)
+	m, err := DecodeMessage(t)
 	if err != nil {
 		return msg
 	}

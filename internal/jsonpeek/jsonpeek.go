@@ -86,13 +86,13 @@ func Members(b []byte) (keys []string, values [][]byte, err error) {
 	return keys, values, err
 }
 
-// Get returns the raw value of key in the object b, or nil.
+// Get returns the raw value of key in the object b, or nil. A key given
+// more than once is read as the go-sdk reads it: the last one counts.
 func Get(b []byte, key string) []byte {
 	var out []byte
 	_ = Object(b, func(k string, v []byte) bool {
 		if k == key {
 			out = v
-			return false
 		}
 		return true
 	})
@@ -110,9 +110,11 @@ func Unmarshal(b []byte, v any) error {
 	if Deeper(b, maxSDKDepth) {
 		return fmt.Errorf("JSON nested deeper than %d levels", maxSDKDepth)
 	}
-	dec := segjson.NewDecoder(bytes.NewReader(b))
-	dec.DontMatchCaseInsensitiveStructFields()
-	return dec.Decode(v)
+	// Parse, not the go-sdk's Decoder over a reader: the same decoding,
+	// without first copying b into a buffer grown as it is read. What
+	// follows the value is ignored, as the Decoder ignores it.
+	_, err := segjson.Parse(b, v, segjson.DontMatchCaseInsensitiveStructFields)
+	return err
 }
 
 // maxSDKDepth is the go-sdk's bound on nesting.
