@@ -195,10 +195,8 @@ func parse(raw json.RawMessage, args bool) (*Form, error) {
 	// A keyword given twice (see keys.go) is refused where it is: in a
 	// property, that field; elsewhere, the form.
 	dup := repeatedKeyword(raw)
-	dupField := ""
-	if dup != nil && len(dup.Path) >= 2 && keyword(dup.Path[0]) == "properties" {
-		dupField = dup.Path[1]
-	} else if dup != nil {
+	inField := dup != nil && len(dup.Path) >= 2 && keyword(dup.Path[0]) == "properties"
+	if dup != nil && !inField {
 		form.Problems = append(form.Problems, Problem{Reason: "the schema " + dup.Error()})
 	}
 	// Read as the validator reads it (encoding/json into a struct: a key
@@ -238,7 +236,7 @@ func parse(raw json.RawMessage, args bool) (*Form, error) {
 			return nil, fmt.Errorf("the form has %d fields; mcpcli shows at most %d (no person fills in more: the server is broken or hostile)", len(names), MaxFields)
 		}
 		for i, name := range names {
-			if name == dupField {
+			if inField && name == dup.Path[1] {
 				inner := &KeyError{Path: dup.Path[2:], First: dup.First, Then: dup.Then, Name: dup.Name}
 				form.Problems = append(form.Problems, Problem{Field: name, Reason: inner.Error()})
 				continue
