@@ -53,11 +53,12 @@ func (h *HTTP) FilterResults(f ResultFilter) { h.filter = f }
 
 // exchange is what is known of the last HTTP response to a request.
 type exchange struct {
-	method    string
-	status    int
-	ctype     string
-	challenge string // WWW-Authenticate
-	text      string // the start of a text/plain body of an error status
+	method     string
+	status     int
+	ctype      string
+	challenge  string // WWW-Authenticate
+	text       string // the start of a text/plain body of an error status
+	authorized bool   // the request carried an Authorization header
 }
 
 // Observe implements Transport.
@@ -76,7 +77,7 @@ func (h *HTTP) Connect(ctx context.Context) (mcp.Connection, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	h.rec.url, h.rec.max = h.URL, h.MaxMessage
+	h.rec.url, h.rec.max, h.rec.headers = h.URL, h.MaxMessage, len(h.Header) > 0
 	t := &mcp.StreamableClientTransport{
 		Endpoint: h.URL,
 		HTTPClient: &http.Client{
@@ -220,7 +221,7 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		rt.obs(Event{Time: time.Now(), Dir: Recv, HTTP: &HTTPHeaders{Status: resp.StatusCode, Header: resp.Header.Clone()}})
 	}
 	if rt.rec != nil && (req.Method == http.MethodPost && isCall(body) || req.Method == http.MethodGet && rt.recordGET) {
-		rt.rec.record(req.Method, resp)
+		rt.rec.record(req, resp)
 	}
 	var call json.RawMessage
 	if req.Method == http.MethodPost && isCall(body) {

@@ -47,8 +47,9 @@ const maxErrorText = 300
 // (see http_limits.go): the server's URL, whose origin nothing leaves, and
 // the bound on one message; and the transport's own first failure.
 type recorder struct {
-	url string // the server, as configured
-	max int    // the bound on one message; zero means MaxMessageSize
+	url     string // the server, as configured
+	max     int    // the bound on one message; zero means MaxMessageSize
+	headers bool   // the person gave headers to send (--header, a config entry's)
 
 	mu      sync.Mutex
 	last    exchange
@@ -65,8 +66,9 @@ func (r *recorder) get() exchange {
 }
 
 // record keeps what the response to a request says, to explain a failure.
-func (r *recorder) record(method string, resp *http.Response) {
-	ex := exchange{method: method, status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), challenge: resp.Header.Get("WWW-Authenticate")}
+func (r *recorder) record(req *http.Request, resp *http.Response) {
+	ex := exchange{method: req.Method, status: resp.StatusCode, ctype: resp.Header.Get("Content-Type"), challenge: resp.Header.Get("WWW-Authenticate"),
+		authorized: req.Header.Get("Authorization") != ""}
 	if mt, _, _ := mime.ParseMediaType(ex.ctype); resp.StatusCode >= 400 && (mt == "text/plain" || mt == "") {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorText+1))
 		resp.Body = readCloser{io.MultiReader(bytes.NewReader(b), resp.Body), resp.Body}
@@ -120,7 +122,7 @@ func (r *recorder) explain(url string, err error, sse bool) error {
 	ex := r.get()
 	switch ex.status {
 	case http.StatusUnauthorized, http.StatusForbidden:
-		return &AuthError{URL: url, Status: ex.status, Challenge: ex.challenge, Cause: err}
+		return &AuthError{URL: url, Status: ex.status, Challenge: ex.challenge, Headers: r.headers, Sent: ex.authorized, Cause: err}
 	}
 	var je *jsonrpc.Error
 	if errors.As(err, &je) && je.Code != CodeRejectedByTransport {
@@ -194,7 +196,11 @@ type AuthError struct {
 	URL       string
 	Status    int
 	Challenge string // WWW-Authenticate
-	Cause     error
+	// Headers: the person gave headers to send (one may be the
+	// credential refused). Sent: the request carried an Authorization
+	// header (a sign-in's token, or one of those headers).
+	Headers, Sent bool
+	Cause         error
 }
 
 func (e *AuthError) Error() string {

@@ -465,3 +465,40 @@ func TestARefusedBodyCostsNoMoreThanTheBound(t *testing.T) {
 		})
 	}
 }
+
+// An AuthError says whether the person gave headers and whether the
+// request carried credentials, so that the advice names only what was
+// sent (issue 22).
+func TestAnAuthErrorSaysWhatWasSent(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		header        http.Header
+		oauth         bool
+		headers, sent bool
+	}{
+		{"nothing", nil, false, false, false},
+		{"a header", http.Header{"X-Api-Key": {"k"}}, false, true, false},
+		{"a sign-in's token", nil, true, false, true},
+		{"an Authorization header", http.Header{"Authorization": {"Bearer k"}}, false, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := wiretest.New(t, map[string]wiretest.Handler{
+				"tools/list": func(w http.ResponseWriter, r *wiretest.Request, n int) { w.WriteHeader(http.StatusForbidden) },
+			})
+			h := &transport.HTTP{URL: srv.URL, Header: tc.header}
+			if tc.oauth {
+				h.OAuth = staticOAuth{token: "t0ken"}
+			}
+			s, err := client.Connect(testCtx(t), h, client.Options{})
+			if err != nil {
+				t.Fatalf("Connect: %v", err)
+			}
+			defer s.Close()
+			_, err = s.ListTools(testCtx(t))
+			var ae *transport.AuthError
+			if !errors.As(s.Explain(err), &ae) || ae.Headers != tc.headers || ae.Sent != tc.sent {
+				t.Fatalf("ListTools refused with 403 = %v (%+v); want an AuthError with Headers %v, Sent %v", s.Explain(err), ae, tc.headers, tc.sent)
+			}
+		})
+	}
+}

@@ -74,7 +74,7 @@ func (s *SSE) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.rec.url, s.rec.max = s.URL, s.MaxMessage
+	s.rec.url, s.rec.max, s.rec.headers = s.URL, s.MaxMessage, len(s.Header) > 0
 	rt := &roundTripper{base: base, header: s.Header, obs: Observers(s.obs...), rec: &s.rec, recordGET: true, origin: origin, filter: s.filter}
 	streamCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(ctx, cancel)
@@ -114,7 +114,7 @@ func (s *SSE) connectError(err error) error {
 	}
 	switch {
 	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden:
-		return &AuthError{URL: s.URL, Status: e.Status, Challenge: ex.challenge, Cause: err}
+		return &AuthError{URL: s.URL, Status: e.Status, Challenge: ex.challenge, Headers: s.rec.headers, Sent: ex.authorized, Cause: err}
 	case e.Status >= 200 && e.Status < 300 && e.ContentType != "text/event-stream":
 		e.Problem = "its answer is " + e.ContentType + ", not an event stream"
 	case e.Status >= 200 && e.Status < 300:

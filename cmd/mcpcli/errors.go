@@ -253,10 +253,7 @@ func explain(err error) string {
 		}
 		return st.Error()
 	case errors.As(err, &ae):
-		if ae.Status == http.StatusForbidden {
-			return ae.Error() + fmt.Sprintf("; neither the credentials given with --header (or in the server's config entry), if any, nor your sign-in allow it ('mcpcli auth status --url %s' shows the sign-in)", ae.URL)
-		}
-		return ae.Error() + fmt.Sprintf("; it refused the credentials mcpcli sent: check the --header values (or the server's config entry), or sign in again with 'mcpcli auth login --url %s'", ae.URL)
+		return ae.Error() + authAdvice(ae)
 	case errors.As(err, &hs):
 		return hs.Error() + statusAdvice(hs)
 	case errors.As(err, &ve):
@@ -301,6 +298,24 @@ func undeclared(e *client.UndeclaredError) string {
 		return e.Error() + "; pass --root DIR (repeatable) to give it roots"
 	}
 	return e.Error()
+}
+
+// authAdvice says what to do about a 401 or 403: the --header values are
+// named only when some were given.
+func authAdvice(e *transport.AuthError) string {
+	status := fmt.Sprintf("'mcpcli auth status --url %s' shows the sign-in", e.URL)
+	login := fmt.Sprintf("'mcpcli auth login --url %s'", e.URL)
+	switch {
+	case e.Status == http.StatusForbidden && e.Headers:
+		return fmt.Sprintf("; neither the headers given (--header, or the server's config entry) nor your sign-in, if any, allow it (%s)", status)
+	case e.Status == http.StatusForbidden:
+		return fmt.Sprintf("; your sign-in, if any, does not allow it (%s)", status)
+	case e.Headers:
+		return fmt.Sprintf("; it refused the credentials mcpcli sent: check the --header values (or the server's config entry), or sign in again with %s", login)
+	case e.Sent:
+		return fmt.Sprintf("; it refused the sign-in mcpcli sent: sign in again with %s", login)
+	}
+	return fmt.Sprintf("; sign in with %s", login)
 }
 
 // statusAdvice says what to do about an HTTP answer without JSON-RPC.
