@@ -43,11 +43,8 @@ func (w *wire) shrinks(s *sent, result []byte) bool {
 }
 
 // stub is the session's transport.ResultFilter: the stub for a response
-// the wire has marked (see wire.shrinks).
+// the wire has marked (see wire.shrinks, wire.bounded).
 func (w *wire) stub(id jsonrpc.ID, result json.RawMessage) (json.RawMessage, bool) {
-	if len(result) < bigResult {
-		return nil, false
-	}
 	return w.takeStub(id)
 }
 

@@ -68,6 +68,13 @@ type exchange struct {
 	mu      sync.Mutex
 	raw     json.RawMessage
 	stubbed bool // the go-sdk got a stub for it (see wire.shrinks)
+
+	// maxItems, for a list page, is the most items it may hold (0: no
+	// bound); overItems is set when it held more (see bounds.go).
+	maxItems  int
+	overItems bool
+	// values, for a completion, is how many values the server sent.
+	values int
 }
 
 func (e *exchange) isStubbed() bool {
@@ -229,7 +236,11 @@ func (w *wire) answered(e envelope) {
 		s.ex.mu.Lock()
 		s.ex.raw = e.result
 		s.ex.mu.Unlock()
-		if w.shrinks(s, e.result) {
+		if stub := w.bounded(s, e.result); stub != nil {
+			w.mu.Lock()
+			w.stubbed[e.id] = stub
+			w.mu.Unlock()
+		} else if w.shrinks(s, e.result) {
 			w.mu.Lock()
 			w.stubbed[e.id] = stubs[s.method]
 			w.mu.Unlock()
