@@ -484,6 +484,9 @@ type legacyAnswer struct {
 // decline or cancel, as on the 2026-07-28 path: never a silent refusal.
 func (s *Session) elicitOrExplain(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
 	la := &legacyAnswer{}
+	if er, ok := req.(*mcp.ElicitRequest); ok && er.Params != nil {
+		er.Params.RequestedSchema = titledMultiForSDK(er.Params.RequestedSchema)
+	}
 	res, err := next(context.WithValue(ctx, legacyReached{}, la), method, req)
 	if err == nil {
 		la.keepLeftOut(res)
@@ -497,6 +500,52 @@ func (s *Session) elicitOrExplain(ctx context.Context, method string, req mcp.Re
 		return res, err // a URL ask the go-sdk refused: its error says why
 	}
 	return s.answerLegacyWith(ctx, er, jerr.Message)
+}
+
+// titledMultiForSDK is a requested schema as the go-sdk's elicitation
+// check takes it. SEP-1330's titled multi-select is an array whose items
+// have anyOf, and the spec's own example (and the go-sdk's conformance
+// server) writes "type": "string" beside it; but the go-sdk's check reads
+// items with a type as an untitled multi-select, wants an enum there, and
+// refuses the whole ask before mcpcli sees it. The go-sdk gets the same
+// schema without that type (every anyOf const is a string: nothing it
+// checks changes); mcpcli builds its form from the schema as the server
+// wrote it, kept on the wire.
+func titledMultiForSDK(schema any) any {
+	top, ok := schema.(map[string]any)
+	if !ok {
+		return schema
+	}
+	props, ok := top["properties"].(map[string]any)
+	if !ok {
+		return schema
+	}
+	var out map[string]any
+	for name, p := range props {
+		prop, ok := p.(map[string]any)
+		if !ok || prop["type"] != "array" {
+			continue
+		}
+		items, ok := prop["items"].(map[string]any)
+		_, anyOf := items["anyOf"]
+		_, enum := items["enum"]
+		if !ok || items["type"] != "string" || !anyOf || enum {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(top)
+			out["properties"] = maps.Clone(props)
+		}
+		untyped := maps.Clone(items)
+		delete(untyped, "type")
+		changed := maps.Clone(prop)
+		changed["items"] = untyped
+		out["properties"].(map[string]any)[name] = changed
+	}
+	if out == nil {
+		return schema
+	}
+	return out
 }
 
 // keepLeftOut takes back what the go-sdk added to an accepted answer from
