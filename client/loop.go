@@ -205,7 +205,7 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 			}
 			// Progress and logs that came before the result are shown
 			// before it: the go-sdk hands them to their handlers apart.
-			s.wire.drain()
+			s.drain()
 			s.step(Step{Kind: StepComplete, Call: call, Method: method, Target: target, Round: rounds})
 			return nil
 		}

@@ -627,7 +627,17 @@ func (s *Session) HTTPSession() bool { return s.cs.ID() != "" }
 
 // Drain waits (briefly) until every log and progress notification received
 // so far has been handed to OnLog and OnProgress.
-func (s *Session) Drain() { s.wire.drain() }
+func (s *Session) Drain() { s.drain() }
+
+// drain waits for the notifications the server sent so far: first until
+// the transport has read them all (a 2025-11-25 server's GET stream is
+// read apart from the request's own), then until they are handled.
+func (s *Session) drain() {
+	if st, ok := s.t.(interface{ Settle(time.Duration) }); ok {
+		st.Settle(notesWait)
+	}
+	s.wire.drain()
+}
 
 // Explain turns an error of this session into one that says what happened
 // to the server, when the transport or the wire knows more.

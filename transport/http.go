@@ -42,9 +42,10 @@ type HTTP struct {
 	// HTTP+SSE when the server refuses the first POST (see Fallback).
 	Streamable bool
 
-	obs    []Observer
-	filter ResultFilter
-	rec    recorder // the last response to a request, to explain failures
+	obs     []Observer
+	filter  ResultFilter
+	rec     recorder // the last response to a request, to explain failures
+	streams streams  // the GET streams of a 2025-11-25 session
 }
 
 // FilterResults implements Filterer: a big final result reaches the
@@ -81,7 +82,7 @@ func (h *HTTP) Connect(ctx context.Context) (mcp.Connection, error) {
 	t := &mcp.StreamableClientTransport{
 		Endpoint: h.URL,
 		HTTPClient: &http.Client{
-			Transport:     &roundTripper{base: base, header: h.Header, obs: Observers(h.obs...), rec: &h.rec, filter: h.filter},
+			Transport:     &roundTripper{base: base, header: h.Header, obs: Observers(h.obs...), rec: &h.rec, filter: h.filter, streams: &h.streams},
 			CheckRedirect: h.rec.checkRedirect,
 		},
 		OAuthHandler: h.OAuth,
@@ -144,6 +145,8 @@ type roundTripper struct {
 	origin *url.URL
 	// filter, when set, may stub a big result (see ResultFilter).
 	filter ResultFilter
+	// streams, when set, watches the GET streams (see Settle).
+	streams *streams
 }
 
 // OriginError is a request that the server told mcpcli to send to another
@@ -236,7 +239,11 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		if req.Method == http.MethodPost && modern(req.Header.Get(versionHeader)) {
 			resp.Body = &sseIDFilter{rc: resp.Body}
 		}
-		resp.Body = &eventBody{reading: rd, rc: resp.Body}
+		eb := &eventBody{reading: rd, rc: resp.Body}
+		if req.Method == http.MethodGet && rt.streams != nil {
+			eb.watch = rt.streams.add()
+		}
+		resp.Body = eb
 	case "application/json":
 		if req.Method == http.MethodPost && bodyIgnored(resp.StatusCode) {
 			deliverRPCError(resp, requestID(body))

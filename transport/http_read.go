@@ -11,6 +11,9 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -313,10 +316,11 @@ const (
 // observers and its result stubbed when the filter says so.
 type eventBody struct {
 	reading
-	rc  io.ReadCloser
-	br  *bufio.Reader
-	out [][]byte // what is handed on and not yet read
-	end error    // what Read returns once out is empty
+	rc    io.ReadCloser
+	watch *watch // for a GET stream: see Settle
+	br    *bufio.Reader
+	out   [][]byte // what is handed on and not yet read
+	end   error    // what Read returns once out is empty
 
 	// The line being read.
 	lineStarted bool
@@ -350,12 +354,21 @@ func (e *eventBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (e *eventBody) Close() error { return e.rc.Close() }
+func (e *eventBody) Close() error {
+	if e.watch != nil {
+		e.watch.closed.Store(true)
+	}
+	return e.rc.Close()
+}
 
 // step reads one piece of a line and does what it calls for.
 func (e *eventBody) step() {
 	if e.br == nil {
-		e.br = bufio.NewReaderSize(e.rc, 32<<10)
+		var r io.Reader = e.rc
+		if e.watch != nil {
+			r = watched{e.rc, e.watch}
+		}
+		e.br = bufio.NewReaderSize(r, 32<<10)
 		if e.rec != nil {
 			e.data.most = int(e.rec.maxMessage())
 		}
@@ -544,3 +557,77 @@ func (e *eventBody) dispatch() {
 	}
 	e.out = append(e.out, []byte("\n"))
 }
+
+// A 2025-11-25 server may send a log on its GET stream just before the
+// result on the request's own stream: two connections, read by two
+// goroutines, so the result can be handled, and mcpcli exit, before the
+// log is read (it was lost in 2 runs of 5). Settle waits until every GET
+// stream is waiting on the network with nothing of its own left: what
+// the server sent there before has then been read and shown to the
+// observers (the session's Drain then waits for it to be handled).
+
+// streams are the GET streams of a transport.
+type streams struct {
+	mu   sync.Mutex
+	list []*watch
+}
+
+// watch is what Settle knows of one stream's reader.
+type watch struct {
+	reads   atomic.Uint64 // reads of the network begun
+	waiting atomic.Bool   // in one now
+	closed  atomic.Bool
+}
+
+func (s *streams) add() *watch {
+	w := &watch{}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.list = slices.DeleteFunc(s.list, func(w *watch) bool { return w.closed.Load() })
+	s.list = append(s.list, w)
+	return w
+}
+
+// watched marks the time spent in a read of the network.
+type watched struct {
+	r io.Reader
+	w *watch
+}
+
+func (r watched) Read(p []byte) (int, error) {
+	r.w.reads.Add(1)
+	r.w.waiting.Store(true)
+	n, err := r.r.Read(p)
+	r.w.waiting.Store(false)
+	return n, err
+}
+
+// quietFor is how long a stream's reader must wait on the network, in one
+// read, to be taken as having read all that had come.
+const quietFor = 10 * time.Millisecond
+
+// settle waits, at most max, until every open stream has been waiting on
+// the network in one read for quietFor.
+func (s *streams) settle(max time.Duration) {
+	s.mu.Lock()
+	list := slices.Clone(s.list)
+	s.mu.Unlock()
+	deadline := time.Now().Add(max)
+	for _, w := range list {
+		for !w.closed.Load() && time.Now().Before(deadline) {
+			n := w.reads.Load()
+			if w.waiting.Load() {
+				time.Sleep(quietFor)
+				if w.waiting.Load() && w.reads.Load() == n {
+					break
+				}
+				continue
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// Settle waits (at most max) until what the server sent on its GET
+// streams so far has been read: see streams.
+func (h *HTTP) Settle(max time.Duration) { h.streams.settle(max) }

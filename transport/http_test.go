@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -647,5 +648,83 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("gave up waiting for %s", what)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// getStreamServer is a 2025-11-25 Streamable HTTP server with a session
+// and a GET stream, whose tools/call first sends a log on the GET stream,
+// then answers on the request's own.
+func getStreamServer(t *testing.T) *httptest.Server {
+	var mu sync.Mutex
+	var get http.ResponseWriter
+	getReady := make(chan struct{})
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet:
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			mu.Lock()
+			get = w
+			mu.Unlock()
+			once.Do(func() { close(getReady) })
+			<-r.Context().Done()
+			return
+		case http.MethodDelete:
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		json.Unmarshal(body, &m)
+		w.Header().Set("Mcp-Session-Id", "s1")
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case len(m.ID) == 0:
+			w.WriteHeader(http.StatusAccepted)
+		case m.Method == "initialize":
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"logging":{}},"serverInfo":{"name":"x","version":"1"}}}`, m.ID)
+		case m.Method == "tools/call":
+			<-getReady
+			mu.Lock()
+			io.WriteString(get, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"last words\"}}\n\n")
+			get.(http.Flusher).Flush()
+			mu.Unlock()
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"done"}]}}`, m.ID)
+		default:
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, m.ID)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// A log a 2025-11-25 server sends on its GET stream just before the
+// result, on the request's own stream, is shown before the run ends
+// (issue 22: it was lost in 2 runs of 5). Two connections are read apart,
+// so the result used to win the race; the session's Drain now waits
+// until the GET stream has read what came.
+func TestALogOnTheGETStreamJustBeforeTheResultIsKept(t *testing.T) {
+	for i := range 10 {
+		srv := getStreamServer(t)
+		var logs atomic.Int64
+		s, err := client.Connect(testCtx(t), &transport.HTTP{URL: srv.URL}, client.Options{
+			ProtocolVersion: "2025-11-25", LogLevel: "info",
+			OnLog: func(*mcp.LoggingMessageParams) { logs.Add(1) },
+		})
+		if err != nil {
+			t.Fatalf("Connect: %v", err)
+		}
+		if _, err := s.CallTool(testCtx(t), "x", nil); err != nil {
+			t.Fatalf("CallTool: %v", err)
+		}
+		s.Drain()
+		if logs.Load() != 1 {
+			t.Errorf("run %d: the log sent on the GET stream before the result was shown %d times, want once", i+1, logs.Load())
+		}
+		s.Close()
 	}
 }
