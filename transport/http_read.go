@@ -403,7 +403,9 @@ func (e *eventBody) fail(err error) {
 			e.end = io.EOF
 			return
 		}
-		e.rec.fail(tl)
+		if e.rec != nil {
+			e.rec.fail(tl)
+		}
 	}
 	e.end = err
 }
