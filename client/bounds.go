@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // The bounds on what one response of a list or a completion holds are
@@ -30,6 +31,12 @@ var listFields = map[string]string{
 // it notes in s's exchange what was left out.
 func (w *wire) bounded(s *sent, result []byte) json.RawMessage {
 	if s == nil || s.ex == nil {
+		return nil
+	}
+	if _, list := listFields[s.method]; list && len(result) < transport.MinStub {
+		// Smaller pages are far from the bound (which takes at least
+		// 200 KB), and the transport may not offer them to the filter:
+		// a stub kept for them would never be taken.
 		return nil
 	}
 	if field, ok := listFields[s.method]; ok {
@@ -62,7 +69,8 @@ func listBound(ex *exchange, field string, result []byte) json.RawMessage {
 }
 
 // completionBound counts a completion's values; past MaxCompletionValues,
-// the go-sdk gets the first of them only.
+// the go-sdk gets the first of them only when the result is big enough
+// for the transport to offer it to the filter (Complete cuts the rest).
 func completionBound(ex *exchange, result []byte) json.RawMessage {
 	c := jsonpeek.Get(result, "completion")
 	var first [][]byte
@@ -77,7 +85,7 @@ func completionBound(ex *exchange, result []byte) json.RawMessage {
 	ex.mu.Lock()
 	ex.values = n
 	ex.mu.Unlock()
-	if n <= MaxCompletionValues {
+	if n <= MaxCompletionValues || len(result) < transport.MinStub {
 		return nil
 	}
 	stub := []byte(`{"completion":{"values":[`)

@@ -132,7 +132,7 @@ type reading struct {
 	// request (a POST of one with an id); nil for a GET stream.
 	call json.RawMessage
 	// minStub, when not 0, is the least size of a message handed to the
-	// filter (bigStub otherwise): tests set it.
+	// filter (MinStub otherwise): tests set it.
 	minStub int
 }
 
@@ -143,7 +143,7 @@ func (r *reading) handOn(msg []byte) []byte {
 	if r.filter == nil {
 		return msg
 	}
-	least := bigStub
+	least := MinStub
 	if r.minStub > 0 {
 		least = r.minStub
 	}
@@ -169,11 +169,6 @@ func (r *reading) handOn(msg []byte) []byte {
 	}
 	return b
 }
-
-// bigStub is the least size of a message whose result the filter may
-// replace: it does so from 1 MiB (client.bigResult); smaller ones are not
-// even looked at.
-const bigStub = 64 << 10
 
 // refusal is the answer mcpcli gives the request in the server's place
 // when it refused what the server sent: a JSON-RPC error response that
