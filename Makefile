@@ -95,7 +95,7 @@ FUZZ_TARGETS := \
 	./transport:FuzzDecodeLine \
 	./transport:FuzzSSEIDFilter \
 	./transport:FuzzEventLimit \
-	./transport:FuzzSSETee \
+	./transport:FuzzEventBody \
 	./render:FuzzWriteRaw \
 	./flow:FuzzParse \
 	./flow:FuzzRecordingReadsBack \

@@ -106,9 +106,16 @@ type PageLimitError struct {
 	Method string
 	Pages  int
 	Items  int
+	// InPage: page Pages alone held more items than were left to read
+	// (Items were read before it).
+	InPage bool
 }
 
 func (e *PageLimitError) Error() string {
+	if e.InPage {
+		return fmt.Sprintf("server \"%s\" sent more items of %s than mcpcli reads: page %d alone holds more than the %d left after %d items; mcpcli reads at most %d pages or %d items of a list",
+			e.Server, e.Method, e.Pages, MaxListItems-e.Items, e.Items, MaxListPages, MaxListItems)
+	}
 	return fmt.Sprintf("server \"%s\" still had more of %s after %d pages and %d items; mcpcli reads at most %d pages or %d items of a list (a server that always sends a new nextCursor never ends)",
 		e.Server, e.Method, e.Pages, e.Items, MaxListPages, MaxListItems)
 }
@@ -177,7 +184,9 @@ func pages[T any](ctx context.Context, s *Session, method string, page func(ctx 
 	seen := map[string]bool{}
 	cursor := ""
 	for n := 1; ; n++ {
-		ex := &exchange{}
+		// The bound holds within a page too: the wire stubs a page with
+		// more items than are left before the go-sdk decodes it.
+		ex := &exchange{maxItems: MaxListItems - len(all)}
 		var items []T
 		var next string
 		err := s.timed(ctx, func(ctx context.Context) error {
@@ -195,6 +204,12 @@ func pages[T any](ctx context.Context, s *Session, method string, page func(ctx 
 		}
 		if err != nil {
 			return nil, fmt.Errorf("listing %s: %w", method, err)
+		}
+		ex.mu.Lock()
+		over := ex.overItems
+		ex.mu.Unlock()
+		if over {
+			return nil, &PageLimitError{Server: s.server.Display(), Method: method, Pages: n, Items: len(all), InPage: true}
 		}
 		if sent := peekResult(ex.result()); sent.resultType != "" && sent.resultType != "complete" || sent.keys != nil {
 			// The go-sdk reads such an answer as an empty list: the
@@ -399,10 +414,14 @@ func (s *Session) Prompt(ctx context.Context, name string) (*mcp.Prompt, error) 
 // Completion is what a server suggests for one argument.
 type Completion struct {
 	Values []string
-	// More is set when the server has more values than it sent; Total,
-	// when not 0, is how many it has.
+	// More is set when the server has more values than it sent, or sent
+	// more than MaxCompletionValues; Total, when not 0, is how many it
+	// has.
 	More  bool
 	Total int
+	// Cut is how many values the server sent past MaxCompletionValues:
+	// they are left out (the spec allows no more).
+	Cut int
 }
 
 // Complete asks the server (completion/complete) for values of argument
@@ -419,13 +438,23 @@ func (s *Session) Complete(ctx context.Context, ref *mcp.CompleteReference, arg,
 		p.Context = &mcp.CompleteContext{Arguments: given}
 	}
 	var res *mcp.CompleteResult
+	ex := &exchange{}
 	err := s.request(ctx, &inflight{method: "completion/complete", target: arg}, func(ctx context.Context) error {
 		var err error
-		res, err = s.cs.Complete(ctx, p)
+		res, err = s.cs.Complete(withExchange(ctx, ex), p)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Completion{Values: res.Completion.Values, More: res.Completion.HasMore, Total: res.Completion.Total}, nil
+	c := &Completion{Values: res.Completion.Values, More: res.Completion.HasMore, Total: res.Completion.Total}
+	ex.mu.Lock()
+	sent := max(ex.values, len(c.Values))
+	ex.mu.Unlock()
+	if sent > MaxCompletionValues {
+		c.Values = c.Values[:min(len(c.Values), MaxCompletionValues)]
+		c.More, c.Cut = true, sent-MaxCompletionValues
+		s.warn(fmt.Sprintf("server \"%s\" sent %d values to complete %q; mcpcli keeps the first %d, the most the spec allows", s.server.Display(), sent, arg, MaxCompletionValues))
+	}
+	return c, nil
 }

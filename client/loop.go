@@ -132,7 +132,7 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 		stateOnly int
 	)
 	for {
-		meta := s.meta(fl) // one per request: sent again as it was if its stream breaks
+		meta := s.meta(fl) // one per request
 		token, _ := meta["progressToken"].(string)
 		s.step(Step{Kind: StepSend, Call: call, Method: method, Target: target, Round: rounds, Answers: actions(responses), RootsSent: rootsSent(responses), StateLen: stateLen(state), ProgressToken: token})
 		var got interim
@@ -205,7 +205,7 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 			}
 			// Progress and logs that came before the result are shown
 			// before it: the go-sdk hands them to their handlers apart.
-			s.wire.drain()
+			s.drain()
 			s.step(Step{Kind: StepComplete, Call: call, Method: method, Target: target, Round: rounds})
 			return nil
 		}
@@ -262,14 +262,14 @@ func (s *Session) urlRequired(ctx context.Context, out *Result, je *jsonrpc.Erro
 	var data struct {
 		Elicitations []json.RawMessage `json:"elicitations"`
 	}
-	if err := json.Unmarshal(je.Data, &data); err != nil || len(data.Elicitations) == 0 {
+	if err := jsonpeek.Unmarshal(je.Data, &data); err != nil || len(data.Elicitations) == 0 {
 		return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
 			"answered %s %q with -32042 (URL elicitation required) but listed no elicitations to do; the spec requires at least one", out.Method, out.Target)}
 	}
 	round := Round{Server: s.server, Call: call, Method: out.Method, Target: out.Target, Number: number, Legacy: true, URLRequired: true}
 	for i, raw := range data.Elicitations {
 		var p mcp.ElicitParams
-		if err := json.Unmarshal(raw, &p); err != nil {
+		if err := jsonpeek.Unmarshal(raw, &p); err != nil {
 			return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf("sent a -32042 elicitation mcpcli cannot read: %v", err)}
 		}
 		key := "elicitation"
@@ -514,7 +514,7 @@ func (s *Session) answerLegacyWith(ctx context.Context, req *mcp.ElicitRequest, 
 			URL           string `json:"url"`
 			ElicitationID string `json:"elicitationId"`
 		}
-		return json.Unmarshal(params, &q) == nil && q.Message == p.Message && q.Mode == p.Mode && q.URL == p.URL && q.ElicitationID == p.ElicitationID
+		return jsonpeek.Unmarshal(params, &q) == nil && q.Message == p.Message && q.Mode == p.Mode && q.URL == p.URL && q.ElicitationID == p.ElicitationID
 	})
 	ctx, fl, number, done := s.legacyRound(ctx)
 	defer done()

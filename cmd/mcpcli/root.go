@@ -123,7 +123,7 @@ session). Try it first with:
 	p.BoolVar(&fl.OpenURLs, "open-urls", false, "with --answers: open each URL the answers accept, and a sign-in link, in the browser ($BROWSER, else the system's); without it they are printed (auth login takes it alone)")
 	p.StringVar(&fl.Elicitation, "elicitation", "form,url", "elicitation `MODES` to declare: form,url | form | url | none")
 	p.IntVar(&fl.MaxRounds, "max-rounds", client.DefaultMaxRounds, "give up after `N` rounds of input requests for one request")
-	p.DurationVar(&fl.Timeout, "timeout", 0, "give up on a request the server has not answered within `DURATION` (time spent answering is not counted; 0, the default, waits as long as it takes)")
+	p.DurationVar(&fl.Timeout, "timeout", 0, "give up on a request the server has not answered within `DURATION` (time spent answering is not counted; 0, the default, waits as long as it takes; a sign-in's requests to the authorization server get 30s then)")
 	p.StringVarP(&fl.Output, "output", "o", "text", "result `FORMAT`: text or json (json prints only the final result, as the server sent it)")
 	p.BoolVar(&fl.Accessible, "accessible", false, "ask questions as plain lines instead of full-screen forms (also used when stdin is not a terminal)")
 	p.StringVar(&fl.LogLevel, "log-level", "", "ask the server for log messages at `LEVEL` (debug, info, notice, warning, error, ...) and show them on stderr")
