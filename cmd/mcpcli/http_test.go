@@ -219,10 +219,10 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 				w.WriteHeader(http.StatusForbidden)
 			}, "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
 			args: []string{"call", "t"},
-			want: []string{"refused the request (HTTP 403 Forbidden)", "your sign-in, if any, does not allow it"},
+			want: []string{"refused the request (HTTP 403 Forbidden)", "mcpcli sent no credentials: sign in with 'mcpcli auth login --url"},
 			// No header was given: the advice does not send the person
 			// to check one (issue 22).
-			notWant: []string{"--header"},
+			notWant: []string{"check the --header", "--header values"},
 		},
 		{
 			name: "403 on a call with a header given",
@@ -230,7 +230,7 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 				w.WriteHeader(http.StatusForbidden)
 			}, "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
 			args: []string{"call", "t", "--header", "X-Api-Key: k"},
-			want: []string{"refused the request (HTTP 403 Forbidden)", "neither the headers given (--header, or the server's config entry)"},
+			want: []string{"refused the request (HTTP 403 Forbidden)", "the --header values (or the headers of the server's config entry) do not allow it"},
 		},
 		{
 			name: "no version in common",
