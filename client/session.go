@@ -127,6 +127,9 @@ type Options struct {
 	// OnTask is told when a tool call became a task, and each time the
 	// task's status or status message changes.
 	OnTask func(TaskStatus)
+	// ToolCache, when set, keeps the tool list between runs for as long as
+	// the server allows, and Tool reads it from there.
+	ToolCache *ToolCache
 	// OnUndeclared is told about a legacy server request for a capability
 	// mcpcli did not declare, which the server got an error for (an
 	// undeclared roots/list; an undeclared sampling request also fails
@@ -154,6 +157,9 @@ type Session struct {
 	gaveUp  atomic.Bool            // a request was cancelled or timed out: the go-sdk tells the server
 	lists   listCache
 	dropped droppedTools // tools the go-sdk left out of tools/list, and why
+	// declared is what the server is told of mcpcli: clientInfo and the
+	// capabilities (part of the tool cache's key).
+	declared string
 }
 
 type inflight struct {
@@ -181,7 +187,7 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	}
 	s := &Session{opts: opts, t: t, wire: newWire(), rootsServed: make(chan struct{})}
 	s.wire.onNote = opts.OnNotification
-	s.wire.toolsChanged = s.lists.forget
+	s.wire.toolsChanged = s.forgetTools
 	s.level.Store(&opts.LogLevel)
 	s.neg = &negotiator{s: s}
 	t.Observe(s.wire.observe)
@@ -258,7 +264,9 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	// Tasks (2026-07-28 extension): a server may answer any tools/call
 	// with a task, which mcpcli follows.
 	caps.AddExtension(TasksExtension, nil)
-	c := mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}, copts)
+	impl := &mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}
+	s.declared = declaredOf(impl, caps)
+	c := mcp.NewClient(impl, copts)
 	if err := registerTasks(c); err != nil {
 		return nil, err
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
@@ -400,6 +402,21 @@ func (l *line) toolArgs(ctx context.Context, name string, words []string) (map[s
 	if err != nil {
 		return nil, err
 	}
+	args, err := l.argsFrom(ctx, name, words, maps.Clone(out), tool, list)
+	if err != nil && !list.Kept.IsZero() && ctx.Err() == nil && !errors.Is(err, client.ErrAbandoned) {
+		// Decided on a list kept from an earlier run: read it again
+		// before saying so, as one-shot call does.
+		if list, err = l.s.RefreshTools(ctx); err != nil {
+			return nil, err
+		}
+		return l.argsFrom(ctx, name, words, out, list.Find(name), list)
+	}
+	return args, err
+}
+
+// argsFrom types the words of a call with tool's definition from list,
+// over the arguments out already has.
+func (l *line) argsFrom(ctx context.Context, name string, words []string, out map[string]any, tool *mcp.Tool, list *client.ToolList) (map[string]any, error) {
 	if tool == nil {
 		return nil, unknownTool(l.s, list, name, "tools")
 	}

@@ -55,6 +55,7 @@ func TestScripts(t *testing.T) {
 			"expiretokens": cmdExpireTokens,
 			"castmarks":    cmdCastMarks,
 			"castout":      cmdCastOut,
+			"sent":         cmdSent,
 		},
 	})
 }
