@@ -53,3 +53,5 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
 )
+
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea
