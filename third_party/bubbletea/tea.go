@@ -553,8 +553,13 @@ type Program struct {
 	// modes keeps track of terminal modes that have been enabled or disabled.
 	ignoreSignals uint32
 
-	// ticker is the ticker that will be used to write to the renderer.
-	ticker *time.Ticker
+	// renderWake tells the renderer that a view or terminal output is
+	// ready. One pending wake is enough to draw the latest state: the
+	// channel holds one, and further wakes coalesce.
+	renderWake chan struct{}
+	// renderInput marks the pending wake as the view after an input event
+	// (a key, a paste, the mouse): drawn at once, not at the next frame.
+	renderInput atomic.Bool
 
 	// once is used to stop the renderer.
 	once sync.Once
@@ -619,6 +624,7 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 		initialModel: model,
 		msgs:         make(chan Msg),
 		errs:         make(chan error, 1),
+		renderWake:   make(chan struct{}, 1),
 		rendererDone: make(chan struct{}),
 	}
 
@@ -908,6 +914,10 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 			case cmds <- cmd: // process command (if any)
 			}
 
+			if isInput(msg) {
+				// What the person did is drawn at once.
+				p.renderInput.Store(true)
+			}
 			p.render(model) // render view
 		}
 	}
@@ -917,6 +927,25 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 func (p *Program) render(model Model) {
 	if p.renderer != nil {
 		p.renderer.render(model.View()) // send view to renderer
+		p.wakeRenderer()
+	}
+}
+
+// isInput reports the messages a person makes: the view after them is
+// drawn without waiting for the next frame.
+func isInput(msg Msg) bool {
+	switch msg.(type) {
+	case KeyPressMsg, KeyReleaseMsg, PasteMsg, MouseClickMsg, MouseReleaseMsg, MouseWheelMsg, MouseMotionMsg:
+		return true
+	}
+	return false
+}
+
+// wakeRenderer tells the renderer there is something to draw.
+func (p *Program) wakeRenderer() {
+	select {
+	case p.renderWake <- struct{}{}:
+	default:
 	}
 }
 
@@ -1247,6 +1276,7 @@ func (p *Program) execute(seq string) {
 	p.mu.Lock()
 	_, _ = p.outputBuf.WriteString(seq)
 	p.mu.Unlock()
+	p.wakeRenderer()
 }
 
 // executeQuery writes a terminal query to the program output. Queries expect a
@@ -1402,6 +1432,7 @@ func (p *Program) RestoreTerminal() error {
 	}
 
 	p.startRenderer()
+	p.wakeRenderer()
 
 	// If the output is a terminal, it may have been resized while another
 	// process was at the foreground, in which case we may not have received
@@ -1437,17 +1468,9 @@ func (p *Program) Printf(template string, args ...any) {
 	}
 }
 
-// startRenderer starts the renderer.
+// startRenderer starts the renderer: it draws when it is woken (a new view,
+// terminal output), as frameSchedule says, not on a ticker.
 func (p *Program) startRenderer() {
-	framerate := time.Second / time.Duration(p.fps)
-	if p.ticker == nil {
-		p.ticker = time.NewTicker(framerate)
-	} else {
-		// If the ticker already exists, it has been stopped and we need to
-		// reset it.
-		p.ticker.Reset(framerate)
-	}
-
 	// Since the renderer can be restarted after a stop, we need to reset
 	// the done channel and its corresponding sync.Once.
 	p.once = sync.Once{}
@@ -1455,18 +1478,89 @@ func (p *Program) startRenderer() {
 	// Start the renderer.
 	p.renderer.start()
 	go func() {
+		sched := &frameSchedule{frame: time.Second / time.Duration(p.fps), start: time.Now()}
+		var (
+			timer  *time.Timer
+			timerC <-chan time.Time
+			due    time.Time // when timer fires
+		)
+		stopTimer := func() {
+			if timer != nil {
+				timer.Stop()
+			}
+			timer, timerC, due = nil, nil, time.Time{}
+		}
+		flush := func() {
+			stopTimer()
+			_ = p.flush()
+			_ = p.renderer.flush(false)
+		}
+
 		for {
 			select {
 			case <-p.rendererDone:
-				p.ticker.Stop()
+				stopTimer()
 				return
 
-			case <-p.ticker.C:
-				_ = p.flush()
-				_ = p.renderer.flush(false)
+			case <-p.renderWake:
+				now, at := sched.woken(time.Now(), p.renderInput.Swap(false))
+				switch {
+				case now:
+					flush()
+				case timer == nil || at.Before(due):
+					stopTimer()
+					due = at
+					timer = time.NewTimer(time.Until(at))
+					timerC = timer.C
+				}
+
+			case t := <-timerC:
+				timer, timerC, due = nil, nil, time.Time{}
+				sched.flushed(t, false)
+				flush()
 			}
 		}
 	}()
+}
+
+// frameSchedule decides when the renderer draws: at most once a frame (the
+// program's fps), and at once when the last frame is more than a frame
+// old. The view after an input event is drawn at once unless another such
+// view was drawn less than a frame ago: a key is never held back by an
+// unrelated frame drawn just before it (a spinner, a log line), and a
+// flood of keys draws at most fps frames a second of its own. The first
+// frame comes a frame after the start, as it always has, for the
+// terminal's answers to the start-up queries.
+type frameSchedule struct {
+	frame          time.Duration
+	start          time.Time
+	lastFlush      time.Time // any frame
+	lastInputFlush time.Time // a frame drawn at once for an input event
+}
+
+// woken is told that there is something to draw at now (input: the view
+// after an input event). It says whether to draw at once; if not, the
+// time by which to draw.
+func (s *frameSchedule) woken(now time.Time, input bool) (drawNow bool, at time.Time) {
+	switch {
+	case s.lastFlush.IsZero():
+		return false, s.start.Add(s.frame)
+	case input && now.Sub(s.lastInputFlush) >= s.frame:
+		s.flushed(now, true)
+		return true, time.Time{}
+	case now.Sub(s.lastFlush) >= s.frame:
+		s.flushed(now, false)
+		return true, time.Time{}
+	}
+	return false, s.lastFlush.Add(s.frame)
+}
+
+// flushed notes a frame drawn at now.
+func (s *frameSchedule) flushed(now time.Time, input bool) {
+	s.lastFlush = now
+	if input {
+		s.lastInputFlush = now
+	}
 }
 
 // stopRenderer stops the renderer.
