@@ -95,7 +95,11 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 		defer release()
 	}
 	in := t.In
-	if _, isFile := in.(*os.File); !isFile {
+	if f, isFile := in.(*os.File); isFile {
+		if e := withLoneEsc(f); e != nil {
+			in = e
+		}
+	} else {
 		// bubbletea cannot stop reading a pipe when it quits: its reader
 		// would take the first keys meant for the next program. Give each
 		// program its own end of one shared reader instead.
@@ -110,9 +114,10 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 		tea.WithInput(in),
 		tea.WithOutput(t.Out),
 		tea.WithoutSignalHandler(),
-		// bubbletea draws only on its ticks, the first one a frame after
-		// it starts: at its highest rate the first form lands in 8 ms, not
-		// 16 (a tick with nothing new costs nothing).
+		// bubbletea (third_party/bubbletea) draws a key's view at once,
+		// other views at most once a frame, and the first a frame after
+		// it starts: at its highest rate the first form lands in 8 ms,
+		// not 16.
 		tea.WithFPS(120),
 	}
 	if _, isFile := fileOf(t.Out); isFile {
