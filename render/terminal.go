@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 )
 
@@ -40,16 +39,12 @@ type Terminal struct {
 	profile     colorprofile.Profile
 }
 
-// colorProfile is the terminal's colour profile, found once per run. When
-// stdout is the same terminal as Out, lipgloss found it already when it
-// started (asking tmux, inside tmux, costs a process: bubbletea would ask
-// again for each program).
+// colorProfile is the terminal's colour profile, found once per run, when
+// the first program is drawn: the one probe of the terminal a run makes
+// (inside tmux it asks tmux, a process; bubbletea would ask again for each
+// program, and lipgloss at every start, which nocolorprobe prevents).
 func (t *Terminal) colorProfile() colorprofile.Profile {
 	t.profileOnce.Do(func() {
-		if sameTerminal(os.Stdout, t.Out) && lipgloss.Writer != nil {
-			t.profile = lipgloss.Writer.Profile
-			return
-		}
 		var out io.Writer = t.Out
 		if f, ok := fileOf(t.Out); ok {
 			out = f
@@ -69,17 +64,6 @@ func fileOf(w io.Writer) (*os.File, bool) {
 		return f.File(), true
 	}
 	return nil, false
-}
-
-// sameTerminal reports whether a and b are the same terminal device.
-func sameTerminal(a *os.File, b io.Writer) bool {
-	f, ok := fileOf(b)
-	if !ok || a == nil {
-		return false
-	}
-	as, err1 := a.Stat()
-	bs, err2 := f.Stat()
-	return err1 == nil && err2 == nil && as.Mode()&os.ModeCharDevice != 0 && os.SameFile(as, bs)
 }
 
 // Run shows m until it quits and returns its final model. Ctrl+C is a key
