@@ -56,7 +56,7 @@ const stopWait = 3 * time.Second
 // the signal as its cause: a request cancelled by it tells the server why.
 // Should the run not end within stopWait, or a second signal come, the
 // servers' process groups are killed and mcpcli exits, 128+signal: a run
-// can always be stopped.
+// can always be stopped. Call stop just before exiting.
 func signalContext(servers *transport.Group) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
@@ -82,8 +82,10 @@ func signalContext(servers *transport.Group) (context.Context, func()) {
 		fmt.Fprintf(os.Stderr, "mcpcli: stopped: %s; %s, so its servers were killed\n", interrupted{s}, why)
 		os.Exit(interrupted{s}.exitCode())
 	}()
+	// stop ends the watch; the process exits right after it, so the
+	// signals stay registered: unregistering costs the runtime a round
+	// trip to its signal thread per signal, for nothing.
 	return ctx, func() {
-		signal.Stop(sigs)
 		close(ended)
 		cancel(nil)
 	}
