@@ -357,4 +357,3 @@ func orDash(s string) string {
 	}
 	return s
 }
-

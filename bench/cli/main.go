@@ -30,6 +30,9 @@ type config struct {
 	mcpcli    string // a built mcpcli to use instead of building ./cmd/mcpcli
 	only      map[string]bool
 	limit     time.Duration
+	// staticFloor builds bare and the server static too (CGO_ENABLED=0),
+	// as mcpcli is built: both sides then start the same way.
+	staticFloor bool
 }
 
 func main() {
@@ -41,6 +44,7 @@ func main() {
 	flag.StringVar(&cfg.mcpcli, "mcpcli", "", "measure the mcpcli binary at `PATH` instead of building ./cmd/mcpcli")
 	flag.StringVar(&only, "paths", "", "run only these paths, comma-separated: "+strings.Join(pathIDs, ","))
 	flag.DurationVar(&cfg.limit, "limit", 2*time.Minute, "kill a client still running after this long")
+	flag.BoolVar(&cfg.staticFloor, "static-floor", false, "build bare and the server static (CGO_ENABLED=0) as mcpcli is, instead of with a plain go build")
 	flag.Parse()
 	if only != "" {
 		cfg.only = map[string]bool{}
@@ -77,7 +81,7 @@ func runBench(cfg config, stdout, progress io.Writer) error {
 	defer os.RemoveAll(dir)
 
 	fmt.Fprintln(progress, "building mcpcli, bench/bare and bench/server …")
-	mcpcli, err := build(dir, cfg.mcpcli)
+	mcpcli, err := build(dir, cfg.mcpcli, cfg.staticFloor)
 	if err != nil {
 		return err
 	}
@@ -232,15 +236,16 @@ func (b *bench) keyTable(mcpcli, server string) []keyRow {
 
 const keyNotes = "A keystroke is timed from the moment the benchmark's tmux control client sends it (send-keys) to the moment it reads tmux's %output notification of the pane's output after which a capture of the pane first shows the key's effect; each key is sent once the pane has been quiet for 30 ms, and then 0–10 ms later (so that it lands anywhere in a frame). `cat` in the same tmux server is the floor: the terminal's own echo, no program in between. Runs of each path alternate with runs of `cat`; the first two keys of each run are not counted. The paste is 1 MB of text lines, pasted into a field of bench/server's 200-field survey form (bracketed paste, `paste-buffer -p`) then Backspace in the field that holds it, then Tab to the next field.\n"
 
-// build builds the programs into dir; a given mcpcli is used as it is
-// (with whatever supervisor is beside it).
-func build(dir, given string) (string, error) {
-	pkgs := []string{"./bench/bare", "./bench/server"}
+// build builds the programs into dir: mcpcli as make build does (static,
+// CGO_ENABLED=0, with its supervisor beside it), bare and the server with a
+// plain go build, or static too with staticFloor. A given mcpcli is used as
+// it is (with whatever supervisor is beside it).
+func build(dir, given string, staticFloor bool) (string, error) {
 	mcpcli := filepath.Join(dir, "mcpcli")
 	if given == "" {
-		// mcpcli with its supervisor beside it, as make build and make
-		// install put them.
-		pkgs = append([]string{"./cmd/mcpcli", "./cmd/mcpcli-supervise"}, pkgs...)
+		if err := goBuild(dir, true, "./cmd/mcpcli", "./cmd/mcpcli-supervise"); err != nil {
+			return "", err
+		}
 	} else {
 		abs, err := filepath.Abs(given)
 		if err != nil {
@@ -248,12 +253,23 @@ func build(dir, given string) (string, error) {
 		}
 		mcpcli = abs
 	}
-	cmd := exec.Command("go", append([]string{"build", "-o", dir + string(filepath.Separator)}, pkgs...)...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("go build %s: %w", strings.Join(pkgs, " "), err)
+	if err := goBuild(dir, staticFloor, "./bench/bare", "./bench/server"); err != nil {
+		return "", err
 	}
 	return mcpcli, nil
+}
+
+func goBuild(dir string, static bool, pkgs ...string) error {
+	cmd := exec.Command("go", append([]string{"build", "-o", dir + string(filepath.Separator)}, pkgs...)...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	cmd.Env = os.Environ()
+	if static {
+		cmd.Env = append(cmd.Env, "CGO_ENABLED=0")
+	}
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build %s: %w", strings.Join(pkgs, " "), err)
+	}
+	return nil
 }
 
 // hasCommand says whether mcpcli knows the command name.
@@ -311,6 +327,11 @@ func header(cfg config, mcpcli, bare string) string {
 		what = "given with -mcpcli " + cfg.mcpcli
 	}
 	fmt.Fprintf(&b, "- mcpcli %s; binaries: mcpcli %s, bare %s\n", what, size(mcpcli), size(bare))
+	floor := "a plain `go build` (cgo on: dynamically linked, as a go-sdk client is built by default)"
+	if cfg.staticFloor {
+		floor = "`CGO_ENABLED=0` (static, as mcpcli; -static-floor)"
+	}
+	fmt.Fprintf(&b, "- mcpcli built as `make build` builds it (`CGO_ENABLED=0`: static); bare and the server with %s\n", floor)
 	fmt.Fprintf(&b, "- %d timed pairs per path after %d warm-up pairs (which measure peak RSS), interleaved: the order alternates pair by pair; 50 MB: %d after 1\n", cfg.n, cfg.warmup, max(3, (cfg.n+2)/3))
 	return b.String()
 }
