@@ -55,3 +55,5 @@ require (
 )
 
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
+
+replace github.com/atotto/clipboard => ./third_party/clipboard
