@@ -16,5 +16,7 @@ func WriteAll(text string) error {
 }
 
 // Unsupported might be set true during clipboard init, to help callers decide
-// whether or not to offer clipboard options.
+// whether or not to offer clipboard options. (In mcpcli's copy, on the
+// systems clipboard_unix.go serves, it is set when the clipboard is first
+// used instead: see MCPCLI.md.)
 var Unsupported bool

@@ -2,6 +2,7 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
+//go:build freebsd || linux || netbsd || openbsd || solaris || dragonfly
 // +build freebsd linux netbsd openbsd solaris dragonfly
 
 package clipboard
@@ -10,6 +11,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"sync"
 )
 
 const (
@@ -48,7 +50,12 @@ var (
 	missingCommands = errors.New("No clipboard utilities available. Please install xsel, xclip, wl-clipboard or Termux:API add-on for termux-clipboard-get/set.")
 )
 
-func init() {
+// find looks for the clipboard tools, once, when the clipboard is first
+// used: at init it cost every program that links the package (bubbles'
+// text fields do) a search of $PATH for up to six tools at start-up.
+var find sync.Once
+
+func findTools() {
 	if os.Getenv("WAYLAND_DISPLAY") != "" {
 		pasteCmdArgs = wlpasteArgs
 		copyCmdArgs = wlcopyArgs
@@ -111,6 +118,7 @@ func getCopyCommand() *exec.Cmd {
 }
 
 func readAll() (string, error) {
+	find.Do(findTools)
 	if Unsupported {
 		return "", missingCommands
 	}
@@ -127,6 +135,7 @@ func readAll() (string, error) {
 }
 
 func writeAll(text string) error {
+	find.Do(findTools)
 	if Unsupported {
 		return missingCommands
 	}
