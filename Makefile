@@ -36,6 +36,7 @@ test: lint $(THIRDPARTY)
 	@command -v asciinema >/dev/null 2>&1 || echo "make test: asciinema is not installed: the recording tests play casts with their own player only, not with asciinema cat too (apt-get install asciinema)"
 	$(GO) test -count=1 ./...
 	cd third_party/bubbletea && $(GO) test -count=1 .
+	cd third_party/clipboard && $(GO) test -count=1 .
 
 # The tour: the demo server as a child over stdio, every kind of elicitation.
 demo: build
