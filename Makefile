@@ -11,7 +11,7 @@ LDFLAGS   := -X main.version=$(VERSION)
 # about 4 ms slower a run). Both are static (CGO_ENABLED=0: Go's own DNS
 # resolver and user lookup): no dynamic loader and no libc to map at each
 # start, a fifth of a bare start-up's work and a megabyte of its memory.
-export CGO_ENABLED ?= 0
+build install: export CGO_ENABLED ?= 0
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mcpcli
 	$(GO) build -o bin/mcpcli-supervise ./cmd/mcpcli-supervise
