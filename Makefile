@@ -35,8 +35,8 @@ test: lint $(THIRDPARTY)
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || echo "make test: chromium is not installed: the real-browser tests (URL mode, sign-in) will be skipped (apt-get install chromium)"
 	@command -v asciinema >/dev/null 2>&1 || echo "make test: asciinema is not installed: the recording tests play casts with their own player only, not with asciinema cat too (apt-get install asciinema)"
 	$(GO) test -count=1 ./...
-	cd third_party/bubbletea && $(GO) test -count=1 .
-	cd third_party/clipboard && $(GO) test -count=1 .
+	cd forks/bubbletea && $(GO) test -count=1 .
+	cd forks/clipboard && $(GO) test -count=1 .
 
 # The tour: the demo server as a child over stdio, every kind of elicitation.
 demo: build

@@ -54,6 +54,6 @@ require (
 	golang.org/x/tools v0.51.0 // indirect
 )
 
-replace charm.land/bubbletea/v2 => ./third_party/bubbletea
+replace charm.land/bubbletea/v2 => ./forks/bubbletea
 
-replace github.com/atotto/clipboard => ./third_party/clipboard
+replace github.com/atotto/clipboard => ./forks/clipboard

@@ -98,7 +98,7 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 		tea.WithInput(in),
 		tea.WithOutput(t.Out),
 		tea.WithoutSignalHandler(),
-		// bubbletea (third_party/bubbletea) draws a key's view at once,
+		// bubbletea (forks/bubbletea) draws a key's view at once,
 		// other views at most once a frame, and the first a frame after
 		// it starts: at its highest rate the first form lands in 8 ms,
 		// not 16.
