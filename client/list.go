@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,6 +34,9 @@ type ToolList struct {
 	// Dropped are the tools the server listed that cannot be called as
 	// listed (invalid x-mcp-header annotations), and why.
 	Dropped []DroppedTool
+	// Kept, when set, is when the list was read in an earlier run: it
+	// comes from the tool cache (ToolCache), still fresh.
+	Kept time.Time
 }
 
 // DroppedTool is a listed tool left out of ToolList.Tools.
@@ -246,11 +250,13 @@ func nameOf(raw []byte) string {
 func (s *Session) ListTools(ctx context.Context) (*ToolList, error) {
 	raw := map[string]json.RawMessage{}
 	var listed []string
+	var paged pageCache
 	tools, err := pages(ctx, s, "tools/list", func(ctx context.Context, cursor string) ([]*mcp.Tool, string, error) {
 		res, err := s.cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 		if err != nil {
 			return nil, "", err
 		}
+		paged.page(res.TTLMs, res.CacheScope)
 		return res.Tools, res.NextCursor, nil
 	}, "tools", nameOf, func(name string, v json.RawMessage) {
 		raw[name] = v
@@ -286,27 +292,57 @@ func (s *Session) ListTools(ctx context.Context) (*ToolList, error) {
 	s.lists.mu.Lock()
 	s.lists.tools = out
 	s.lists.mu.Unlock()
+	s.keepTools(out, &paged)
 	return out, nil
 }
 
 // Tool returns the tool called name from the tool list (listed once per
-// session), or nil with the list when there is none by that name.
+// session, or kept from an earlier run while the server allows), or nil
+// with the list when there is none by that name. A kept list without the
+// tool is read again before the tool is said not to be there: the server
+// may have added it since.
 func (s *Session) Tool(ctx context.Context, name string) (*mcp.Tool, *ToolList, error) {
 	s.lists.mu.Lock()
 	list := s.lists.tools
 	s.lists.mu.Unlock()
 	if list == nil {
+		if list = s.keptTools(); list != nil {
+			s.lists.mu.Lock()
+			s.lists.tools = list
+			s.lists.mu.Unlock()
+		}
+	}
+	if t := list.Find(name); t != nil {
+		return t, list, nil
+	}
+	if list == nil || !list.Kept.IsZero() {
 		var err error
 		if list, err = s.ListTools(ctx); err != nil {
 			return nil, nil, err
 		}
 	}
-	for _, t := range list.Tools {
+	return list.Find(name), list, nil
+}
+
+// Find is the tool called name, or nil.
+func (l *ToolList) Find(name string) *mcp.Tool {
+	if l == nil {
+		return nil
+	}
+	for _, t := range l.Tools {
 		if t.Name == name {
-			return t, list, nil
+			return t
 		}
 	}
-	return nil, list, nil
+	return nil
+}
+
+// RefreshTools reads the tool list again, whatever was kept: a call
+// prepared from a kept list was refused in a way that says it may have
+// changed.
+func (s *Session) RefreshTools(ctx context.Context) (*ToolList, error) {
+	s.forgetTools()
+	return s.ListTools(ctx)
 }
 
 // cachedTool is the raw definition of tool name from the tool list, when

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 	"github.com/mcpcli/mcpcli/schema"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // Result is the final answer to a request that may have taken rounds.
@@ -55,7 +56,13 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 	out := &Result{Method: "tools/call", Target: name}
 	// A 2025-11-25 tool that requires a task gets "task": {}; at
 	// 2026-07-28 the server decides.
-	augment := !s.server.Modern() && TaskSupport(s.cachedTool(name)) == "required"
+	raw := s.cachedTool(name)
+	augment := !s.server.Modern() && TaskSupport(raw) == "required"
+	if schema := jsonpeek.Get(raw, "inputSchema"); schema != nil {
+		// Over HTTP, its x-mcp-header arguments are mirrored in headers,
+		// whether the go-sdk listed it or it was kept from an earlier run.
+		ctx = transport.WithToolSchema(ctx, schema)
+	}
 	err := s.loop(ctx, out, func(ctx context.Context, meta mcp.Meta, responses mcp.InputResponseMap, state string) (interim, error) {
 		if augment {
 			ctx = context.WithValue(ctx, augmentKey{}, true)
@@ -68,6 +75,12 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 		return interim{res.NeedsInput(), res.InputRequests, res.RequestState}, nil
 	})
 	if err != nil {
+		if s.keptList() && staleRefusal(err) {
+			// Prepared on a definition kept from an earlier run, and
+			// refused as a changed tool would refuse it: the next
+			// request reads the list again.
+			s.forgetTools()
+		}
 		return nil, err
 	}
 	st, poll, ok := createdTask(out.Raw)

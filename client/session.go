@@ -136,6 +136,9 @@ type Options struct {
 	// OnTask is told when a tool call became a task, and each time the
 	// task's status or status message changes.
 	OnTask func(TaskStatus)
+	// ToolCache, when set, keeps the tool list between runs for as long as
+	// the server allows, and Tool reads it from there.
+	ToolCache *ToolCache
 	// OnUndeclared is told about a legacy server request for a capability
 	// mcpcli did not declare, which the server got an error for (an
 	// undeclared roots/list; an undeclared sampling request also fails
@@ -168,6 +171,9 @@ type Session struct {
 	caps     liveCaps                // roots and sampling, as declared now
 	baseCaps *mcp.ClientCapabilities // the rest, as the session started
 	client   *mcp.Client
+	// declared is what the server is told of mcpcli: clientInfo and the
+	// capabilities (part of the tool cache's key).
+	declared string
 }
 
 type inflight struct {
@@ -197,7 +203,7 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	if opts.OnNotification != nil {
 		s.wire.onNote = s.notify
 	}
-	s.wire.toolsChanged = s.lists.forget
+	s.wire.toolsChanged = s.forgetTools
 	s.level.Store(&opts.LogLevel)
 	s.neg = &negotiator{s: s}
 	t.Observe(s.wire.observe)
@@ -282,7 +288,9 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	caps.AddExtension(TasksExtension, nil)
 	base := *caps
 	s.baseCaps = &base
-	c := mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}, copts)
+	impl := &mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}
+	s.declared = declaredOf(impl, caps)
+	c := mcp.NewClient(impl, copts)
 	if err := registerTasks(c); err != nil {
 		return nil, err
 	}

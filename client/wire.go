@@ -47,7 +47,13 @@ type wire struct {
 
 	onNote       func(Notification) // every notification received
 	toolsChanged func()             // the server said its tool list changed
+
+	httpAuth httpAuth // who the last HTTP request said sent it (the tool cache's Auth)
 }
+
+// auth is who the last HTTP request said sent it, as a digest; "" for
+// none, or another transport.
+func (w *wire) auth() string { return w.httpAuth.get() }
 
 // Notification is one notification from the server, as it sent it.
 type Notification struct {
@@ -147,6 +153,9 @@ func peek(msg []byte) (envelope, bool) {
 
 // observe is the transport's Observer.
 func (w *wire) observe(ev transport.Event) {
+	if ev.Dir == transport.Send && ev.HTTP != nil && ev.HTTP.Method == "POST" {
+		w.httpAuth.saw(ev.HTTP.Header)
+	}
 	if len(ev.Msg) == 0 {
 		return
 	}

@@ -208,6 +208,11 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		req.Header.Set(nameHeader, id)
 	}
+	if req.Context().Value(toolSchemaKey{}) != nil && modern(req.Header.Get(versionHeader)) {
+		// x-mcp-header arguments of a tool the go-sdk did not list.
+		req = req.Clone(req.Context())
+		paramHeaders(req.Context(), req.Header, body)
+	}
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Send, HTTP: &HTTPHeaders{Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone()}, Ctx: req.Context()})
 		rt.emitBody(req.Context(), Send, body)

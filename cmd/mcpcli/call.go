@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -139,48 +141,76 @@ func callRun(ctx context.Context, cmd *cobra.Command, opts *CallOptions) error {
 		if err != nil {
 			return err
 		}
-		if tool == nil {
-			real, err := shownName(s.Server().Display(), "tool", opts.Tool, toolNames(list))
-			if err != nil {
+		args, err := prepareCall(ctx, cmd, s, opts, tool, list)
+		if err != nil && !list.Kept.IsZero() && ctx.Err() == nil && !errors.Is(err, client.ErrAbandoned) {
+			// Decided on a list kept from an earlier run: the server may
+			// have changed the tool since. Read it again before saying so.
+			if list, err = s.RefreshTools(ctx); err != nil {
 				return err
 			}
-			if real == "" {
-				return unknownTool(s, list, opts.Tool, "mcpcli tools")
-			}
-			sayShown(opts.Console, s.Server().Display(), "tool", opts.Tool, real)
-			opts.Tool = real
-			if tool, list, err = s.Tool(ctx, real); err != nil {
-				return err
-			}
+			args, err = prepareCall(ctx, cmd, s, opts, list.Find(opts.Tool), list)
 		}
-		inputSchema := jsonpeek.Get(list.Raw[tool.Name], "inputSchema")
-		spec, err := schema.ParseArgs(inputSchema)
-		if err != nil {
-			spec = &schema.Args{Props: map[string]*schema.Arg{}}
-		}
-		args, err := coerceArgs(cmd, opts, spec)
 		if err != nil {
 			return err
 		}
-		if missing := spec.Missing(args); len(missing) > 0 {
-			form, ferr := schema.ParseArguments(inputSchema)
-			if opts.Ask == nil || ferr != nil || !form.Renderable() {
-				return usageErrorf(cmd, "tool %q needs %s: give %s as KEY=VALUE (or run it on a terminal to fill them in); 'mcpcli tools %s' shows what each takes",
-					opts.Tool, quoted(missing), plural2(len(missing), "it", "them"), opts.Tool)
-			}
-			args, err = askArguments(ctx, opts.Ask, render.Arguments{
-				Server: s.Server(), Method: "tools/call", Target: opts.Tool, Description: tool.Description, Form: form, Given: args,
-			})
-			if err != nil {
-				return err
+		res, err := s.CallTool(ctx, opts.Tool, args)
+		if err != nil && !list.Kept.IsZero() && client.StaleRefusal(err) && ctx.Err() == nil {
+			// Refused as a call prepared on an old definition would be:
+			// read the list again, and call again if the tool changed
+			// (the same request would only be refused again).
+			fresh, lerr := s.RefreshTools(ctx)
+			if lerr == nil && !bytes.Equal(fresh.Raw[opts.Tool], list.Raw[opts.Tool]) {
+				if args, err = prepareCall(ctx, cmd, s, opts, fresh.Find(opts.Tool), fresh); err != nil {
+					return err
+				}
+				res, err = s.CallTool(ctx, opts.Tool, args)
 			}
 		}
-		res, err := s.CallTool(ctx, opts.Tool, args)
 		if err != nil {
 			return err
 		}
 		return printAndSave(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 	})
+}
+
+// prepareCall turns what was typed into the call's arguments with the
+// tool's definition from list: KEY=VALUE typed by its inputSchema, and
+// missing required arguments asked on a form (or named in the error).
+func prepareCall(ctx context.Context, cmd *cobra.Command, s *client.Session, opts *CallOptions, tool *mcp.Tool, list *client.ToolList) (map[string]any, error) {
+	if tool == nil {
+		// A name typed as mcpcli shows it (<U+200B> for what cannot be
+		// shown) is taken for the tool it shows.
+		real, err := shownName(s.Server().Display(), "tool", opts.Tool, toolNames(list))
+		if err != nil {
+			return nil, err
+		}
+		if real == "" {
+			return nil, unknownTool(s, list, opts.Tool, "mcpcli tools")
+		}
+		sayShown(opts.Console, s.Server().Display(), "tool", opts.Tool, real)
+		opts.Tool = real
+		tool = list.Find(real)
+	}
+	inputSchema := jsonpeek.Get(list.Raw[tool.Name], "inputSchema")
+	spec, err := schema.ParseArgs(inputSchema)
+	if err != nil {
+		spec = &schema.Args{Props: map[string]*schema.Arg{}}
+	}
+	args, err := coerceArgs(cmd, opts, spec)
+	if err != nil {
+		return nil, err
+	}
+	if missing := spec.Missing(args); len(missing) > 0 {
+		form, ferr := schema.ParseArguments(inputSchema)
+		if opts.Ask == nil || ferr != nil || !form.Renderable() {
+			return nil, usageErrorf(cmd, "tool %q needs %s: give %s as KEY=VALUE (or run it on a terminal to fill them in); 'mcpcli tools %s' shows what each takes",
+				opts.Tool, quoted(missing), plural2(len(missing), "it", "them"), opts.Tool)
+		}
+		return askArguments(ctx, opts.Ask, render.Arguments{
+			Server: s.Server(), Method: "tools/call", Target: opts.Tool, Description: tool.Description, Form: form, Given: args,
+		})
+	}
+	return args, nil
 }
 
 // needsToolList reports whether the call needs the tool's definition
@@ -333,7 +363,10 @@ func parseArgsFlag(cmd *cobra.Command, raw string) (map[string]any, error) {
 // coerceArgs applies KEY=VALUE pairs over the base arguments, typed by the
 // tool's inputSchema.
 func coerceArgs(cmd *cobra.Command, opts *CallOptions, spec *schema.Args) (map[string]any, error) {
-	out := opts.Base
+	out := maps.Clone(opts.Base) // a call prepared again starts from what was given
+	if out == nil {
+		out = map[string]any{}
+	}
 	for _, p := range opts.Pairs {
 		if _, known := spec.Props[p.key]; !known && len(spec.Names) > 0 {
 			maybe := suggest.Closest(p.key, spec.Names)

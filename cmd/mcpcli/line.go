@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
@@ -468,6 +470,23 @@ func (l *line) toolArgsOf(ctx context.Context, namep *string, words []string) (m
 	if err != nil {
 		return nil, err
 	}
+	args, err := l.argsFrom(ctx, namep, words, maps.Clone(out), tool, list)
+	if err != nil && !list.Kept.IsZero() && ctx.Err() == nil && !errors.Is(err, client.ErrAbandoned) {
+		// Decided on a list kept from an earlier run: read it again
+		// before saying so, as one-shot call does.
+		if list, err = l.s.RefreshTools(ctx); err != nil {
+			return nil, err
+		}
+		return l.argsFrom(ctx, namep, words, out, list.Find(name), list)
+	}
+	return args, err
+}
+
+// argsFrom types the words of a call with tool's definition from list,
+// over the arguments out already has. A name typed as mcpcli shows it is
+// taken for the tool it shows, and *namep becomes the tool's own.
+func (l *line) argsFrom(ctx context.Context, namep *string, words []string, out map[string]any, tool *mcp.Tool, list *client.ToolList) (map[string]any, error) {
+	name := *namep
 	if tool == nil {
 		real, err := shownName(l.s.Server().Display(), "tool", name, toolNames(list))
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
@@ -48,7 +49,8 @@ func unknownCommand(root *cobra.Command, name string) error {
 	return usageErrorf(root, "%s", msg)
 }
 
-// NewCmdRoot is mcpcli with every command, its global flags bound to f.
+// NewCmdRoot is mcpcli with its global flags bound to f, and the command
+// f.Args run (or every command: see commandWord).
 func NewCmdRoot(f *Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpcli",
@@ -139,24 +141,98 @@ session). Try it first with:
 	p.Float64Var(&fl.CastIdle, "cast-idle", 0, "with --cast: cap every pause of the recording at `N` seconds (as asciinema rec -i)")
 	root.RegisterFlagCompletionFunc("server", f.completeServers(false))
 
-	root.AddCommand(
-		NewCmdDiscover(f, nil),
-		NewCmdTools(f, nil),
-		NewCmdCall(f, nil),
-		NewCmdPrompts(f, nil),
-		NewCmdPrompt(f, nil),
-		NewCmdResources(f, nil),
-		NewCmdRead(f, nil),
-		NewCmdSession(f, nil),
-		NewCmdWatch(f, nil),
-		NewCmdDemo(f, nil),
-		NewCmdDemoServer(f),
-		NewCmdServers(f, nil),
-		NewCmdAuth(f),
-	)
+	commands := []command{
+		{"discover", func() *cobra.Command { return NewCmdDiscover(f, nil) }},
+		{"tools", func() *cobra.Command { return NewCmdTools(f, nil) }},
+		{"call", func() *cobra.Command { return NewCmdCall(f, nil) }},
+		{"prompts", func() *cobra.Command { return NewCmdPrompts(f, nil) }},
+		{"prompt", func() *cobra.Command { return NewCmdPrompt(f, nil) }},
+		{"resources", func() *cobra.Command { return NewCmdResources(f, nil) }},
+		{"read", func() *cobra.Command { return NewCmdRead(f, nil) }},
+		{"session shell", func() *cobra.Command { return NewCmdSession(f, nil) }},
+		{"watch", func() *cobra.Command { return NewCmdWatch(f, nil) }},
+		{"demo", func() *cobra.Command { return NewCmdDemo(f, nil) }},
+		{"demo-server", func() *cobra.Command { return NewCmdDemoServer(f) }},
+		{"servers", func() *cobra.Command { return NewCmdServers(f, nil) }},
+		{"auth", func() *cobra.Command { return NewCmdAuth(f) }},
+	}
+	// A run makes the command it runs, and no other: making them all
+	// (and cobra's completion commands) was most of a start-up's work.
+	// Help, completion, a mistyped command, or no command and nothing to
+	// go by, make them all.
+	word, ok := commandWord(p, f.Args)
+	switch {
+	case ok && word == "" && slices.Contains(f.Args, "--version") && !slices.Contains(f.Args, "--help") && !slices.Contains(f.Args, "-h"):
+		root.CompletionOptions.DisableDefaultCmd = true
+		return root
+	case ok && word != "":
+		for _, c := range commands {
+			if slices.Contains(strings.Fields(c.names), word) {
+				root.CompletionOptions.DisableDefaultCmd = true
+				root.AddCommand(c.make())
+				root.SetHelpCommand(newHelpCmd())
+				return root
+			}
+		}
+	}
+	for _, c := range commands {
+		root.AddCommand(c.make())
+	}
 	root.AddCommand(helpTopics()...)
 	root.SetHelpCommand(newHelpCmd())
 	return root
+}
+
+// command is a subcommand, by its names (name and aliases), made when it
+// is needed.
+type command struct {
+	names string
+	make  func() *cobra.Command
+}
+
+// commandWord is the first argument that is neither a global flag nor its
+// value: the command a run names, "" when it names none (--version, or a
+// server and no command). ok is false when the flags cannot be told apart
+// from the command without cobra: a flag it does not know.
+func commandWord(flags *pflag.FlagSet, args []string) (word string, ok bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return "", true
+		case strings.HasPrefix(a, "--"):
+			name, _, hasValue := strings.Cut(a[2:], "=")
+			fl := flags.Lookup(name)
+			if fl == nil && (name == "version" || name == "help") {
+				continue // cobra's own, added as it runs
+			}
+			if fl == nil {
+				return "", false
+			}
+			if !hasValue && fl.NoOptDefVal == "" {
+				i++ // the next argument is its value
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			for j := 1; j < len(a); j++ {
+				fl := flags.ShorthandLookup(a[j : j+1])
+				if fl == nil && a[j] == 'h' {
+					continue // cobra's -h
+				}
+				if fl == nil {
+					return "", false
+				}
+				if fl.NoOptDefVal == "" {
+					if j == len(a)-1 {
+						i++ // -s NAME
+					}
+					break // -sNAME: the rest is its value
+				}
+			}
+		default:
+			return a, true
+		}
+	}
+	return "", true
 }
 
 // newHelpCmd is cobra's help command, except that a topic nobody has is an
