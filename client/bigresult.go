@@ -43,11 +43,8 @@ func (w *wire) shrinks(s *sent, result []byte) bool {
 }
 
 // stub is the session's transport.ResultFilter: the stub for a response
-// the wire has marked (see wire.shrinks).
+// the wire has marked (see wire.shrinks, wire.bounded).
 func (w *wire) stub(id jsonrpc.ID, result json.RawMessage) (json.RawMessage, bool) {
-	if len(result) < bigResult {
-		return nil, false
-	}
 	return w.takeStub(id)
 }
 
@@ -68,10 +65,10 @@ func decodeStubbed(out *Result, raw json.RawMessage, rawOnly bool) error {
 		out.Tool, err = decodeToolResult(raw)
 	case "resources/read":
 		out.Resource = &mcp.ReadResourceResult{}
-		err = json.Unmarshal(raw, out.Resource)
+		err = jsonpeek.Unmarshal(raw, out.Resource)
 	case "prompts/get":
 		out.Prompt = &mcp.GetPromptResult{}
-		err = json.Unmarshal(raw, out.Prompt)
+		err = jsonpeek.Unmarshal(raw, out.Prompt)
 	}
 	if err != nil {
 		return fmt.Errorf("decoding the result of %s: %w", out.Method, err)
@@ -91,16 +88,17 @@ func decodeToolResult(raw json.RawMessage) (*mcp.CallToolResult, error) {
 	var err error
 	perr := jsonpeek.Object(raw, func(k string, v []byte) bool {
 		switch k {
-		case "content":
+		case "content": // the last one counts, as in the go-sdk
+			items = nil
 			if !jsonpeek.IsNull(v) {
 				err = jsonpeek.Array(v, func(item []byte) bool { items = append(items, item); return true })
 			}
 		case "structuredContent":
-			err = json.Unmarshal(v, &res.StructuredContent)
+			err = jsonpeek.Unmarshal(v, &res.StructuredContent)
 		case "isError":
-			err = json.Unmarshal(v, &res.IsError)
+			err = jsonpeek.Unmarshal(v, &res.IsError)
 		case "_meta":
-			err = json.Unmarshal(v, &res.Meta)
+			err = jsonpeek.Unmarshal(v, &res.Meta)
 		}
 		return err == nil
 	})
@@ -128,7 +126,7 @@ func decodeContent(item []byte) (mcp.Content, error) {
 			Annotations *mcp.Annotations `json:"annotations"`
 			Meta        mcp.Meta         `json:"_meta"`
 		}
-		if err := json.Unmarshal(item, &tc); err != nil {
+		if err := jsonpeek.Unmarshal(item, &tc); err != nil {
 			return nil, err
 		}
 		if tc.Text == nil {
@@ -139,7 +137,7 @@ func decodeContent(item []byte) (mcp.Content, error) {
 	var one mcp.CallToolResult
 	wrapped := make([]byte, 0, len(item)+13)
 	wrapped = append(append(append(wrapped, `{"content":[`...), item...), "]}"...)
-	if err := json.Unmarshal(wrapped, &one); err != nil {
+	if err := jsonpeek.Unmarshal(wrapped, &one); err != nil {
 		return nil, err
 	}
 	if len(one.Content) != 1 {

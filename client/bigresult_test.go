@@ -20,6 +20,12 @@ func TestDecodeToolResultAgreesWithTheGoSDK(t *testing.T) {
 		`{"content":[{"type":"resource","resource":{"uri":"x://a","mimeType":"text/plain","text":"inside"}}],"structuredContent":{"total":3,"list":[1,"a",null]}}`,
 		`{"resultType":"complete","content":[]}`,
 		`{"content":[{"type":"text","text":"` + strings.Repeat("x", 5000) + `"},{"type":"text","text":"second"}]}`,
+		// Keys as the go-sdk reads them (issue 22): spelled exactly, the
+		// last of a repeated one counting.
+		`{"content":[{"type":"text","text":"said","Text":"smuggled"}]}`,
+		`{"content":[{"type":"text","text":"first"}],"content":[{"type":"text","text":"last"}]}`,
+		`{"Content":[{"type":"text","text":"smuggled"}],"content":[{"type":"text","text":"said"}],"IsError":true}`,
+		`{"content":[{"type":"text","text":"x"}],"isError":true,"isError":false}`,
 	} {
 		want := &mcp.CallToolResult{}
 		if err := json.Unmarshal([]byte(raw), want); err != nil {

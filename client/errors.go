@@ -144,27 +144,20 @@ type AnswerError struct {
 func (e *AnswerError) Error() string { return e.Err.Error() }
 func (e *AnswerError) Unwrap() error { return e.Err }
 
-// StreamError is a request whose response stream broke before the result:
-// twice (once as first sent, once more when sent again under a new id), or
-// once, when it was not safe to send again.
+// StreamError is a request whose response stream broke before the result.
+// The server had the request and may have acted on it (run a tool), so
+// mcpcli does not send it again on its own: only the person can tell
+// whether that is safe.
 type StreamError struct {
 	Server string
 	Method string
 	Target string
-	// NotResent is set when the request was not sent again: an older
-	// server may have run a tool that is not marked idempotent.
-	NotResent bool
-	Cause     error
+	Cause  error
 }
 
 func (e *StreamError) Error() string {
-	if e.NotResent {
-		return fmt.Sprintf("server \"%s\" closed the response stream for %s %q before sending the result; mcpcli did not send it again, "+
-			"since the tool is not marked idempotent and the server may have run it already", e.Server, e.Method, e.Target)
-	}
-	return fmt.Sprintf("server \"%s\" closed the response stream for %s %q before sending the result, twice "+
-		"(mcpcli sent the request again once, with a new id); the server may have crashed while handling it, "+
-		"or a proxy in between may cut long responses",
+	return fmt.Sprintf("server \"%s\" closed the response stream for %s %q before sending the result; mcpcli did not send it again, "+
+		"since the server may have acted on it already (the server may have crashed while handling it, or a proxy in between may cut long responses)",
 		e.Server, e.Method, e.Target)
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,6 +34,9 @@ type ToolList struct {
 	// Dropped are the tools the server listed that cannot be called as
 	// listed (invalid x-mcp-header annotations), and why.
 	Dropped []DroppedTool
+	// Kept, when set, is when the list was read in an earlier run: it
+	// comes from the tool cache (ToolCache), still fresh.
+	Kept time.Time
 }
 
 // DroppedTool is a listed tool left out of ToolList.Tools.
@@ -106,9 +110,16 @@ type PageLimitError struct {
 	Method string
 	Pages  int
 	Items  int
+	// InPage: page Pages alone held more items than were left to read
+	// (Items were read before it).
+	InPage bool
 }
 
 func (e *PageLimitError) Error() string {
+	if e.InPage {
+		return fmt.Sprintf("server \"%s\" sent more items of %s than mcpcli reads: page %d alone holds more than the %d left after %d items; mcpcli reads at most %d pages or %d items of a list",
+			e.Server, e.Method, e.Pages, MaxListItems-e.Items, e.Items, MaxListPages, MaxListItems)
+	}
 	return fmt.Sprintf("server \"%s\" still had more of %s after %d pages and %d items; mcpcli reads at most %d pages or %d items of a list (a server that always sends a new nextCursor never ends)",
 		e.Server, e.Method, e.Pages, e.Items, MaxListPages, MaxListItems)
 }
@@ -177,7 +188,9 @@ func pages[T any](ctx context.Context, s *Session, method string, page func(ctx 
 	seen := map[string]bool{}
 	cursor := ""
 	for n := 1; ; n++ {
-		ex := &exchange{}
+		// The bound holds within a page too: the wire stubs a page with
+		// more items than are left before the go-sdk decodes it.
+		ex := &exchange{maxItems: MaxListItems - len(all)}
 		var items []T
 		var next string
 		err := s.timed(ctx, func(ctx context.Context) error {
@@ -195,6 +208,12 @@ func pages[T any](ctx context.Context, s *Session, method string, page func(ctx 
 		}
 		if err != nil {
 			return nil, fmt.Errorf("listing %s: %w", method, err)
+		}
+		ex.mu.Lock()
+		over := ex.overItems
+		ex.mu.Unlock()
+		if over {
+			return nil, &PageLimitError{Server: s.server.Display(), Method: method, Pages: n, Items: len(all), InPage: true}
 		}
 		if sent := peekResult(ex.result()); sent.resultType != "" && sent.resultType != "complete" || sent.keys != nil {
 			// The go-sdk reads such an answer as an empty list: the
@@ -231,11 +250,13 @@ func nameOf(raw []byte) string {
 func (s *Session) ListTools(ctx context.Context) (*ToolList, error) {
 	raw := map[string]json.RawMessage{}
 	var listed []string
+	var paged pageCache
 	tools, err := pages(ctx, s, "tools/list", func(ctx context.Context, cursor string) ([]*mcp.Tool, string, error) {
 		res, err := s.cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 		if err != nil {
 			return nil, "", err
 		}
+		paged.page(res.TTLMs, res.CacheScope)
 		return res.Tools, res.NextCursor, nil
 	}, "tools", nameOf, func(name string, v json.RawMessage) {
 		raw[name] = v
@@ -271,27 +292,57 @@ func (s *Session) ListTools(ctx context.Context) (*ToolList, error) {
 	s.lists.mu.Lock()
 	s.lists.tools = out
 	s.lists.mu.Unlock()
+	s.keepTools(out, &paged)
 	return out, nil
 }
 
 // Tool returns the tool called name from the tool list (listed once per
-// session), or nil with the list when there is none by that name.
+// session, or kept from an earlier run while the server allows), or nil
+// with the list when there is none by that name. A kept list without the
+// tool is read again before the tool is said not to be there: the server
+// may have added it since.
 func (s *Session) Tool(ctx context.Context, name string) (*mcp.Tool, *ToolList, error) {
 	s.lists.mu.Lock()
 	list := s.lists.tools
 	s.lists.mu.Unlock()
 	if list == nil {
+		if list = s.keptTools(); list != nil {
+			s.lists.mu.Lock()
+			s.lists.tools = list
+			s.lists.mu.Unlock()
+		}
+	}
+	if t := list.Find(name); t != nil {
+		return t, list, nil
+	}
+	if list == nil || !list.Kept.IsZero() {
 		var err error
 		if list, err = s.ListTools(ctx); err != nil {
 			return nil, nil, err
 		}
 	}
-	for _, t := range list.Tools {
+	return list.Find(name), list, nil
+}
+
+// Find is the tool called name, or nil.
+func (l *ToolList) Find(name string) *mcp.Tool {
+	if l == nil {
+		return nil
+	}
+	for _, t := range l.Tools {
 		if t.Name == name {
-			return t, list, nil
+			return t
 		}
 	}
-	return nil, list, nil
+	return nil
+}
+
+// RefreshTools reads the tool list again, whatever was kept: a call
+// prepared from a kept list was refused in a way that says it may have
+// changed.
+func (s *Session) RefreshTools(ctx context.Context) (*ToolList, error) {
+	s.forgetTools()
+	return s.ListTools(ctx)
 }
 
 // cachedTool is the raw definition of tool name from the tool list, when
@@ -399,10 +450,14 @@ func (s *Session) Prompt(ctx context.Context, name string) (*mcp.Prompt, error) 
 // Completion is what a server suggests for one argument.
 type Completion struct {
 	Values []string
-	// More is set when the server has more values than it sent; Total,
-	// when not 0, is how many it has.
+	// More is set when the server has more values than it sent, or sent
+	// more than MaxCompletionValues; Total, when not 0, is how many it
+	// has.
 	More  bool
 	Total int
+	// Cut is how many values the server sent past MaxCompletionValues:
+	// they are left out (the spec allows no more).
+	Cut int
 }
 
 // Complete asks the server (completion/complete) for values of argument
@@ -419,13 +474,23 @@ func (s *Session) Complete(ctx context.Context, ref *mcp.CompleteReference, arg,
 		p.Context = &mcp.CompleteContext{Arguments: given}
 	}
 	var res *mcp.CompleteResult
+	ex := &exchange{}
 	err := s.request(ctx, &inflight{method: "completion/complete", target: arg}, func(ctx context.Context) error {
 		var err error
-		res, err = s.cs.Complete(ctx, p)
+		res, err = s.cs.Complete(withExchange(ctx, ex), p)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Completion{Values: res.Completion.Values, More: res.Completion.HasMore, Total: res.Completion.Total}, nil
+	c := &Completion{Values: res.Completion.Values, More: res.Completion.HasMore, Total: res.Completion.Total}
+	ex.mu.Lock()
+	sent := max(ex.values, len(c.Values))
+	ex.mu.Unlock()
+	if sent > MaxCompletionValues {
+		c.Values = c.Values[:min(len(c.Values), MaxCompletionValues)]
+		c.More, c.Cut = true, sent-MaxCompletionValues
+		s.warn(fmt.Sprintf("server \"%s\" sent %d values to complete %q; mcpcli keeps the first %d, the most the spec allows", s.server.Display(), sent, arg, MaxCompletionValues))
+	}
+	return c, nil
 }

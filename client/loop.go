@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 	"github.com/mcpcli/mcpcli/schema"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // Result is the final answer to a request that may have taken rounds.
@@ -55,7 +56,13 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 	out := &Result{Method: "tools/call", Target: name}
 	// A 2025-11-25 tool that requires a task gets "task": {}; at
 	// 2026-07-28 the server decides.
-	augment := !s.server.Modern() && TaskSupport(s.cachedTool(name)) == "required"
+	raw := s.cachedTool(name)
+	augment := !s.server.Modern() && TaskSupport(raw) == "required"
+	if schema := jsonpeek.Get(raw, "inputSchema"); schema != nil {
+		// Over HTTP, its x-mcp-header arguments are mirrored in headers,
+		// whether the go-sdk listed it or it was kept from an earlier run.
+		ctx = transport.WithToolSchema(ctx, schema)
+	}
 	err := s.loop(ctx, out, func(ctx context.Context, meta mcp.Meta, responses mcp.InputResponseMap, state string) (interim, error) {
 		if augment {
 			ctx = context.WithValue(ctx, augmentKey{}, true)
@@ -68,6 +75,12 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 		return interim{res.NeedsInput(), res.InputRequests, res.RequestState}, nil
 	})
 	if err != nil {
+		if s.keptList() && staleRefusal(err) {
+			// Prepared on a definition kept from an earlier run, and
+			// refused as a changed tool would refuse it: the next
+			// request reads the list again.
+			s.forgetTools()
+		}
 		return nil, err
 	}
 	st, poll, ok := createdTask(out.Raw)
@@ -132,7 +145,7 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 		stateOnly int
 	)
 	for {
-		meta := s.meta(fl) // one per request: sent again as it was if its stream breaks
+		meta := s.meta(fl) // one per request
 		token, _ := meta["progressToken"].(string)
 		s.step(Step{Kind: StepSend, Call: call, Method: method, Target: target, Round: rounds, Answers: actions(responses), RootsSent: rootsSent(responses), StateLen: stateLen(state), ProgressToken: token})
 		var got interim
@@ -205,7 +218,7 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 			}
 			// Progress and logs that came before the result are shown
 			// before it: the go-sdk hands them to their handlers apart.
-			s.wire.drain()
+			s.drain()
 			s.step(Step{Kind: StepComplete, Call: call, Method: method, Target: target, Round: rounds})
 			return nil
 		}
@@ -262,14 +275,14 @@ func (s *Session) urlRequired(ctx context.Context, out *Result, je *jsonrpc.Erro
 	var data struct {
 		Elicitations []json.RawMessage `json:"elicitations"`
 	}
-	if err := json.Unmarshal(je.Data, &data); err != nil || len(data.Elicitations) == 0 {
+	if err := jsonpeek.Unmarshal(je.Data, &data); err != nil || len(data.Elicitations) == 0 {
 		return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
 			"answered %s %q with -32042 (URL elicitation required) but listed no elicitations to do; the spec requires at least one", out.Method, out.Target)}
 	}
 	round := Round{Server: s.server, Call: call, Method: out.Method, Target: out.Target, Number: number, Legacy: true, URLRequired: true}
 	for i, raw := range data.Elicitations {
 		var p mcp.ElicitParams
-		if err := json.Unmarshal(raw, &p); err != nil {
+		if err := jsonpeek.Unmarshal(raw, &p); err != nil {
 			return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf("sent a -32042 elicitation mcpcli cannot read: %v", err)}
 		}
 		key := "elicitation"
@@ -514,7 +527,7 @@ func (s *Session) answerLegacyWith(ctx context.Context, req *mcp.ElicitRequest, 
 			URL           string `json:"url"`
 			ElicitationID string `json:"elicitationId"`
 		}
-		return json.Unmarshal(params, &q) == nil && q.Message == p.Message && q.Mode == p.Mode && q.URL == p.URL && q.ElicitationID == p.ElicitationID
+		return jsonpeek.Unmarshal(params, &q) == nil && q.Message == p.Message && q.Mode == p.Mode && q.URL == p.URL && q.ElicitationID == p.ElicitationID
 	})
 	ctx, fl, number, done := s.legacyRound(ctx)
 	defer done()

@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/schema"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -824,6 +825,28 @@ func TestLegacyDefaultLeftOutIsNotSent(t *testing.T) {
 		t.Fatalf("the answerer saw %+v, want c's default left out", seen)
 	}
 	if got, want := res.Tool.Content[0].(*mcp.TextContent).Text, `{"action":"accept","content":{"n":3}}`; got != want {
+		t.Errorf("the server got %s, want %s", got, want)
+	}
+}
+
+// SEP-1330's titled multi-select as the spec's example (and the go-sdk's
+// own conformance server) writes it, with "type": "string" beside the
+// items' anyOf, was refused by the go-sdk's check on the 2025-11-25 path
+// before mcpcli saw it (issue 22); 2026-07-28 took it. It is answered
+// now, and what the server gets is the person's choice.
+func TestLegacyTitledMultiSelectWithItemsTypeIsAnswered(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	requested := `{"type":"object","properties":{"titledMulti":{"type":"array","minItems":1,"maxItems":3,"items":{"type":"string","anyOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},{"const":"value3","title":"Third Option"}]}}},"required":["titledMulti"]}`
+	seen, res := askLegacy(ctx, t, `{"message":"Pick some","requestedSchema":`+requested+`}`, &mcp.ElicitResult{Action: client.Accept, Content: map[string]any{"titledMulti": []any{"value1", "value3"}}})
+	if len(seen) != 1 || seen[0].Form == nil || !seen[0].Form.Renderable() {
+		t.Fatalf("the answerer saw %+v, want one form it can show", seen)
+	}
+	f := seen[0].Form.Field("titledMulti")
+	if f == nil || f.Kind != schema.MultiSelect || len(f.Options) != 3 || f.Options[1].Title != "Second Option" {
+		t.Fatalf("the field is %+v; want a multi-select of three titled options", f)
+	}
+	if got, want := res.Tool.Content[0].(*mcp.TextContent).Text, `{"action":"accept","content":{"titledMulti":["value1","value3"]}}`; got != want {
 		t.Errorf("the server got %s, want %s", got, want)
 	}
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 )
 
 // Sampler answers a server's sampling requests (sampling/createMessage):
@@ -118,7 +120,7 @@ func (s *Session) sampleLegacy(ctx context.Context, req *mcp.CreateMessageWithTo
 			MaxTokens    int64  `json:"maxTokens"`
 			SystemPrompt string `json:"systemPrompt"`
 		}
-		return json.Unmarshal(params, &q) == nil && q.MaxTokens == p.MaxTokens && q.SystemPrompt == p.SystemPrompt
+		return jsonpeek.Unmarshal(params, &q) == nil && q.MaxTokens == p.MaxTokens && q.SystemPrompt == p.SystemPrompt
 	})
 	if !s.Sampling() {
 		// Declared at initialize, turned off since: declined, as the

@@ -97,7 +97,7 @@ type Options struct {
 	// OnElicitationComplete receives notifications/elicitation/complete.
 	OnElicitationComplete func(elicitationID string)
 	// Warn is told what the person should know that is not an error: the
-	// go-sdk's own warnings, a request sent again.
+	// go-sdk's own warnings, completion values past the spec's 100.
 	Warn func(msg string)
 	// ProtocolVersion, when set, is the version to ask for first: a
 	// version before 2026-07-28 starts with the initialize handshake.
@@ -136,6 +136,9 @@ type Options struct {
 	// OnTask is told when a tool call became a task, and each time the
 	// task's status or status message changes.
 	OnTask func(TaskStatus)
+	// ToolCache, when set, keeps the tool list between runs for as long as
+	// the server allows, and Tool reads it from there.
+	ToolCache *ToolCache
 	// OnUndeclared is told about a legacy server request for a capability
 	// mcpcli did not declare, which the server got an error for (an
 	// undeclared roots/list; an undeclared sampling request also fails
@@ -168,6 +171,9 @@ type Session struct {
 	caps     liveCaps                // roots and sampling, as declared now
 	baseCaps *mcp.ClientCapabilities // the rest, as the session started
 	client   *mcp.Client
+	// declared is what the server is told of mcpcli: clientInfo and the
+	// capabilities (part of the tool cache's key).
+	declared string
 }
 
 type inflight struct {
@@ -197,7 +203,7 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	if opts.OnNotification != nil {
 		s.wire.onNote = s.notify
 	}
-	s.wire.toolsChanged = s.lists.forget
+	s.wire.toolsChanged = s.forgetTools
 	s.level.Store(&opts.LogLevel)
 	s.neg = &negotiator{s: s}
 	t.Observe(s.wire.observe)
@@ -282,7 +288,9 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	caps.AddExtension(TasksExtension, nil)
 	base := *caps
 	s.baseCaps = &base
-	c := mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}, copts)
+	impl := &mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}
+	s.declared = declaredOf(impl, caps)
+	c := mcp.NewClient(impl, copts)
 	if err := registerTasks(c); err != nil {
 		return nil, err
 	}
@@ -535,6 +543,9 @@ type legacyAnswer struct {
 // decline or cancel, as on the 2026-07-28 path: never a silent refusal.
 func (s *Session) elicitOrExplain(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
 	la := &legacyAnswer{}
+	if er, ok := req.(*mcp.ElicitRequest); ok && er.Params != nil {
+		er.Params.RequestedSchema = titledMultiForSDK(er.Params.RequestedSchema)
+	}
 	res, err := next(context.WithValue(ctx, legacyReached{}, la), method, req)
 	if err == nil {
 		la.keepLeftOut(res)
@@ -548,6 +559,52 @@ func (s *Session) elicitOrExplain(ctx context.Context, method string, req mcp.Re
 		return res, err // a URL ask the go-sdk refused: its error says why
 	}
 	return s.answerLegacyWith(ctx, er, jerr.Message)
+}
+
+// titledMultiForSDK is a requested schema as the go-sdk's elicitation
+// check takes it. SEP-1330's titled multi-select is an array whose items
+// have anyOf, and the spec's own example (and the go-sdk's conformance
+// server) writes "type": "string" beside it; but the go-sdk's check reads
+// items with a type as an untitled multi-select, wants an enum there, and
+// refuses the whole ask before mcpcli sees it. The go-sdk gets the same
+// schema without that type (every anyOf const is a string: nothing it
+// checks changes); mcpcli builds its form from the schema as the server
+// wrote it, kept on the wire.
+func titledMultiForSDK(schema any) any {
+	top, ok := schema.(map[string]any)
+	if !ok {
+		return schema
+	}
+	props, ok := top["properties"].(map[string]any)
+	if !ok {
+		return schema
+	}
+	var out map[string]any
+	for name, p := range props {
+		prop, ok := p.(map[string]any)
+		if !ok || prop["type"] != "array" {
+			continue
+		}
+		items, ok := prop["items"].(map[string]any)
+		_, anyOf := items["anyOf"]
+		_, enum := items["enum"]
+		if !ok || items["type"] != "string" || !anyOf || enum {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(top)
+			out["properties"] = maps.Clone(props)
+		}
+		untyped := maps.Clone(items)
+		delete(untyped, "type")
+		changed := maps.Clone(prop)
+		changed["items"] = untyped
+		out["properties"].(map[string]any)[name] = changed
+	}
+	if out == nil {
+		return schema
+	}
+	return out
 }
 
 // keepLeftOut takes back what the go-sdk added to an accepted answer from
@@ -629,7 +686,17 @@ func (s *Session) HTTPSession() bool { return s.cs.ID() != "" }
 
 // Drain waits (briefly) until every log and progress notification received
 // so far has been handed to OnLog and OnProgress.
-func (s *Session) Drain() { s.wire.drain() }
+func (s *Session) Drain() { s.drain() }
+
+// drain waits for the notifications the server sent so far: first until
+// the transport has read them all (a 2025-11-25 server's GET stream is
+// read apart from the request's own), then until they are handled.
+func (s *Session) drain() {
+	if st, ok := s.t.(interface{ Settle(time.Duration) }); ok {
+		st.Settle(notesWait)
+	}
+	s.wire.drain()
+}
 
 // Explain turns an error of this session into one that says what happened
 // to the server, when the transport or the wire knows more.
@@ -769,18 +836,12 @@ func (s *Session) request(ctx context.Context, fl *inflight, do func(context.Con
 	if err != nil && rctx.Err() != nil {
 		s.gaveUp.Store(true)
 	}
-	if err != nil && brokenStream(err) && rctx.Err() == nil && !s.safeToResend(fl) {
-		// An older server may have run a tool whose answer was lost:
-		// sending it again could run it twice.
-		return &StreamError{Server: s.server.Display(), Method: fl.method, Target: fl.target, NotResent: true, Cause: err}
-	}
 	if err != nil && brokenStream(err) && rctx.Err() == nil {
-		// The response stream ended before the result: send the request
-		// once more (the SDK gives it a new id), then give up.
-		s.warn(fmt.Sprintf("the response stream for %s %q broke before the result; sending the request again with a new id", fl.method, fl.target))
-		if err = do(rctx); err != nil && brokenStream(err) && rctx.Err() == nil {
-			return &StreamError{Server: s.server.Display(), Method: fl.method, Target: fl.target, Cause: err}
-		}
+		// The server had the request (its response stream had begun) and
+		// may have acted on it: it is not sent again. Resuming a stream
+		// (2025-11-25's Last-Event-ID) is the go-sdk's, and sends nothing
+		// twice; 2026-07-28 has no resumption at all.
+		return &StreamError{Server: s.server.Display(), Method: fl.method, Target: fl.target, Cause: err}
 	}
 	if err != nil && timer.expired() && ctx.Err() == nil {
 		return &TimeoutError{Server: s.server.Display(), After: s.opts.Timeout}
@@ -825,29 +886,6 @@ func (s *Session) timed(ctx context.Context, do func(context.Context) error) err
 		}
 	}
 	return err
-}
-
-// safeToResend reports whether a request whose response stream broke may be
-// sent again. 2026-07-28 requires it (a request stands alone, and servers
-// must allow for it); an older server gets a tools/call again only when the
-// tool says it is idempotent (or read-only). Prompts and reads are safe.
-func (s *Session) safeToResend(fl *inflight) bool {
-	if s.server.Modern() || fl.method != "tools/call" {
-		return true
-	}
-	s.lists.mu.Lock()
-	list := s.lists.tools
-	s.lists.mu.Unlock()
-	if list == nil {
-		return false
-	}
-	for _, t := range list.Tools {
-		if t.Name == fl.target {
-			a := t.Annotations
-			return a != nil && (a.IdempotentHint || a.ReadOnlyHint)
-		}
-	}
-	return false
 }
 
 // sdkLog turns the go-sdk's log records into what the session knows: a

@@ -180,7 +180,7 @@ func createdTask(raw json.RawMessage) (TaskStatus, time.Duration, bool) {
 		taskResult
 		Task *taskResult `json:"task"`
 	}
-	if raw == nil || !mayBeTask(raw) || json.Unmarshal(raw, &r) != nil {
+	if raw == nil || !mayBeTask(raw) || jsonpeek.Unmarshal(raw, &r) != nil {
 		return TaskStatus{}, 0, false
 	}
 	switch {
@@ -316,7 +316,7 @@ func (tc *taskCall) run(ctx context.Context, id string) error {
 				break // answered already; the server has not moved on yet
 			}
 			var reqs mcp.InputRequestMap
-			if err := json.Unmarshal(jsonpeek.Get(raw, "inputRequests"), &reqs); err != nil {
+			if err := jsonpeek.Unmarshal(jsonpeek.Get(raw, "inputRequests"), &reqs); err != nil {
 				return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf("sent task %s input requests mcpcli cannot read: %v", id, err)}
 			}
 			rounds++
@@ -345,7 +345,7 @@ func (tc *taskCall) run(ctx context.Context, id string) error {
 		case TaskCompleted:
 			result := jsonpeek.Get(raw, "result")
 			var tr mcp.CallToolResult
-			if result == nil || json.Unmarshal(result, &tr) != nil {
+			if result == nil || jsonpeek.Unmarshal(result, &tr) != nil {
 				return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf("reports task %s completed without a tool result mcpcli can read", id)}
 			}
 			tc.out.Tool, tc.out.Raw = &tr, result
@@ -353,7 +353,7 @@ func (tc *taskCall) run(ctx context.Context, id string) error {
 		case TaskFailed:
 			e := &TaskFailedError{Server: s.server.Display(), Tool: tc.tool, TaskID: id, StatusMessage: res.StatusMessage}
 			var je jsonrpc.Error
-			if json.Unmarshal(jsonpeek.Get(raw, "error"), &je) == nil && (je.Code != 0 || je.Message != "") {
+			if jsonpeek.Unmarshal(jsonpeek.Get(raw, "error"), &je) == nil && (je.Code != 0 || je.Message != "") {
 				e.RPC = &je
 			}
 			return e
@@ -416,7 +416,7 @@ func (tc *taskCall) runLegacy(ctx context.Context, id string) error {
 	}
 	raw := ex.result()
 	var tr mcp.CallToolResult
-	if raw == nil || json.Unmarshal(raw, &tr) != nil {
+	if raw == nil || jsonpeek.Unmarshal(raw, &tr) != nil {
 		return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf("answered tasks/result for task %s with no tool result mcpcli can read", id)}
 	}
 	tc.mu.Lock()

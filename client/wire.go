@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -46,7 +47,13 @@ type wire struct {
 
 	onNote       func(Notification) // every notification received
 	toolsChanged func()             // the server said its tool list changed
+
+	httpAuth httpAuth // who the last HTTP request said sent it (the tool cache's Auth)
 }
+
+// auth is who the last HTTP request said sent it, as a digest; "" for
+// none, or another transport.
+func (w *wire) auth() string { return w.httpAuth.get() }
 
 // Notification is one notification from the server, as it sent it.
 type Notification struct {
@@ -67,6 +74,13 @@ type exchange struct {
 	mu      sync.Mutex
 	raw     json.RawMessage
 	stubbed bool // the go-sdk got a stub for it (see wire.shrinks)
+
+	// maxItems, for a list page, is the most items it may hold (0: no
+	// bound); overItems is set when it held more (see bounds.go).
+	maxItems  int
+	overItems bool
+	// values, for a completion, is how many values the server sent.
+	values int
 }
 
 func (e *exchange) isStubbed() bool {
@@ -100,112 +114,48 @@ func newWire() *wire {
 	return &wire{pending: map[jsonrpc.ID]*sent{}, stubbed: map[jsonrpc.ID]json.RawMessage{}, cancelSent: make(chan struct{})}
 }
 
-// envelope is what is looked at in every message: subslices of its bytes,
-// read as the go-sdk reads a message (jsonrpc.DecodeMessage).
+// envelope is what is looked at in every message, read as the go-sdk
+// reads it (transport.DecodeMessage, the one reader of a message's
+// members): params and result are subslices of its bytes.
 type envelope struct {
-	id                    jsonrpc.ID // invalid when there is none, or null
-	request               bool       // it has a method member: a request or notification
-	method                string
-	params, result, error []byte // error is nil when absent or null
+	id             jsonrpc.ID // invalid when there is none, or null
+	request        bool       // it has a method member: a request or notification
+	method         string
+	params, result []byte
+	error          *jsonrpc.Error // nil when absent or null
+	// orphan is an error response whose id is null: an answer to no
+	// request (a server that could not read one answers that way).
+	orphan *jsonrpc.Error
 }
 
 func peek(msg []byte) (envelope, bool) {
 	var e envelope
-	var version, id, method []byte
-	err := jsonpeek.Object(msg, func(k string, v []byte) bool {
-		switch k { // the last of a repeated member counts, as in the go-sdk
-		case "jsonrpc":
-			version = v
-		case "id":
-			id = v
-		case "method":
-			method = v
-		case "params":
-			e.params = v
-		case "result":
-			e.result = v
-		case "error":
-			e.error = v
-		}
-		return true
-	})
-	if err != nil {
-		return e, false
+	m, err := transport.DecodeMessage(msg)
+	var ne *transport.NullIDError
+	if errors.As(err, &ne) {
+		e.orphan = &jsonrpc.Error{Code: ne.Code, Message: ne.Message}
+		return e, true
 	}
-	if v, ok := jsonpeek.String(version); !ok || v != "2.0" {
+	if err != nil {
 		return e, false // the go-sdk reads no such message
 	}
-	var ok bool
-	if e.id, ok = readID(id); !ok {
-		return e, false
-	}
-	e.request = method != nil
-	if e.request && !jsonpeek.IsNull(method) {
-		if e.method, ok = jsonpeek.String(method); !ok {
-			return e, false
+	switch m := m.(type) {
+	case *jsonrpc.Request:
+		e.id, e.request, e.method, e.params = m.ID, true, m.Method, m.Params
+	case *jsonrpc.Response:
+		e.id, e.result = m.ID, m.Result
+		if m.Error != nil {
+			e.error, _ = m.Error.(*jsonrpc.Error)
 		}
-	}
-	if jsonpeek.IsNull(e.error) {
-		e.error = nil
-	} else if !errorObject(e.error) {
-		return e, false
 	}
 	return e, true
 }
 
-// errorObject reports whether an error member is one the go-sdk reads (a
-// jsonrpc.Error, its members matched exactly): an object whose code is a
-// whole number and whose message is a string.
-func errorObject(v []byte) bool {
-	ok := true
-	err := jsonpeek.Object(v, func(k string, m []byte) bool {
-		switch k {
-		case "code":
-			var n int64
-			ok = json.Unmarshal(m, &n) == nil
-		case "message":
-			var s string
-			ok = json.Unmarshal(m, &s) == nil
-		}
-		return ok
-	})
-	return err == nil && ok
-}
-
-// readID reads an id as the go-sdk does: a string, or a number made a
-// whole one (2.0 is 2); absent or null is no id. ok is false for anything
-// else, which makes the message one the go-sdk refuses.
-func readID(raw []byte) (id jsonrpc.ID, ok bool) {
-	if jsonpeek.IsNull(raw) {
-		return jsonrpc.ID{}, true
-	}
-	if len(raw) <= 15 && allDigits(raw) { // the usual case: no decoding
-		n := int64(0)
-		for _, c := range raw {
-			n = n*10 + int64(c-'0')
-		}
-		id, err := jsonrpc.MakeID(float64(n))
-		return id, err == nil
-	}
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return jsonrpc.ID{}, false
-	}
-	id, err := jsonrpc.MakeID(v)
-	return id, err == nil
-}
-
-func allDigits(b []byte) bool {
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return len(b) > 0
-}
-
 // observe is the transport's Observer.
 func (w *wire) observe(ev transport.Event) {
+	if ev.Dir == transport.Send && ev.HTTP != nil && ev.HTTP.Method == "POST" {
+		w.httpAuth.saw(ev.HTTP.Header)
+	}
 	if len(ev.Msg) == 0 {
 		return
 	}
@@ -221,14 +171,11 @@ func (w *wire) observe(ev transport.Event) {
 	switch {
 	case !e.request && e.id.IsValid():
 		w.answered(e)
-	case !e.request && e.error != nil:
-		var je jsonrpc.Error
-		if json.Unmarshal(e.error, &je) == nil {
-			w.mu.Lock()
-			w.orphans++
-			w.orphan = &je
-			w.mu.Unlock()
-		}
+	case e.orphan != nil:
+		w.mu.Lock()
+		w.orphans++
+		w.orphan = e.orphan
+		w.mu.Unlock()
 	case e.request && e.id.IsValid():
 		switch method {
 		case "elicitation/create", "sampling/createMessage", "roots/list":
@@ -281,15 +228,12 @@ func (w *wire) answered(e envelope) {
 	}
 	w.mu.Unlock()
 	if e.error != nil {
-		var je struct {
-			Code int64 `json:"code"`
-			Data *struct {
-				Supported []string `json:"supported"`
-			} `json:"data"`
+		var data *struct {
+			Supported []string `json:"supported"`
 		}
-		if json.Unmarshal(e.error, &je) == nil && je.Code == mcp.CodeUnsupportedProtocolVersion && je.Data != nil {
+		if e.error.Code == mcp.CodeUnsupportedProtocolVersion && len(e.error.Data) > 0 && jsonpeek.Unmarshal(e.error.Data, &data) == nil && data != nil {
 			w.mu.Lock()
-			w.offered = je.Data.Supported
+			w.offered = data.Supported
 			w.mu.Unlock()
 		}
 		return
@@ -301,7 +245,11 @@ func (w *wire) answered(e envelope) {
 		s.ex.mu.Lock()
 		s.ex.raw = e.result
 		s.ex.mu.Unlock()
-		if w.shrinks(s, e.result) {
+		if stub := w.bounded(s, e.result); stub != nil {
+			w.mu.Lock()
+			w.stubbed[e.id] = stub
+			w.mu.Unlock()
+		} else if w.shrinks(s, e.result) {
 			w.mu.Lock()
 			w.stubbed[e.id] = stubs[s.method]
 			w.mu.Unlock()
@@ -318,7 +266,7 @@ func (w *wire) answered(e envelope) {
 		var d struct {
 			SupportedVersions []string `json:"supportedVersions"`
 		}
-		if json.Unmarshal(e.result, &d) == nil && d.SupportedVersions != nil {
+		if jsonpeek.Unmarshal(e.result, &d) == nil && d.SupportedVersions != nil {
 			w.mu.Lock()
 			w.supported = d.SupportedVersions
 			w.mu.Unlock()

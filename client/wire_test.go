@@ -27,6 +27,11 @@ func TestWireReadsAResponseAsTheGoSDKDoes(t *testing.T) {
 		{"an id that is an object", `{"jsonrpc":"2.0","id":{"n":1},"result":{}}`, false, ""},
 		{"an error whose code is no number", `{"jsonrpc":"2.0","id":1,"error":{"code":{},"message":"x"}}`, false, ""},
 		{"an error that is no object", `{"jsonrpc":"2.0","id":1,"error":"boom"}`, false, ""},
+		// Keys as the go-sdk reads them (issue 22).
+		{"Result is not result", `{"jsonrpc":"2.0","id":1,"result":{"x":1},"Result":{"x":2}}`, true, `{"x":1}`},
+		{"the last result counts", `{"jsonrpc":"2.0","id":1,"result":{"x":1},"result":{"x":2}}`, true, `{"x":2}`},
+		{"a null jsonrpc leaves it be", `{"jsonrpc":"2.0","jsonrpc":null,"id":1,"result":{}}`, true, `{}`},
+		{"a first jsonrpc that is no string", `{"jsonrpc":1,"jsonrpc":"2.0","id":1,"result":{}}`, false, ""},
 	} {
 		w := newWire()
 		ex := &exchange{}
@@ -57,5 +62,13 @@ func TestWireKeepsVersionsOnlyFromItsOwnRequests(t *testing.T) {
 	w.observe(unsupported("1"))
 	if _, offered := w.versions(); len(offered) != 1 || offered[0] != "1999-01-01" {
 		t.Errorf("after a -32022 for id 1, offered = %q; want [1999-01-01]", offered)
+	}
+	// Read as the go-sdk reads the error: its code is -32022, whatever
+	// "Code" says.
+	w = newWire()
+	w.observe(transport.Event{Dir: transport.Send, Msg: []byte(`{"jsonrpc":"2.0","id":1,"method":"server/discover"}`)})
+	w.observe(transport.Event{Dir: transport.Recv, Msg: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"Code":7,"message":"v","data":{"supported":["1999-01-01"],"Supported":["x"]}}}`)})
+	if _, offered := w.versions(); len(offered) != 1 || offered[0] != "1999-01-01" {
+		t.Errorf("after a -32022 with a Code of 7, offered = %q; want [1999-01-01]", offered)
 	}
 }

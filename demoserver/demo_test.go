@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -262,5 +263,55 @@ func TestToggleBetaChangesTheToolList(t *testing.T) {
 	}
 	if got := textOf(call(t, cs, "beta_forecast", map[string]any{"city": "Paris"}, nil, "")); !strings.Contains(got, "Tomorrow in Paris") {
 		t.Errorf("beta_forecast city=Paris = %q", got)
+	}
+}
+
+// The demo's HTTP endpoints refuse a web page of another origin (issue
+// 22; streamable-http.mdx: an invalid Origin MUST get 403), and let
+// through requests without Origin, from a loopback origin, or from the
+// server's own.
+func TestHTTPRefusesAForeignOrigin(t *testing.T) {
+	d := newDemo(t, Options{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.ServeHTTP(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-done })
+	base := "http://" + ln.Addr().String()
+	body := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
+	for _, tc := range []struct {
+		origin string // "" for none
+		path   string
+		ok     bool
+	}{
+		{"", "/mcp", true},
+		{"http://localhost:5173", "/mcp", true},
+		{"http://127.0.0.1:9999", "/mcp", true},
+		{"http://[::1]:3000", "/mcp", true},
+		{base, "/mcp", true},
+		{"https://evil.example", "/mcp", false},
+		{"http://127.0.0.1.evil.example", "/mcp", false},
+		{"http://localhost.evil.example:80", "/mcp", false},
+		{"null", "/mcp", false},
+		{"https://evil.example", "/sse", false},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, base+tc.path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("POST %s (Origin %q): %v", tc.path, tc.origin, err)
+		}
+		resp.Body.Close()
+		if forbidden := resp.StatusCode == http.StatusForbidden; forbidden == tc.ok {
+			t.Errorf("POST %s with Origin %q = HTTP %d; want 403: %v", tc.path, tc.origin, resp.StatusCode, !tc.ok)
+		}
 	}
 }

@@ -1,9 +1,15 @@
 package oauth
 
 import (
+	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/oauth2"
 )
 
 // Every string that came from a server is quoted with %q in these
@@ -140,4 +146,99 @@ func (e *NoRegistrationError) Error() string {
 		return msg + "; give mcpcli a client metadata document URL, or a client ID registered with it"
 	}
 	return msg + "; register mcpcli with it and give its client ID"
+}
+
+// maxServerText bounds what an error repeats of an authorization server's
+// answer: an error is one line, and a server's whole body (an HTML page,
+// a megabyte of JSON) is not one.
+const maxServerText = 300
+
+// boundedError is an error whose text repeats no more than the start of
+// what the authorization server sent, on one line, with its size.
+type boundedError struct {
+	msg string
+	err error
+}
+
+func (e *boundedError) Error() string { return e.msg }
+func (e *boundedError) Unwrap() error { return e.err }
+
+// bound cuts what err repeats of an authorization server's answer: the
+// body of a token endpoint's refusal (golang.org/x/oauth2 quotes it
+// whole), its error_description, the registration endpoint's body (the
+// go-sdk quotes it whole), and any text of the error past what a line
+// holds. Control characters and line breaks become spaces.
+func bound(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		if len(re.Body) > maxServerText {
+			msg = strings.Replace(msg, string(re.Body), cutText(string(re.Body)), 1)
+		}
+		if len(re.ErrorDescription) > maxServerText {
+			msg = strings.Replace(msg, fmt.Sprintf("%q", re.ErrorDescription), fmt.Sprintf("%q", cutText(re.ErrorDescription)), 1)
+		}
+	}
+	msg = oneLine(msg)
+	if len(msg) > 3*maxServerText {
+		msg = cutText(msg)
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return &boundedError{msg: msg, err: err}
+}
+
+// cutText is the start of s, cut at a character, with the size of all.
+func cutText(s string) string {
+	if len(s) <= maxServerText {
+		return s
+	}
+	n := maxServerText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return oneLine(s[:n]) + fmt.Sprintf("… (%d bytes in all)", len(s))
+}
+
+// oneLine turns line breaks and other control characters into spaces.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// RequestTimeoutError is a request to the authorization server (or for
+// its metadata) that got no answer in time.
+type RequestTimeoutError struct {
+	URL   string
+	After time.Duration
+	Err   error
+}
+
+func (e *RequestTimeoutError) Error() string {
+	return fmt.Sprintf("%s did not answer within %s, the time mcpcli gives each sign-in request (--timeout sets another)", e.URL, e.After)
+}
+
+func (e *RequestTimeoutError) Unwrap() error { return e.Err }
+
+// timedOut is err as a *RequestTimeoutError when a request to an
+// authorization server ran out of time, after the client's limit.
+func timedOut(err error, after time.Duration) error {
+	var ue *url.Error
+	if err == nil || !errors.As(err, &ue) || !ue.Timeout() {
+		return err
+	}
+	u := ue.URL
+	if p, perr := url.Parse(u); perr == nil {
+		p.RawQuery, p.Fragment = "", ""
+		u = p.String()
+	}
+	return &RequestTimeoutError{URL: u, After: after, Err: err}
 }

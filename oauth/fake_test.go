@@ -44,6 +44,13 @@ type fakeAS struct {
 	// consentPage: /authorize shows a page whose form (submitted by a
 	// script on load, as a person would click) approves the request.
 	consentPage bool
+	// tokenBody, when set, is the token endpoint's only answer: 400 with
+	// this body. tokenHang: it never answers (until the client gives up).
+	tokenBody string
+	tokenHang bool
+	// regBody, when set, is the registration endpoint's only answer: 400
+	// with this body.
+	regBody string
 
 	mu        sync.Mutex
 	n         int
@@ -180,6 +187,11 @@ func (as *fakeAS) authorize(w http.ResponseWriter, r *http.Request) {
 }
 
 func (as *fakeAS) register(w http.ResponseWriter, r *http.Request) {
+	if as.regBody != "" {
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, as.regBody)
+		return
+	}
 	var body map[string]any
 	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
@@ -204,6 +216,17 @@ func (as *fakeAS) register(w http.ResponseWriter, r *http.Request) {
 }
 
 func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case as.tokenHang:
+		io.Copy(io.Discard, r.Body) // read whole, the server notices the client leave
+		<-r.Context().Done()
+		return
+	case as.tokenBody != "":
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, as.tokenBody)
+		return
+	}
 	if err := r.ParseForm(); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return

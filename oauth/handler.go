@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -62,8 +63,13 @@ type Config struct {
 	// HTTPClient makes the requests to the authorization server and the
 	// metadata requests. It must not be the MCP transport's client: the
 	// --header values are for the MCP server alone. nil: a client of its
-	// own over http.DefaultTransport.
+	// own over http.DefaultTransport. Without a Timeout of its own, each
+	// request gets RequestTimeout.
 	HTTPClient *http.Client
+	// RequestTimeout bounds each request to the authorization server when
+	// HTTPClient sets no Timeout: one that never answers does not hang
+	// the sign-in. 0 means DefaultRequestTimeout.
+	RequestTimeout time.Duration
 	// CallbackTimeout bounds the wait for the redirect after the URL is
 	// opened; 0 means DefaultCallbackTimeout.
 	CallbackTimeout time.Duration
@@ -85,6 +91,9 @@ const (
 	// DefaultMaxSignIns bounds the sign-ins of one command: one, and one
 	// step-up.
 	DefaultMaxSignIns = 2
+	// DefaultRequestTimeout bounds each request of a sign-in (metadata,
+	// registration, token) when nothing else does.
+	DefaultRequestTimeout = 30 * time.Second
 )
 
 // Registration kinds, as kept in a Record.
@@ -162,6 +171,11 @@ func New(cfg Config) (*Handler, error) {
 	h := &Handler{cfg: cfg, server: ServerKey(cfg.ServerURL), client: cfg.HTTPClient, signedIn: map[string][]string{}}
 	if h.client == nil {
 		h.client = &http.Client{Transport: http.DefaultTransport}
+	}
+	if h.client.Timeout <= 0 {
+		c := *h.client
+		c.Timeout = cmp.Or(cfg.RequestTimeout, DefaultRequestTimeout)
+		h.client = &c
 	}
 	h.red.add(cfg.ClientSecret)
 	return h, nil
@@ -301,7 +315,7 @@ type savingSource struct {
 func (s *savingSource) Token() (*oauth2.Token, error) {
 	t, err := s.base.Token()
 	if err != nil {
-		return nil, s.h.red.Err(fmt.Errorf("refreshing the sign-in token: %w", err))
+		return nil, s.h.errText(fmt.Errorf("refreshing the sign-in token: %w", err))
 	}
 	s.mu.Lock()
 	changed := t.AccessToken != s.last
@@ -373,7 +387,14 @@ func (h *Handler) wrap(err error) error {
 	if err == nil {
 		return nil
 	}
-	return &SignInError{Server: h.server, Err: h.red.Err(err)}
+	return &SignInError{Server: h.server, Err: h.errText(err)}
+}
+
+// errText is err as it may be shown: no secret, no more of what the
+// authorization server said than a line holds, a request that ran out of
+// time said to.
+func (h *Handler) errText(err error) error {
+	return bound(h.red.Err(timedOut(err, h.client.Timeout)))
 }
 
 func (h *Handler) authorize(ctx context.Context, req *http.Request, resp *http.Response, login bool) error {
@@ -455,7 +476,7 @@ func (h *Handler) refresh(ctx context.Context, rec *Record) bool {
 	conf := h.oauth2Config(rec)
 	t, err := conf.TokenSource(context.WithValue(ctx, oauth2.HTTPClient, h.client), &oauth2.Token{RefreshToken: rec.Token.RefreshToken}).Token()
 	if err != nil {
-		h.notice("the kept sign-in for %s could not be refreshed (%v); signing in again", h.server, h.red.Err(err))
+		h.notice("the kept sign-in for %s could not be refreshed (%v); signing in again", h.server, h.errText(err))
 		return false
 	}
 	if t.RefreshToken == "" {

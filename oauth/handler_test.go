@@ -3,6 +3,7 @@ package oauth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -785,5 +786,79 @@ func TestRearm(t *testing.T) {
 	}
 	if asked != 2 {
 		t.Errorf("asked %d times after Rearm, want 2", asked)
+	}
+}
+
+// An authorization server's whole answer never makes one error line
+// (issue 22): golang.org/x/oauth2 quotes a token endpoint's refusal
+// whole, the go-sdk a registration endpoint's, and a hostile server can
+// make that a megabyte of HTML with escape sequences. The error keeps
+// the start, on one line, and says how big it was.
+func TestAnAuthorizationServersBodyIsCutInErrors(t *testing.T) {
+	page := "<html><body>\x1b[2J\nlogin failed\r\n" + strings.Repeat("<p>padding padding padding</p>\n", 20000) + "</body></html>"
+	for _, tc := range []struct {
+		name string
+		as   func(*fakeAS)
+	}{
+		{"the token endpoint", func(as *fakeAS) { as.tokenBody = page }},
+		{"the registration endpoint", func(as *fakeAS) { as.regBody = page }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			as := newFakeAS(t, tc.as)
+			rs := newFakeRS(t, as, nil)
+			h := newHandler(t, rs, newMemStore(), &browser{}, nil)
+			_, err := call(t, h, rs.URL())
+			if err == nil {
+				t.Fatal("the sign-in succeeded; want the server's refusal")
+			}
+			msg := err.Error()
+			if len(msg) > 1200 || strings.ContainsAny(msg, "\n\r\x1b") {
+				t.Errorf("the error is %d bytes, with line breaks or escapes: %q; want one short line", len(msg), msg)
+			}
+			// The token endpoint's body is known apart (its size is the
+			// body's); the go-sdk writes a registration's into its text
+			// (the size is the text's).
+			if !strings.Contains(msg, "login failed") || !strings.Contains(msg, " bytes in all)") {
+				t.Errorf("error %q does not show the start of the answer and its size", msg)
+			}
+			if tc.name == "the token endpoint" && !strings.Contains(msg, fmt.Sprintf("(%d bytes in all)", len(page))) {
+				t.Errorf("error %q does not say the body was %d bytes", msg, len(page))
+			}
+		})
+	}
+}
+
+// A token endpoint that never answers does not hang the sign-in when no
+// --timeout was given: each request of a sign-in has a time of its own,
+// and the error names it.
+func TestATokenEndpointThatNeverAnswersTimesOut(t *testing.T) {
+	as := newFakeAS(t, func(as *fakeAS) { as.tokenHang = true })
+	rs := newFakeRS(t, as, nil)
+	h := newHandler(t, rs, newMemStore(), &browser{}, func(c *Config) {
+		c.HTTPClient = &http.Client{} // as the CLI's, without --timeout
+		c.RequestTimeout = 300 * time.Millisecond
+	})
+	done := make(chan error, 1)
+	go func() {
+		_, err := call(t, h, rs.URL())
+		done <- err
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the sign-in still waits for the token endpoint")
+	}
+	var te *RequestTimeoutError
+	if !errors.As(err, &te) || te.After != 300*time.Millisecond {
+		t.Fatalf("sign-in error = %v; want a *RequestTimeoutError after 300ms", err)
+	}
+	for _, want := range []string{"/token did not answer within 300ms", "--timeout"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if h := newHandler(t, rs, newMemStore(), nil, nil); h.client.Timeout != DefaultRequestTimeout {
+		t.Errorf("a handler's client times out after %s; want DefaultRequestTimeout (%s)", h.client.Timeout, DefaultRequestTimeout)
 	}
 }

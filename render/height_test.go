@@ -26,6 +26,9 @@ func TestSlotHeight(t *testing.T) {
 	}
 	for i, k := range kinds {
 		for j, extra := range []string{``, fmt.Sprintf(`,"title":%q`, long), fmt.Sprintf(`,"description":%q`, desc), fmt.Sprintf(`,"title":%q,"description":%q`, long, desc)} {
+			if strings.Contains(k, `"title"`) && strings.Contains(extra, `"title"`) {
+				continue // a keyword given twice makes a form no one shows
+			}
 			props = append(props, fmt.Sprintf(`"f%d_%d":`, i, j)+fmt.Sprintf(k, extra))
 		}
 	}

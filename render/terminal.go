@@ -10,7 +10,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/mcpcli/mcpcli/request"
@@ -53,16 +52,12 @@ type Terminal struct {
 	profile     colorprofile.Profile
 }
 
-// colorProfile is the terminal's colour profile, found once per run. When
-// stdout is the same terminal as Out, lipgloss found it already when it
-// started (asking tmux, inside tmux, costs a process: bubbletea would ask
-// again for each program).
+// colorProfile is the terminal's colour profile, found once per run, when
+// the first program is drawn: the one probe of the terminal a run makes
+// (inside tmux it asks tmux, a process; bubbletea would ask again for each
+// program, and lipgloss at every start, which nocolorprobe prevents).
 func (t *Terminal) colorProfile() colorprofile.Profile {
 	t.profileOnce.Do(func() {
-		if sameTerminal(os.Stdout, t.Out) && lipgloss.Writer != nil {
-			t.profile = lipgloss.Writer.Profile
-			return
-		}
 		var out io.Writer = t.Out
 		if f, ok := fileOf(t.Out); ok {
 			out = f
@@ -125,12 +120,16 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 	}
 	in := t.In
 	guard := t.keyGuard()
-	if f, isFile := in.(*os.File); isFile && guard > 0 {
-		// What was typed before the program started waits in the
-		// terminal's input queue: it was meant for something else.
-		flushInput(f)
-	}
-	if _, isFile := in.(*os.File); !isFile {
+	if f, isFile := in.(*os.File); isFile {
+		if guard > 0 {
+			// What was typed before the program started waits in the
+			// terminal's input queue: it was meant for something else.
+			flushInput(f)
+		}
+		if e := withLoneEsc(f); e != nil {
+			in = e
+		}
+	} else {
 		// bubbletea cannot stop reading a pipe when it quits: its reader
 		// would take the first keys meant for the next program. Give each
 		// program its own end of one shared reader instead.
@@ -147,7 +146,8 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 		tea.WithoutSignalHandler(),
 		// bubbletea draws only on its ticks, the first one a frame after
 		// it starts: at its highest rate the first form lands in 8 ms, not
-		// 16 (a tick with nothing new costs nothing).
+		// 16 (a tick with nothing new costs nothing), and a key is on
+		// screen within a frame.
 		tea.WithFPS(120),
 	}
 	if _, isFile := fileOf(t.Out); isFile {

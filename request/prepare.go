@@ -1,6 +1,7 @@
 package request
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,10 +20,13 @@ import (
 	"github.com/mcpcli/mcpcli/transport"
 )
 
-// Server is what preparing a request needs of a connected client.Session.
+// Server is what preparing (and sending) a request needs of a connected
+// client.Session.
 type Server interface {
+	Sender
 	Server() client.Server
 	Tool(ctx context.Context, name string) (*mcp.Tool, *client.ToolList, error)
+	RefreshTools(ctx context.Context) (*client.ToolList, error)
 	ListPrompts(ctx context.Context) (*client.PromptList, error)
 	Complete(ctx context.Context, ref *mcp.CompleteReference, arg, value string, given map[string]string) (*client.Completion, error)
 	Capabilities() *mcp.ServerCapabilities
@@ -79,23 +83,74 @@ func (p *Preparer) Call(ctx context.Context, tool string, base map[string]any, p
 	if err != nil {
 		return nil, err
 	}
+	r.Target, r.Args, err = p.fromList(ctx, tool, t, list, base, pairs)
+	if err != nil && !list.Kept.IsZero() && ctx.Err() == nil && !errors.Is(err, client.ErrAbandoned) {
+		// Decided on a list kept from an earlier run: the server may
+		// have changed the tool since. Read it again before saying so.
+		if list, err = p.Session.RefreshTools(ctx); err != nil {
+			return nil, err
+		}
+		r.Target, r.Args, err = p.fromList(ctx, tool, list.Find(tool), list, base, pairs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.typed = &typed{base: base, pairs: pairs, list: list}
+	return r, nil
+}
+
+// typed is what a call was prepared from, to prepare it again.
+type typed struct {
+	base  map[string]any
+	pairs []Pair
+	list  *client.ToolList // the tool list it was prepared on
+}
+
+// fromList prepares a call of tool (t, as list has it) from what was
+// typed: a name typed as mcpcli shows it is taken for the tool it shows.
+func (p *Preparer) fromList(ctx context.Context, tool string, t *mcp.Tool, list *client.ToolList, base map[string]any, pairs []Pair) (string, map[string]any, error) {
 	if t == nil {
 		real, err := p.resolveShown("tool", tool, toolNames(list))
 		if err != nil || real == "" {
-			return nil, orUnknown(err, func() error { return UnknownTool(p.Session, list, tool) })
+			return "", nil, orUnknown(err, func() error { return UnknownTool(p.Session, list, tool) })
 		}
-		r.Target = real
-		if t, list, err = p.Session.Tool(ctx, real); err != nil {
-			return nil, err
-		}
-		if t == nil {
-			return nil, UnknownTool(p.Session, list, real)
+		if t = list.Find(real); t == nil {
+			return "", nil, UnknownTool(p.Session, list, real)
 		}
 	}
-	if r.Args, err = p.callArgs(ctx, t, list, base, pairs); err != nil {
-		return nil, err
+	args, err := p.callArgs(ctx, t, list, base, pairs)
+	return t.Name, args, err
+}
+
+// Send sends r (request.Send, numbered call), and when the server refuses
+// it as a call prepared on an old definition would be (a tool list kept
+// from an earlier run), reads the list again and, when the tool changed,
+// prepares the call again from what was typed and sends that instead (the
+// same request would only be refused again). A call that went without
+// the list and is refused is explained (Explain). It returns the request
+// sent last.
+func (p *Preparer) Send(ctx context.Context, r *Request, call int) (*client.Result, *Request, error) {
+	res, err := Send(ctx, p.Session, r, call)
+	if err == nil {
+		return res, r, nil
 	}
-	return r, nil
+	if t := r.typed; t != nil && !t.list.Kept.IsZero() && client.StaleRefusal(err) && ctx.Err() == nil {
+		fresh, lerr := p.Session.RefreshTools(ctx)
+		if lerr == nil && !bytes.Equal(fresh.Raw[r.Target], t.list.Raw[r.Target]) {
+			again := &Request{Method: ToolsCall, Target: r.Target, typed: &typed{base: t.base, pairs: t.pairs, list: fresh}}
+			if again.Target, again.Args, err = p.fromList(ctx, r.Target, fresh.Find(r.Target), fresh, t.base, t.pairs); err != nil {
+				return nil, r, err
+			}
+			r = again
+			if res, err = Send(ctx, p.Session, r, call); err == nil {
+				return res, r, nil
+			}
+		}
+	}
+	if r.typed == nil {
+		err = p.Explain(ctx, r, err)
+	}
+	return nil, r, err
 }
 
 func orUnknown(err error, unknown func() error) error {

@@ -40,6 +40,8 @@ type Request struct {
 	// and Vars the values it was filled with.
 	Template string
 	Vars     map[string]string
+
+	typed *typed // what a call was prepared from (Preparer.Call)
 }
 
 // Clone is a copy of r whose maps are its own (their values are shared).

@@ -80,16 +80,22 @@ func ParseArgs(inputSchema json.RawMessage) (*Args, error) {
 	if jsonpeek.IsNull(inputSchema) {
 		return a, nil
 	}
+	if dup := repeatedKeyword(inputSchema); dup != nil {
+		return nil, fmt.Errorf("the inputSchema %v", dup)
+	}
+	// Read as the validator reads it, as Parse does: a keyword whatever
+	// its case.
 	var top struct {
 		Required             []string        `json:"required"`
 		AdditionalProperties json.RawMessage `json:"additionalProperties"`
+		Properties           json.RawMessage `json:"properties"`
 	}
 	if err := json.Unmarshal(inputSchema, &top); err != nil {
 		return nil, fmt.Errorf("the inputSchema is not a JSON Schema object: %v", err)
 	}
 	a.Required = top.Required
 	a.Closed = string(bytes.TrimSpace(top.AdditionalProperties)) == "false"
-	props := jsonpeek.Get(inputSchema, "properties")
+	props := []byte(top.Properties)
 	if jsonpeek.IsNull(props) {
 		return a, nil
 	}

@@ -112,3 +112,22 @@ func TestCoerceChecksEnumsAndShowsArrays(t *testing.T) {
 		}
 	}
 }
+
+// A tool's inputSchema is read as the validator reads it (a keyword
+// whatever its case), and one that gives a keyword twice is refused, as
+// Parse refuses it (issue 22).
+func TestParseArgsReadsKeysAsTheValidator(t *testing.T) {
+	a, err := ParseArgs(json.RawMessage(`{"type":"object","Properties":{"n":{"type":"integer"}}}`))
+	if err != nil || a.Props["n"] == nil || a.Props["n"].Type() != "integer" {
+		t.Errorf(`ParseArgs({"Properties":{"n":…}}) = %+v, %v; want the property n, an integer`, a, err)
+	}
+	for _, raw := range []string{
+		`{"type":"object","properties":{"n":{"type":"integer"}},"Properties":{"n":{"type":"string"}}}`,
+		`{"type":"object","properties":{"n":{"type":"integer","type":"string"}}}`,
+		`{"type":"object","properties":{"n":{"type":"integer"},"n":{"type":"string"}}}`,
+	} {
+		if a, err := ParseArgs(json.RawMessage(raw)); err == nil || !strings.Contains(err.Error(), "twice") {
+			t.Errorf("ParseArgs(%s) = %+v, %v; want it refused for a key given twice", raw, a, err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -91,9 +92,11 @@ func newJSONCheck(root, prop json.RawMessage) *jsonCheck {
 	return &jsonCheck{resolved: res, err: err}
 }
 
+// The validator's error is read with these, compiled when one is first
+// read, not at every start of mcpcli.
 var (
-	propRE = regexp.MustCompile(`/properties/([^/:]+)`)
-	typeRE = regexp.MustCompile(`^type: .* has type ("[^"]*"), want (.*)$`)
+	propRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/properties/([^/:]+)`) })
+	typeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^type: .* has type ("[^"]*"), want (.*)$`) })
 )
 
 // readValidation reads the JSON Schema validator's error, a chain like
@@ -112,14 +115,14 @@ func readValidation(err error) (top, at, reason string) {
 	if !ok {
 		return "", "", msg
 	}
-	props := propRE.FindAllStringSubmatch(msg, -1)
+	props := propRE().FindAllStringSubmatch(msg, -1)
 	if len(props) > 0 {
 		top = props[0][1]
 	}
-	if m := propRE.FindAllStringSubmatch(path, -1); len(m) > 0 {
+	if m := propRE().FindAllStringSubmatch(path, -1); len(m) > 0 {
 		at = fmt.Sprintf("%q", m[len(m)-1][1])
 	}
-	if m := typeRE.FindStringSubmatch(reason); m != nil {
+	if m := typeRE().FindStringSubmatch(reason); m != nil {
 		reason = "has type " + m[1] + ", want " + m[2]
 	}
 	reason = strings.TrimPrefix(reason, "required: ")

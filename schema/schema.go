@@ -192,6 +192,13 @@ func parse(raw json.RawMessage, args bool) (*Form, error) {
 		form.resolve()
 		return form, nil
 	}
+	// A keyword given twice (see keys.go) is refused where it is: in a
+	// property, that field; elsewhere, the form.
+	dup := repeatedKeyword(raw)
+	inField := dup != nil && len(dup.Path) >= 2 && keyword(dup.Path[0]) == "properties"
+	if dup != nil && !inField {
+		form.Problems = append(form.Problems, Problem{Reason: "the schema " + dup.Error()})
+	}
 	// Read as the validator reads it (encoding/json into a struct: a key
 	// matches a keyword whatever its case, the last one counts), so that
 	// "Required" or "tYpe" means to the form what it means to the check.
@@ -229,6 +236,11 @@ func parse(raw json.RawMessage, args bool) (*Form, error) {
 			return nil, fmt.Errorf("the form has %d fields; mcpcli shows at most %d (no person fills in more: the server is broken or hostile)", len(names), MaxFields)
 		}
 		for i, name := range names {
+			if inField && name == dup.Path[1] {
+				inner := &KeyError{Path: dup.Path[2:], First: dup.First, Then: dup.Then, Name: dup.Name}
+				form.Problems = append(form.Problems, Problem{Field: name, Reason: inner.Error()})
+				continue
+			}
 			fl, probs := parseField(name, values[i], isRequired[name], args)
 			form.Problems = append(form.Problems, probs...)
 			if fl != nil {

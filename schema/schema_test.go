@@ -203,6 +203,17 @@ func TestParseUnrenderable(t *testing.T) {
 		{"tYpe, read as type", `{"tYpe":{"":0}}`, "", "not object"},
 		{"the last of type and TYPE", `{"type":"object","TYPE":"string"}`, "", "not object"},
 		{"a null type", `{"type":null}`, "", "not object"},
+		// A keyword given twice, exactly or in two spellings, is refused:
+		// the validator, the go-sdk (which sorts a schema's keys before
+		// its own check) and the form would each read another schema
+		// (issue 22; FuzzParse found the first two).
+		{"required twice, the first no list", `{"type":"object","properties":{"a":{"type":"string","default":"x"}},"required":1,"required":["a"]}`, "", `gives the keyword "required" twice`},
+		{"properties twice", `{"type":"object","properties":1,"properties":{"a":{"type":"string","default":"x"}}}`, "", `gives the keyword "properties" twice`},
+		{"type and Type in a property", obj(`"a":{"type":"string","Type":"integer","default":"x"}`), "a", `gives the keyword "type" twice, as "type" and "Type"`},
+		{"a property twice", `{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"integer"}}}`, "", `gives "a" twice in properties`},
+		{"a keyword twice in an option", obj(`"c":{"type":"string","oneOf":[{"const":"a","title":"A","const":"b"}]}`), "c", `gives the keyword "const" twice in oneOf/0`},
+		{"items and Items", obj(`"m":{"type":"array","items":{"enum":["a"]},"Items":{"enum":["b"]}}`), "m", `as "items" and "Items"`},
+		{"properties spelled with a long s", `{"type":"object","properties":{},"propertie\u017f":{"a":{"type":"string"}}}`, "", `gives the keyword "properties" twice`},
 		{"minLength over maxLength", obj(`"s":{"type":"string","minLength":5,"maxLength":2}`), "s", "at least 5 and at most 2 characters: no answer can fit"},
 		{"minimum over maximum", obj(`"n":{"type":"integer","minimum":10,"maximum":1}`), "n", "from 10 up to 1"},
 		{"minItems over maxItems", obj(`"m":{"type":"array","minItems":3,"maxItems":1,"items":{"enum":["a","b","c"]}}`), "m", "at least 3 and at most 1"},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
@@ -20,7 +21,7 @@ func decodeLine(line []byte) ([]jsonrpc.Message, error) {
 		return nil, &DecodeError{Line: shortLine(line), Err: &NestingError{Max: MaxNesting}}
 	}
 	if line[0] != '[' {
-		m, err := decodeMessage(line)
+		m, err := DecodeMessage(line)
 		if err != nil {
 			return nil, &DecodeError{Line: shortLine(line), Err: err}
 		}
@@ -29,7 +30,7 @@ func decodeLine(line []byte) ([]jsonrpc.Message, error) {
 	var msgs []jsonrpc.Message
 	var derr error
 	err := jsonpeek.Array(line, func(v []byte) bool {
-		m, err := decodeMessage(v)
+		m, err := DecodeMessage(v)
 		if err != nil {
 			derr = err
 			return false
@@ -49,19 +50,40 @@ func decodeLine(line []byte) ([]jsonrpc.Message, error) {
 	return msgs, nil
 }
 
-// decodeMessage is jsonrpc.DecodeMessage, reading the envelope without
-// copying: a result or params is a slice of the line, not a copy of it (a
-// 100 MB result was decoded three times over). It follows the go-sdk's
-// rules, and says more where they fall short: a response with a null id
-// is *NullIDError, not "invalid request".
-func decodeMessage(b []byte) (jsonrpc.Message, error) {
-	var version, id, method, params, result, rpcErr []byte
+// DecodeMessage reads one JSON-RPC message as the go-sdk's
+// jsonrpc.DecodeMessage does, member by member, with the same decoder for
+// each (jsonpeek.Unmarshal: keys spelled exactly, every repeated member
+// decoded, the last one counting, a null leaving a string as it was), but
+// without copying: a result or params is a slice of b, not a copy of it
+// (a 100 MB result was decoded three times over). It says more where the
+// go-sdk falls short: a response with a null id is *NullIDError, not
+// "invalid request". Everything mcpcli reads of a server's messages, it
+// reads through this: the transports and the session's view of the wire.
+func DecodeMessage(b []byte) (jsonrpc.Message, error) {
+	if jsonpeek.Deeper(b, MaxNesting) {
+		return nil, &NestingError{Max: MaxNesting}
+	}
+	var (
+		version                string
+		idv                    any
+		seen                   bool // a jsonrpc member
+		id                     []byte
+		method, params, result []byte
+		we                     *jsonrpc.Error
+		memberErr              error
+	)
 	err := jsonpeek.Object(b, func(k string, v []byte) bool {
 		switch k {
 		case "jsonrpc":
-			version = v
+			seen = true
+			if err := jsonpeek.Unmarshal(v, &version); err != nil {
+				memberErr = fmt.Errorf("its jsonrpc member is %s, not \"2.0\"", v)
+			}
 		case "id":
-			id = v
+			id, idv = v, nil
+			if err := jsonpeek.Unmarshal(v, &idv); err != nil {
+				memberErr = fmt.Errorf("its id: %v", err)
+			}
 		case "method":
 			method = v
 		case "params":
@@ -69,39 +91,44 @@ func decodeMessage(b []byte) (jsonrpc.Message, error) {
 		case "result":
 			result = v
 		case "error":
-			rpcErr = v
+			if jsonpeek.IsNull(v) {
+				we = nil
+				break
+			}
+			if we == nil {
+				we = &jsonrpc.Error{}
+			}
+			// Into the same error, as the go-sdk's decoder does: what a
+			// later one leaves out, an earlier one gave.
+			if err := jsonpeek.Unmarshal(v, we); err != nil {
+				memberErr = fmt.Errorf("its error member is not a JSON-RPC error object: %v", err)
+			}
 		}
-		return true
+		return memberErr == nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("not a JSON object: %w", err)
 	}
-	if v, ok := jsonpeek.String(version); !ok || v != "2.0" {
-		return nil, fmt.Errorf("its jsonrpc member is %s, not \"2.0\"", orMissing(version))
+	if memberErr != nil {
+		return nil, memberErr
 	}
-	var idv any
-	if id != nil {
-		if err := json.Unmarshal(id, &idv); err != nil {
-			return nil, fmt.Errorf("its id: %v", err)
+	if version != "2.0" {
+		what := "missing"
+		if seen {
+			what = strconv.Quote(version)
 		}
+		return nil, fmt.Errorf("its jsonrpc member is %s, not \"2.0\"", what)
 	}
 	rid, err := jsonrpc.MakeID(idv)
 	if err != nil {
 		return nil, fmt.Errorf("its id %s is neither a number nor a string", id)
 	}
 	if method != nil {
-		name, ok := jsonpeek.String(method)
-		if !ok && !jsonpeek.IsNull(method) { // null reads as "", as in the go-sdk
+		var name string // null reads as "", as in the go-sdk
+		if err := jsonpeek.Unmarshal(method, &name); err != nil {
 			return nil, fmt.Errorf("its method %s is not a string", method)
 		}
 		return &jsonrpc.Request{Method: name, ID: rid, Params: nullAsNone(params)}, nil
-	}
-	var we *jsonrpc.Error
-	if rpcErr != nil && !jsonpeek.IsNull(rpcErr) {
-		we = &jsonrpc.Error{}
-		if err := json.Unmarshal(rpcErr, we); err != nil {
-			return nil, fmt.Errorf("its error member is not a JSON-RPC error object: %v", err)
-		}
 	}
 	if !rid.IsValid() {
 		if we != nil {
@@ -123,13 +150,6 @@ func nullAsNone(v []byte) json.RawMessage {
 		return nil
 	}
 	return json.RawMessage(v)
-}
-
-func orMissing(v []byte) string {
-	if v == nil {
-		return "missing"
-	}
-	return string(v)
 }
 
 // NullIDError is an error response whose id is null: the server could not

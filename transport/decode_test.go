@@ -21,6 +21,16 @@ func TestDecodeLineAgreesWithTheGoSDK(t *testing.T) {
 		`{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no","data":{"x":1}}}`,
 		`{"jsonrpc":"2.0","id":4,"result":{},"error":null}`,
 		` {"result":{"a":"\u00e9"}, "id":"s", "jsonrpc":"2.0"} `,
+		// Keys as the go-sdk reads them (issue 22): spelled exactly, the
+		// last of a repeated one counting, a null jsonrpc leaving it be,
+		// repeated errors read into one.
+		`{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"a","Code":2}}`,
+		`{"jsonrpc":"2.0","id":1,"Method":"x","result":{}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","method":"y"}`,
+		`{"jsonrpc":"2.0","jsonrpc":null,"id":1,"result":{}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"a"},"error":{"code":2}}`,
+		`{"jsonrpc":"2.0","id":1,"id":null,"id":"b","result":{}}`,
+		`{"jsonrpc":"2.0","id":[],"id":1,"result":{}}`,
 	} {
 		want, werr := jsonrpc.DecodeMessage([]byte(line))
 		got, gerr := decodeLine([]byte(strings.TrimSpace(line)))
@@ -32,6 +42,24 @@ func TestDecodeLineAgreesWithTheGoSDK(t *testing.T) {
 		gb, _ := jsonrpc.EncodeMessage(got[0])
 		if string(wb) != string(gb) {
 			t.Errorf("decodeLine(%s) re-encodes as %s; the go-sdk's as %s", line, gb, wb)
+		}
+	}
+}
+
+// Where the go-sdk refuses a message, so does decodeLine: never a message
+// read one way here and refused there.
+func TestDecodeLineRefusesWhatTheGoSDKRefuses(t *testing.T) {
+	for _, line := range []string{
+		`{"jsonrpc":1,"jsonrpc":"2.0","id":1,"result":{}}`,
+		`{"jsonrpc":"2.0","id":1,"error":1,"error":{"code":1,"message":"a"}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":"x","code":1,"message":"a"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":1}`,
+	} {
+		if _, werr := jsonrpc.DecodeMessage([]byte(line)); werr == nil {
+			t.Errorf("the go-sdk reads %s", line)
+		}
+		if got, err := decodeLine([]byte(line)); err == nil {
+			t.Errorf("decodeLine(%s) = %v; the go-sdk refuses it", line, got)
 		}
 	}
 }

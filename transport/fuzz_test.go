@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
@@ -220,29 +221,110 @@ func FuzzEventLimit(f *testing.F) {
 	})
 }
 
-// FuzzSSETee: the tee passes the stream through untouched and reports
-// the same events however the stream arrives. The seeds are in
-// testdata/fuzz/FuzzSSETee.
-func FuzzSSETee(f *testing.F) {
-	f.Fuzz(func(t *testing.T, data, cuts []byte) {
-		run := func(c []byte) ([]byte, []string) {
-			var events []string
-			tee := &sseTee{rc: &chunks{data: data, cuts: c}, obs: func(ev Event) {
-				if len(ev.Msg) == 0 || !bytes.Equal(ev.Msg, bytes.TrimSpace(ev.Msg)) {
-					t.Fatalf("sseTee on %q reported %q: want the data, trimmed, never empty", data, ev.Msg)
-				}
-				events = append(events, string(ev.Msg))
-			}}
-			out, err := readAllIn(tee, nil)
-			if !errors.Is(err, io.EOF) || !bytes.Equal(out, data) {
-				t.Fatalf("sseTee on %q passed %q, %v; want the stream untouched", data, out, err)
-			}
-			return out, events
+// refEvent is one event as the go-sdk's scanEvents yields it.
+type refEvent struct {
+	Name, ID, Retry string
+	Data            []byte
+}
+
+// refScan reads a stream as the go-sdk's scanEvents does, written out
+// plainly: the events it yields, and whether it stopped at a malformed
+// line (one without a colon).
+func refScan(b []byte) (events []refEvent, malformed bool) {
+	var evt refEvent
+	var data *bytes.Buffer
+	yield := func() {
+		if data != nil {
+			evt.Data = data.Bytes()
+			data = nil
 		}
-		_, whole := run(nil)
-		_, pieces := run(cuts)
-		if diff := cmp.Diff(whole, pieces); diff != "" {
-			t.Fatalf("sseTee on %q reports other events in pieces %v (-at once +in pieces):\n%s", data, cuts, diff)
+		if evt.Name != "" || evt.ID != "" || evt.Retry != "" || len(evt.Data) > 0 {
+			events = append(events, evt)
+		}
+		evt = refEvent{}
+	}
+	for {
+		line, eof := b, true
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b, eof = b[:i+1], b[i+1:], false
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) == 0 {
+			yield()
+			if eof {
+				return events, false
+			}
+			continue
+		}
+		before, after, found := bytes.Cut(line, []byte(":"))
+		if !found {
+			return events, true
+		}
+		switch string(before) {
+		case "event":
+			evt.Name = string(bytes.TrimSpace(after))
+		case "id":
+			evt.ID = string(bytes.TrimSpace(after))
+		case "retry":
+			evt.Retry = string(bytes.TrimSpace(after))
+		case "data":
+			if data == nil {
+				data = new(bytes.Buffer)
+			} else {
+				data.WriteByte('\n')
+			}
+			data.Write(bytes.TrimSpace(after))
+		}
+		if eof {
+			yield()
+			return events, false
+		}
+	}
+}
+
+// fuzzStub is the result the fuzz filter gives every response.
+var fuzzStub = json.RawMessage(`{"stub":true}`)
+
+// FuzzEventBody: whatever a server streams, in whatever pieces, the
+// go-sdk reads from what eventBody hands on the events it would have read
+// from the stream itself, but for the results the filter stubs, and stops
+// where it would have stopped; the observers see the data of each message
+// event. The seeds are in testdata/fuzz/FuzzEventBody.
+func FuzzEventBody(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data, cuts []byte) {
+		events, malformed := refScan(data)
+		var want []refEvent
+		var seen []string
+		for _, ev := range events {
+			if (ev.Name == "" || ev.Name == "message") && len(bytes.TrimSpace(ev.Data)) > 0 {
+				msg := bytes.TrimSpace(ev.Data)
+				seen = append(seen, string(msg))
+				if m, err := DecodeMessage(msg); err == nil {
+					if r, ok := m.(*jsonrpc.Response); ok && r.Error == nil && r.Result != nil {
+						ev.Data, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: r.ID, Result: fuzzStub})
+					}
+				}
+			}
+			want = append(want, ev)
+		}
+		for _, c := range [][]byte{nil, cuts} {
+			var got []string
+			eb := &eventBody{rc: &chunks{data: data, cuts: c}, reading: reading{
+				obs:     func(ev Event) { got = append(got, string(ev.Msg)) },
+				filter:  func(jsonrpc.ID, json.RawMessage) (json.RawMessage, bool) { return fuzzStub, true },
+				minStub: 1,
+			}}
+			out, err := readAllIn(eb, c)
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("eventBody on %q in pieces %v ended with %v; want io.EOF", data, c, err)
+			}
+			outEvents, outMalformed := refScan(out)
+			if diff := cmp.Diff(want, outEvents, cmpopts.EquateEmpty()); diff != "" || outMalformed != malformed {
+				t.Fatalf("eventBody on %q in pieces %v handed on %q: the go-sdk reads other events (-want +got):\n%s\nmalformed: %v, want %v", data, c, out, diff, outMalformed, malformed)
+			}
+			if diff := cmp.Diff(seen, got); diff != "" {
+				t.Fatalf("eventBody on %q in pieces %v reported other messages (-want +got):\n%s", data, c, diff)
+			}
 		}
 	})
 }

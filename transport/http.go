@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
@@ -42,9 +42,15 @@ type HTTP struct {
 	// HTTP+SSE when the server refuses the first POST (see Fallback).
 	Streamable bool
 
-	obs []Observer
-	rec recorder // the last response to a request, to explain failures
+	obs     []Observer
+	filter  ResultFilter
+	rec     recorder // the last response to a request, to explain failures
+	streams streams  // the GET streams of a 2025-11-25 session
 }
+
+// FilterResults implements Filterer: a big final result reaches the
+// go-sdk as the stub f gives, as over stdio.
+func (h *HTTP) FilterResults(f ResultFilter) { h.filter = f }
 
 // exchange is what is known of the last HTTP response to a request.
 type exchange struct {
@@ -72,16 +78,19 @@ func (h *HTTP) Connect(ctx context.Context) (mcp.Connection, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	h.rec.url, h.rec.max = h.URL, h.MaxMessage
+	h.rec.url, h.rec.max, h.rec.headers = h.URL, h.MaxMessage, len(h.Header) > 0
 	t := &mcp.StreamableClientTransport{
 		Endpoint: h.URL,
 		HTTPClient: &http.Client{
-			Transport:     &roundTripper{base: base, header: h.Header, obs: Observers(h.obs...), rec: &h.rec},
+			Transport:     &roundTripper{base: base, header: h.Header, obs: Observers(h.obs...), rec: &h.rec, filter: h.filter, streams: &h.streams},
 			CheckRedirect: h.rec.checkRedirect,
 		},
 		OAuthHandler: h.OAuth,
-		// mcpcli's own bound (eventLimit) comes first, with its own error.
-		MaxEventSize: int(h.rec.maxMessage()) + 1,
+		// mcpcli's own bound (eventLimit) comes first, with its own error;
+		// an event mcpcli hands on (eventBody) is never longer than the one
+		// it read, but for the blank line that ends it when the stream did
+		// not.
+		MaxEventSize: int(h.rec.maxMessage()) + 2,
 	}
 	return t.Connect(ctx)
 }
@@ -134,6 +143,10 @@ type roundTripper struct {
 	recordGET bool
 	// origin, when set, is the only origin requests may go to.
 	origin *url.URL
+	// filter, when set, may stub a big result (see ResultFilter).
+	filter ResultFilter
+	// streams, when set, watches the GET streams (see Settle).
+	streams *streams
 }
 
 // OriginError is a request that the server told mcpcli to send to another
@@ -195,6 +208,11 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		req.Header.Set(nameHeader, id)
 	}
+	if req.Context().Value(toolSchemaKey{}) != nil && modern(req.Header.Get(versionHeader)) {
+		// x-mcp-header arguments of a tool the go-sdk did not list.
+		req = req.Clone(req.Context())
+		paramHeaders(req.Context(), req.Header, body)
+	}
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Send, HTTP: &HTTPHeaders{Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone()}, Ctx: req.Context()})
 		rt.emitBody(req.Context(), Send, body)
@@ -213,24 +231,59 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if rt.rec != nil && (req.Method == http.MethodPost && isCall(body) || req.Method == http.MethodGet && rt.recordGET) {
 		rt.rec.record(req.Method, credentials(req, rt.header), resp)
 	}
+	var call json.RawMessage
+	if req.Method == http.MethodPost && isCall(body) {
+		call = requestID(body)
+	}
+	rd := reading{obs: rt.obs, filter: rt.filter, rec: rt.rec, call: call}
+	if rd.rec == nil {
+		rd.rec = &recorder{}
+	}
 	switch mt {
 	case "text/event-stream":
-		if rt.obs != nil {
-			resp.Body = &sseTee{rc: resp.Body, obs: rt.obs}
-		}
 		if req.Method == http.MethodPost && modern(req.Header.Get(versionHeader)) {
 			resp.Body = &sseIDFilter{rc: resp.Body}
 		}
-	case "application/json":
-		if rt.obs != nil {
-			resp.Body = &jsonTee{rc: resp.Body, obs: rt.obs}
+		eb := &eventBody{reading: rd, rc: resp.Body}
+		if req.Method == http.MethodGet && rt.streams != nil {
+			eb.watch = rt.streams.add()
 		}
+		resp.Body = eb
+	case "application/json":
 		if req.Method == http.MethodPost && bodyIgnored(resp.StatusCode) {
 			deliverRPCError(resp, requestID(body))
 		}
+		length := resp.ContentLength
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			// An error's body says why in a line or two: more is not read.
+			resp.Body = &capped{rc: resp.Body, left: maxErrorBody}
+			length = min(length, maxErrorBody)
+			rd.call = nil // not an answer the go-sdk reads as one
+		}
+		resp.Body = &messageBody{reading: rd, rc: resp.Body, length: length}
 	}
 	return resp, nil
 }
+
+// capped reads at most left bytes of a body, then ends it.
+type capped struct {
+	rc   io.ReadCloser
+	left int64
+}
+
+func (c *capped) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.rc.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
+
+func (c *capped) Close() error { return c.rc.Close() }
 
 // Header names, as the go-sdk writes them.
 const (
@@ -284,13 +337,11 @@ func taskID(body []byte) string {
 
 // requestID is the id of the JSON-RPC request in body, or nil.
 func requestID(body []byte) json.RawMessage {
-	var m struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(body, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
+	id := jsonpeek.Get(body, "id")
+	if jsonpeek.IsNull(id) {
 		return nil
 	}
-	return m.ID
+	return json.RawMessage(id)
 }
 
 // bodyIgnored reports the statuses whose bodies the go-sdk does not read
@@ -324,13 +375,11 @@ func deliverRPCError(resp *http.Response, id json.RawMessage) {
 	if err != nil {
 		return
 	}
-	var m struct {
-		ID    json.RawMessage `json:"id"`
-		Error *struct {
-			Code int64 `json:"code"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(b, &m) != nil || m.Error == nil || !bytes.Equal(bytes.TrimSpace(m.ID), bytes.TrimSpace(id)) {
+	// Read as the go-sdk will read it, and the request's id as well.
+	m, err := DecodeMessage(bytes.TrimSpace(b))
+	r, ok := m.(*jsonrpc.Response)
+	want, werr := DecodeMessage(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{}}`, id))
+	if err != nil || werr != nil || !ok || r.Error == nil || r.ID != want.(*jsonrpc.Response).ID {
 		return
 	}
 	resp.StatusCode = http.StatusOK
@@ -358,7 +407,8 @@ type sseIDFilter struct {
 	head    []byte // the start of the current line while undecided: a prefix of "id:"
 	crs     int    // carriage returns after a head of "id", while undecided
 	state   lineState
-	out     []byte // filtered bytes not yet returned
+	out     []byte // filtered bytes, returned up to off
+	off     int
 	buf     []byte // read buffer, reused
 	readErr error
 }
@@ -373,10 +423,11 @@ const (
 )
 
 func (f *sseIDFilter) Read(p []byte) (int, error) {
-	for len(f.out) == 0 && f.readErr == nil {
+	for len(f.out) == f.off && f.readErr == nil {
 		if f.buf == nil {
 			f.buf = make([]byte, 32*1024)
 		}
+		f.out, f.off = f.out[:0], 0 // all returned: reuse the space
 		n, err := f.rc.Read(f.buf)
 		f.feed(f.buf[:n])
 		if err != nil {
@@ -387,13 +438,11 @@ func (f *sseIDFilter) Read(p []byte) (int, error) {
 			f.head, f.crs = nil, 0
 		}
 	}
-	n := copy(p, f.out)
-	if n == len(f.out) {
-		f.out = f.out[:0] // all returned: reuse the space
-	} else {
-		f.out = f.out[n:]
-	}
-	if len(f.out) == 0 && f.readErr != nil {
+	// What the reader did not take stays where it is: slicing it off
+	// would leave the next bytes a new array each time.
+	n := copy(p, f.out[f.off:])
+	f.off += n
+	if len(f.out) == f.off && f.readErr != nil {
 		return n, f.readErr
 	}
 	return n, nil
@@ -466,93 +515,8 @@ func (f *sseIDFilter) flushHead() {
 
 func (f *sseIDFilter) Close() error { return f.rc.Close() }
 
-// emitBody reports a JSON body: one message, or each message of a batch.
+// emitBody reports a JSON body sent: one message, or each message of a
+// batch.
 func (rt *roundTripper) emitBody(ctx context.Context, dir Direction, b []byte) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return
-	}
-	if b[0] == '[' {
-		var batch []json.RawMessage
-		if err := json.Unmarshal(b, &batch); err == nil {
-			for _, m := range batch {
-				rt.obs(Event{Time: time.Now(), Dir: dir, Msg: []byte(m), Ctx: ctx})
-			}
-			return
-		}
-	}
-	rt.obs(Event{Time: time.Now(), Dir: dir, Msg: b, Ctx: ctx})
+	emitBody(rt.obs, ctx, dir, b)
 }
-
-// jsonTee reports a JSON response body once it has been read to the end.
-type jsonTee struct {
-	rc   io.ReadCloser
-	obs  Observer
-	buf  bytes.Buffer
-	done bool
-}
-
-func (t *jsonTee) Read(p []byte) (int, error) {
-	n, err := t.rc.Read(p)
-	t.buf.Write(p[:n])
-	if errors.Is(err, io.EOF) && !t.done {
-		t.done = true
-		(&roundTripper{obs: t.obs}).emitBody(nil, Recv, t.buf.Bytes())
-	}
-	return n, err
-}
-
-func (t *jsonTee) Close() error { return t.rc.Close() }
-
-// sseTee reports the data of each message event as it is read (not other
-// events: an HTTP+SSE stream starts with an endpoint event, whose data is a
-// URL). The SDK does the real parsing; this only watches the same bytes for
-// the trace.
-type sseTee struct {
-	rc    io.ReadCloser
-	obs   Observer
-	line  []byte
-	data  []byte
-	event []byte
-}
-
-func (t *sseTee) Read(p []byte) (int, error) {
-	n, err := t.rc.Read(p)
-	rest := p[:n]
-	for len(rest) > 0 {
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 {
-			t.line = append(t.line, rest...)
-			break
-		}
-		t.line = append(t.line, rest[:i]...)
-		t.endLine(bytes.TrimRight(t.line, "\r"))
-		t.line = t.line[:0]
-		rest = rest[i+1:]
-	}
-	return n, err
-}
-
-func (t *sseTee) endLine(line []byte) {
-	if len(line) == 0 {
-		message := len(t.event) == 0 || string(t.event) == "message"
-		if message && len(bytes.TrimSpace(t.data)) > 0 {
-			t.obs(Event{Time: time.Now(), Dir: Recv, Msg: append([]byte(nil), bytes.TrimSpace(t.data)...)})
-		}
-		t.data, t.event = t.data[:0], t.event[:0]
-		return
-	}
-	if v, ok := bytes.CutPrefix(line, []byte("event:")); ok {
-		t.event = append(t.event[:0], bytes.TrimSpace(v)...)
-		return
-	}
-	if v, ok := bytes.CutPrefix(line, []byte("data:")); ok {
-		v = bytes.TrimPrefix(v, []byte(" "))
-		if len(t.data) > 0 {
-			t.data = append(t.data, '\n')
-		}
-		t.data = append(t.data, v...)
-	}
-}
-
-func (t *sseTee) Close() error { return t.rc.Close() }

@@ -47,12 +47,16 @@ const maxErrorText = 300
 // (see http_limits.go): the server's URL, whose origin nothing leaves, and
 // the bound on one message; and the transport's own first failure.
 type recorder struct {
-	url string // the server, as configured
-	max int    // the bound on one message; zero means MaxMessageSize
+	url     string // the server, as configured
+	max     int    // the bound on one message; zero means MaxMessageSize
+	headers bool   // the person gave headers to send (--header, a config entry's)
 
 	mu      sync.Mutex
 	last    exchange
 	failure error // the transport's own first failure: *TooLargeError, *RedirectError
+
+	tokenOnce sync.Once
+	nonce     string // see token
 }
 
 func (r *recorder) get() exchange {

@@ -124,11 +124,9 @@ func (r *recorder) maxMessage() int64 {
 // go-sdk and mcpcli's own filters read, after decompression.
 func (r *recorder) limit(resp *http.Response, events bool) {
 	max := r.maxMessage()
-	tooLarge := func() error {
-		e := &TooLargeError{URL: r.url, Limit: max, Event: events}
-		r.fail(e)
-		return e
-	}
+	// The readers above say whether it ends a request or the transport
+	// (see eventBody.fail).
+	tooLarge := func() error { return &TooLargeError{URL: r.url, Limit: max, Event: events} }
 	if events {
 		resp.Body = &eventLimit{rc: resp.Body, max: max, blank: true, tooLarge: tooLarge}
 	} else {
@@ -225,6 +223,9 @@ func (r *recorder) explainFailure(err error) (error, bool) {
 	var re *RedirectError
 	if errors.As(err, &tl) || errors.As(err, &re) {
 		return err, true
+	}
+	if tl, ok := r.refused(err); ok {
+		return &failure{err: tl, cause: err}, true
 	}
 	r.mu.Lock()
 	f := r.failure

@@ -35,8 +35,9 @@ type SSE struct {
 	// before mcpcli fell back to HTTP+SSE (see HTTP.Fallback).
 	Streamable *StatusError
 
-	obs []Observer
-	rec recorder
+	obs    []Observer
+	filter ResultFilter
+	rec    recorder
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // ends the GET stream
@@ -47,6 +48,9 @@ func (s *SSE) Observe(o Observer) { s.obs = append(s.obs, o) }
 
 // Via implements Transport.
 func (s *SSE) Via() string { return s.URL }
+
+// FilterResults implements Filterer, as HTTP's does.
+func (s *SSE) FilterResults(f ResultFilter) { s.filter = f }
 
 // Close implements Transport: the GET stream ends.
 func (s *SSE) Close() error {
@@ -70,15 +74,16 @@ func (s *SSE) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.rec.url, s.rec.max = s.URL, s.MaxMessage
-	rt := &roundTripper{base: base, header: s.Header, obs: Observers(s.obs...), rec: &s.rec, recordGET: true, origin: origin}
+	s.rec.url, s.rec.max, s.rec.headers = s.URL, s.MaxMessage, len(s.Header) > 0
+	rt := &roundTripper{base: base, header: s.Header, obs: Observers(s.obs...), rec: &s.rec, recordGET: true, origin: origin, filter: s.filter}
 	streamCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(ctx, cancel)
 	t := &mcp.SSEClientTransport{
 		Endpoint:   s.URL,
 		HTTPClient: &http.Client{Transport: rt, CheckRedirect: s.rec.checkRedirect},
-		// mcpcli's own bound (eventLimit) comes first, with its own error.
-		MaxEventSize: int(s.rec.maxMessage()) + 1,
+		// mcpcli's own bound (eventLimit) comes first, with its own error
+		// (an event handed on is at most a byte longer: see HTTP.Connect).
+		MaxEventSize: int(s.rec.maxMessage()) + 2,
 	}
 	conn, err := t.Connect(streamCtx)
 	stop()

@@ -86,19 +86,26 @@ func TestLineReaderRefusesALineLongerThanItsBound(t *testing.T) {
 	}
 }
 
-func TestSSETeeReportsEventData(t *testing.T) {
+func TestEventBodyReportsEventData(t *testing.T) {
 	stream := "event: message\nid: 1\ndata: {\"id\":1,\ndata: \"result\":{}}\n\n: comment\n\ndata: {\"id\":2}\r\n\r\n"
 	var got []string
-	tee := &sseTee{rc: io.NopCloser(strings.NewReader(stream)), obs: func(ev Event) { got = append(got, string(ev.Msg)) }}
+	eb := &eventBody{reading: reading{obs: func(ev Event) { got = append(got, string(ev.Msg)) }}, rc: io.NopCloser(strings.NewReader(stream))}
 	b := make([]byte, 7) // small reads split lines
+	var out []byte
 	for {
-		if _, err := tee.Read(b); err != nil {
+		n, err := eb.Read(b)
+		out = append(out, b[:n]...)
+		if err != nil {
 			break
 		}
 	}
 	want := []string{"{\"id\":1,\n\"result\":{}}", `{"id":2}`}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("sseTee reported %q, want %q", got, want)
+		t.Errorf("eventBody reported %q, want %q", got, want)
+	}
+	// Handed on plainly: no comment, no space after the colons.
+	if want := "event:message\nid:1\ndata:{\"id\":1,\ndata:\"result\":{}}\n\ndata:{\"id\":2}\n\n"; string(out) != want {
+		t.Errorf("eventBody handed on %q, want %q", out, want)
 	}
 }
 

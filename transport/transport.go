@@ -90,8 +90,14 @@ func Observers(obs ...Observer) Observer {
 
 // ResultFilter may give, for a response the transport read, a result to
 // hand the go-sdk in place of the one the server sent (ok set). Observers
-// have seen the server's bytes before it is called.
+// have seen the server's bytes before it is called. It is called for
+// every result of MinStub bytes or more; a transport may skip smaller
+// ones (HTTP does: a stub is for results too big to decode twice).
 type ResultFilter func(id jsonrpc.ID, result json.RawMessage) (stub json.RawMessage, ok bool)
+
+// MinStub is the least size of a result every transport hands its
+// ResultFilter.
+const MinStub = 64 << 10
 
 // Filterer is a transport that applies a ResultFilter to what it reads.
 type Filterer interface {

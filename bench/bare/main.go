@@ -3,7 +3,8 @@
 // connects to a stdio command (after --) or a Streamable HTTP URL (-url),
 // lists the tools (-list) or calls one (-call NAME -args JSON), answers an
 // input_required round by calling again with inputResponses (the -accept
-// content, or a huh form on the terminal with -form), and prints each
+// content, or asked on the terminal with -form: plain lines or a minimal
+// bubbletea view), and prints each
 // result as indented JSON on stdout. -loop N makes N calls over one
 // session, the in-process loop a scripted session is held to.
 package main
@@ -31,7 +32,7 @@ type options struct {
 	tool   string
 	args   string
 	accept string
-	form   bool
+	form   string
 	loop   int
 	server []string
 }
@@ -43,9 +44,14 @@ func main() {
 	flag.StringVar(&o.tool, "call", "", "call the tool `NAME`")
 	flag.StringVar(&o.args, "args", "{}", "the call's arguments, a JSON object")
 	flag.StringVar(&o.accept, "accept", `{"ok":true}`, "the content that accepts each form question (without -form)")
-	flag.BoolVar(&o.form, "form", false, "ask each form question on the terminal (huh) instead of sending -accept")
+	flag.StringVar(&o.form, "form", "", "ask each form question on the terminal instead of sending -accept: `HOW` is print (plain lines) or minimal (one bubbletea view)")
 	flag.IntVar(&o.loop, "loop", 1, "make the call `N` times over one session")
+	showVersion := flag.Bool("version", false, "print the version and exit: the floor of a start-up")
 	flag.Parse()
+	if *showVersion {
+		fmt.Println("bare version 1.0.0")
+		return
+	}
 	o.server = flag.Args()
 	if err := run(context.Background(), o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "bare:", err)
@@ -120,8 +126,8 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 		return enc(res)
 	}
 	answer := func(ask *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-		if o.form {
-			return askForm(ask)
+		if o.form != "" {
+			return askForm(o.form, ask, os.Stdin, os.Stderr)
 		}
 		return &mcp.ElicitResult{Action: "accept", Content: accept}, nil
 	}

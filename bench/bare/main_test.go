@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -84,5 +85,28 @@ func TestRunRefusesWhatItCannotDo(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("run(%+v) = %v, want an error saying %q", tt.o, err, tt.want)
 		}
+	}
+}
+
+func TestAskPrintedAndMinimal(t *testing.T) {
+	ask := &mcp.ElicitParams{Mode: "form", Message: "Run it?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"},"why":{"type":"string","title":"Why"}}}`)}
+	var out strings.Builder
+	res, err := askForm(formPrint, ask, strings.NewReader("n\nbecause\n"), &out)
+	if err != nil || res.Action != "accept" || res.Content["ok"] != false || res.Content["why"] != "because" {
+		t.Errorf("askForm(print, n, because) = %+v, %v", res, err)
+	}
+	if want := "Run it?\nok\n> Yes\n  No\nWhy: "; out.String() != want {
+		t.Errorf("askForm(print) printed %q, want %q", out.String(), want)
+	}
+
+	props, keys, _ := properties(ask)
+	m := &minimalForm{question: ask.Message, field: title("ok", props["ok"]), yes: true}
+	if v := m.View().Content; v != "Run it?\nok\n> Yes\n  No\n" {
+		t.Errorf("minimal form's view = %q", v)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if m.yes || !m.done || cmd == nil || len(keys) != 2 {
+		t.Errorf("down, enter on the minimal form: yes %v done %v quit %v; want No chosen and quit", m.yes, m.done, cmd != nil)
 	}
 }

@@ -30,6 +30,9 @@ type config struct {
 	mcpcli    string // a built mcpcli to use instead of building ./cmd/mcpcli
 	only      map[string]bool
 	limit     time.Duration
+	// staticFloor builds bare and the server static too (CGO_ENABLED=0),
+	// as mcpcli is built: both sides then start the same way.
+	staticFloor bool
 }
 
 func main() {
@@ -41,6 +44,7 @@ func main() {
 	flag.StringVar(&cfg.mcpcli, "mcpcli", "", "measure the mcpcli binary at `PATH` instead of building ./cmd/mcpcli")
 	flag.StringVar(&only, "paths", "", "run only these paths, comma-separated: "+strings.Join(pathIDs, ","))
 	flag.DurationVar(&cfg.limit, "limit", 2*time.Minute, "kill a client still running after this long")
+	flag.BoolVar(&cfg.staticFloor, "static-floor", false, "build bare and the server static (CGO_ENABLED=0) as mcpcli is, instead of with a plain go build")
 	flag.Parse()
 	if only != "" {
 		cfg.only = map[string]bool{}
@@ -59,7 +63,7 @@ func main() {
 }
 
 // pathIDs name the paths, in the table's order, for -paths.
-var pathIDs = []string{"call", "elicit", "tools", "http", "big5", "big50", "session", "form"}
+var pathIDs = []string{"version", "call", "elicit", "tools", "http", "big5", "big50", "session", "form", "keys"}
 
 func runBench(cfg config, stdout, progress io.Writer) error {
 	if _, err := os.Stat(filepath.Join("cmd", "mcpcli")); err != nil {
@@ -77,11 +81,20 @@ func runBench(cfg config, stdout, progress io.Writer) error {
 	defer os.RemoveAll(dir)
 
 	fmt.Fprintln(progress, "building mcpcli, bench/bare and bench/server …")
-	mcpcli, err := build(dir, cfg.mcpcli)
+	mcpcli, err := build(dir, cfg.mcpcli, cfg.staticFloor)
 	if err != nil {
 		return err
 	}
 	bare, server := filepath.Join(dir, "bare"), filepath.Join(dir, "server")
+	// mcpcli keeps tool lists (bench/server says they stay fresh) in a
+	// cache of this run's own, which the warm-up runs fill: every timed
+	// call runs as a person's second call does. The tmux server started
+	// below inherits it too.
+	os.Setenv("MCPCLI_CACHE_DIR", filepath.Join(dir, "cache"))
+	// The keystroke benchmark types into a form as soon as it is drawn,
+	// to time the draw: the key guard (which drops keys pressed in a
+	// form's first 300 ms, for a person's safety) would drop them.
+	os.Setenv("MCPCLI_KEY_GUARD", "0")
 	b := &bench{cfg: cfg, dir: dir, progress: progress}
 	if b.devnull, err = os.OpenFile(os.DevNull, os.O_RDWR, 0); err != nil {
 		return err
@@ -99,6 +112,10 @@ func runBench(cfg config, stdout, progress io.Writer) error {
 	echo := `{"text":"hi"}`
 	stdio := func(c ...string) []string { return append(c, "--", server) }
 	paths := []path{
+		{id: "version", name: "start-up (`--version`; bare: no arguments)", target: 1.15,
+			mcpcli: client{argv: []string{mcpcli, "--version"}},
+			bare:   client{argv: []string{bare, "-version"}},
+			check:  hasAll("version")},
 		{id: "call", name: "one call (`call echo text=hi`)", target: 1.15,
 			mcpcli: client{argv: stdio(mcpcli, "call", "echo", "text=hi")},
 			bare:   client{argv: stdio(bare, "-call", "echo", "-args", echo)},
@@ -124,9 +141,12 @@ func runBench(cfg config, stdout, progress io.Writer) error {
 			mcpcli: client{argv: stdio(mcpcli, "session", "--accessible"), input: strings.Repeat("call echo text=hi\n", 1000)},
 			bare:   client{argv: stdio(bare, "-loop", "1000", "-call", "echo", "-args", echo)},
 			check:  count("hi", 1000)},
-		{id: "form", name: "first form on screen, tmux 80x24", target: 1.3, form: true,
+		{id: "form", name: "first form on screen, tmux 80x24, against bare drawing a minimal form", target: 1.3, form: true,
 			mcpcli: client{argv: stdio(mcpcli, "call", "confirm")},
-			bare:   client{argv: stdio(bare, "-form", "-call", "confirm")}},
+			bare:   client{argv: stdio(bare, "-form", "minimal", "-call", "confirm")}},
+		{id: "form", name: "first form on screen, tmux 80x24, against bare printing the input_required it received", form: true,
+			mcpcli: client{argv: stdio(mcpcli, "call", "confirm")},
+			bare:   client{argv: stdio(bare, "-form", "print", "-call", "confirm")}},
 	}
 	for _, p := range paths {
 		if !want(p.id) {
@@ -168,11 +188,21 @@ func runBench(cfg config, stdout, progress io.Writer) error {
 		rows = append(rows, b.path(p))
 	}
 
+	var keys []keyRow
+	if want("keys") {
+		keys = b.keyTable(mcpcli, server)
+	}
+
 	var table bytes.Buffer
 	table.WriteString(head)
 	table.WriteString("\n")
 	writeTable(&table, rows)
 	table.WriteString("\n" + notes(cfg))
+	if len(keys) > 0 {
+		table.WriteString("\n## Keystrokes\n\n")
+		writeKeyTable(&table, keys)
+		table.WriteString("\n" + keyNotes)
+	}
 	fmt.Fprint(stdout, "\n"+table.String())
 	if cfg.out != "" {
 		doc := "# `make bench-cli`: the last run\n\n" + table.String()
@@ -184,15 +214,42 @@ func runBench(cfg config, stdout, progress io.Writer) error {
 	return nil
 }
 
-// build builds the programs into dir; a given mcpcli is used as it is
-// (with whatever supervisor is beside it).
-func build(dir, given string) (string, error) {
-	pkgs := []string{"./bench/bare", "./bench/server"}
+// keyTable times keystrokes in tmux: each path against cat's echo.
+func (b *bench) keyTable(mcpcli, server string) []keyRow {
+	paste, err := writePaste(b.dir)
+	if err == nil {
+		_, err = exec.LookPath("tmux")
+	}
+	var t *tmux
+	if err == nil {
+		t, err = startTmux(fmt.Sprintf("mcpcli-keys-%d", os.Getpid()))
+	}
+	paths := keyPaths(mcpcli, server, paste)
+	if err != nil {
+		rows := make([]keyRow, len(paths))
+		for i := range paths {
+			rows[i] = keyRow{p: paths[i], na: "n/a (" + oneLine(err.Error()) + ")"}
+		}
+		return rows
+	}
+	defer t.close()
+	b.tmux = t
+	defer func() { b.tmux = nil }()
+	return b.keyRows(paths, max(3, (b.cfg.n+4)/5), b.progress)
+}
+
+const keyNotes = "A keystroke is timed from the moment the benchmark's tmux control client sends it (send-keys) to the moment it reads tmux's %output notification of the pane's output after which a capture of the pane first shows the key's effect; each key is sent once the pane has been quiet for 30 ms, and then 0–10 ms later (so that it lands anywhere in a frame). `cat` in the same tmux server is the floor: the terminal's own echo, no program in between. Runs of each path alternate with runs of `cat`; the first two keys of each run are not counted. The paste is 1 MB of text lines, pasted into a field of bench/server's 200-field survey form (bracketed paste, `paste-buffer -p`) then Backspace in the field that holds it, then Tab to the next field.\n"
+
+// build builds the programs into dir: mcpcli as make build does (static,
+// CGO_ENABLED=0, with its supervisor beside it), bare and the server with a
+// plain go build, or static too with staticFloor. A given mcpcli is used as
+// it is (with whatever supervisor is beside it).
+func build(dir, given string, staticFloor bool) (string, error) {
 	mcpcli := filepath.Join(dir, "mcpcli")
 	if given == "" {
-		// mcpcli with its supervisor beside it, as make build and make
-		// install put them.
-		pkgs = append([]string{"./cmd/mcpcli", "./cmd/mcpcli-supervise"}, pkgs...)
+		if err := goBuild(dir, true, "./cmd/mcpcli", "./cmd/mcpcli-supervise"); err != nil {
+			return "", err
+		}
 	} else {
 		abs, err := filepath.Abs(given)
 		if err != nil {
@@ -200,12 +257,23 @@ func build(dir, given string) (string, error) {
 		}
 		mcpcli = abs
 	}
-	cmd := exec.Command("go", append([]string{"build", "-o", dir + string(filepath.Separator)}, pkgs...)...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("go build %s: %w", strings.Join(pkgs, " "), err)
+	if err := goBuild(dir, staticFloor, "./bench/bare", "./bench/server"); err != nil {
+		return "", err
 	}
 	return mcpcli, nil
+}
+
+func goBuild(dir string, static bool, pkgs ...string) error {
+	cmd := exec.Command("go", append([]string{"build", "-o", dir + string(filepath.Separator)}, pkgs...)...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	cmd.Env = os.Environ()
+	if static {
+		cmd.Env = append(cmd.Env, "CGO_ENABLED=0")
+	}
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build %s: %w", strings.Join(pkgs, " "), err)
+	}
+	return nil
 }
 
 // hasCommand says whether mcpcli knows the command name.
@@ -263,6 +331,11 @@ func header(cfg config, mcpcli, bare string) string {
 		what = "given with -mcpcli " + cfg.mcpcli
 	}
 	fmt.Fprintf(&b, "- mcpcli %s; binaries: mcpcli %s, bare %s\n", what, size(mcpcli), size(bare))
+	floor := "a plain `go build` (cgo on: dynamically linked, as a go-sdk client is built by default)"
+	if cfg.staticFloor {
+		floor = "`CGO_ENABLED=0` (static, as mcpcli; -static-floor)"
+	}
+	fmt.Fprintf(&b, "- mcpcli built as `make build` builds it (`CGO_ENABLED=0`: static); bare and the server with %s\n", floor)
 	fmt.Fprintf(&b, "- %d timed pairs per path after %d warm-up pairs (which measure peak RSS), interleaved: the order alternates pair by pair; 50 MB: %d after 1\n", cfg.n, cfg.warmup, max(3, (cfg.n+2)/3))
 	return b.String()
 }
@@ -289,8 +362,8 @@ func notes(cfg config) string {
 	return "Ratios are mcpcli / bare for each back-to-back pair; the table shows their median and quartiles. " +
 		"Times are whole processes, from start to reaped (first form: from launch to the form on screen). " +
 		"CPU is user + system time of the client and every process it reaped (the server, and mcpcli's supervisor): the server's share is the same on both sides, and CPU time moves less than wall time on a loaded machine. " +
-		"Peak RSS is the median of the runs' peaks: " + rssMethod + "; for the first form, the client's VmHWM when the form is on screen, in every run. " +
-		"bare is bench/bare, a minimal go-sdk v1.8.0 client; both talk to bench/server.\n"
+		"Peak RSS is the median of the runs' peaks: " + rssMethod + "; for the first form, the client's VmHWM when the form is on screen, in every run, and its CPU then, with the processes it started (" + cpuMethod + "). " +
+		"bare is bench/bare, a minimal go-sdk v1.8.0 client (its first-form floors: -form minimal, one bubbletea view of the question and its choices; -form print, the question and choices printed as lines); both talk to bench/server, whose tools/list says it stays fresh for 5 minutes (ttlMs): mcpcli keeps it in a cache of the run's own, filled by the warm-up runs, and every timed mcpcli call is one whose tool list is kept.\n"
 }
 
 func cpuModel() string {

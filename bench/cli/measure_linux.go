@@ -188,3 +188,48 @@ func peakRSS(pid, tid int) (int64, error) {
 	}
 	return 0, fmt.Errorf("/proc/%d/task/%d/status has no VmHWM line", pid, tid)
 }
+
+// cpuMethod says in the table how a running client's CPU was taken.
+const cpuMethod = "the summed on-CPU time of every thread of the client and of each process under it, from /proc/PID/task/TID/schedstat, read when the form is on screen"
+
+// treeCPU is the CPU time so far of process pid, every thread of it, and
+// of each process under it (found through /proc/PID/task/TID/children).
+func treeCPU(pid int) (time.Duration, error) {
+	var total time.Duration
+	seen := map[int]bool{}
+	var walk func(pid int) error
+	walk = func(pid int) error {
+		if seen[pid] {
+			return nil
+		}
+		seen[pid] = true
+		dir := "/proc/" + strconv.Itoa(pid) + "/task"
+		des, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		for _, de := range des {
+			b, err := os.ReadFile(dir + "/" + de.Name() + "/schedstat")
+			if err == nil {
+				if f := bytes.Fields(b); len(f) > 0 {
+					ns, _ := strconv.ParseInt(string(f[0]), 10, 64)
+					total += time.Duration(ns)
+				}
+			}
+			kids, err := os.ReadFile(dir + "/" + de.Name() + "/children")
+			if err != nil {
+				continue
+			}
+			for _, k := range bytes.Fields(kids) {
+				if kid, err := strconv.Atoi(string(k)); err == nil {
+					walk(kid) // a child that is gone is not counted
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(pid); err != nil {
+		return 0, err
+	}
+	return total, nil
+}

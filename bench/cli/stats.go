@@ -33,6 +33,8 @@ type summary struct {
 	bareCPU          float64
 	ratio            float64 // median of the paired ratios mcpcli/bare
 	p25, p75         float64 // of the paired ratios
+	cpuRatio         float64 // median of the paired CPU ratios; NaN without CPU
+	cpuP25, cpuP75   float64
 	mcpcliMiB        float64 // median peak RSS
 	bareMiB          float64
 	rssRatio         float64 // of the median peaks
@@ -43,13 +45,16 @@ type summary struct {
 // when it ran cancels out of its ratio. The peaks (KiB) are each client's,
 // from the runs that measured them.
 func summarize(pairs []pair, mcpcliKB, bareKB []int64) summary {
-	var m, b, r, mc, bc, mr, br []float64
+	var m, b, r, mc, bc, cr, mr, br []float64
 	for _, p := range pairs {
 		m = append(m, p.mcpcliMs)
 		b = append(b, p.bareMs)
 		r = append(r, p.mcpcliMs/p.bareMs)
 		mc = append(mc, p.mcpcliCPUMs)
 		bc = append(bc, p.bareCPUMs)
+		if p.bareCPUMs > 0 {
+			cr = append(cr, p.mcpcliCPUMs/p.bareCPUMs)
+		}
 	}
 	for _, kb := range mcpcliKB {
 		mr = append(mr, float64(kb)/1024)
@@ -66,6 +71,9 @@ func summarize(pairs []pair, mcpcliKB, bareKB []int64) summary {
 		bareCPU:   median(bc),
 		p25:       quantile(r, 0.25),
 		p75:       quantile(r, 0.75),
+		cpuRatio:  median(cr),
+		cpuP25:    quantile(cr, 0.25),
+		cpuP75:    quantile(cr, 0.75),
 		mcpcliMiB: median(mr),
 		bareMiB:   median(br),
 	}

@@ -15,17 +15,31 @@ import (
 )
 
 // tmux is a private tmux server (its own socket, no config file) driven
-// through one control-mode client: the launches and the captures of the
-// first-form path are commands written to that client, so polling the
-// screen every 2 ms does not start a tmux process each time, which would
-// steal the CPU the client under test needs.
+// through one control-mode client: the launches, keys and captures are
+// commands written to that client, so polling the screen every 2 ms does
+// not start a tmux process each time, which would steal the CPU the client
+// under test needs. The client also tells, as %output notifications, when
+// a program in its session writes to its terminal: a line read from it is
+// stamped with the time it was read.
 type tmux struct {
 	socket string
 	path   string // the socket's file, removed at the end (kill-server leaves it)
 	ctl    *exec.Cmd
 	in     io.WriteCloser
-	out    *bufio.Reader
+	lines  chan stamped // what the control client writes, line by line
 	seq    int
+
+	// watch is the pane whose output is noted: outs counts its %output
+	// notifications, outAt is when the last one was read.
+	watch string
+	outs  int
+	outAt time.Time
+}
+
+// stamped is one line from the control client and when it was read.
+type stamped struct {
+	s  string
+	at time.Time
 }
 
 func startTmux(socket string) (*tmux, error) {
@@ -49,11 +63,22 @@ func startTmux(socket string) (*tmux, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.out = bufio.NewReader(stdout)
 	if err := t.ctl.Start(); err != nil {
 		t.close()
 		return nil, fmt.Errorf("tmux control client: %w", err)
 	}
+	t.lines = make(chan stamped, 4096)
+	go func() {
+		defer close(t.lines)
+		r := bufio.NewReaderSize(stdout, 1<<20)
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			t.lines <- stamped{strings.TrimSuffix(line, "\n"), time.Now()}
+		}
+	}()
 	out, err := t.do("display-message -p '#{socket_path}'")
 	if err != nil || len(out) != 1 || out[0] == "" {
 		t.close()
@@ -70,43 +95,90 @@ func (t *tmux) command(args ...string) *exec.Cmd {
 // do runs one tmux command through the control client and returns its
 // output lines.
 func (t *tmux) do(command string) ([]string, error) {
+	lines, _, err := t.doAt(command)
+	return lines, err
+}
+
+// doAt is do, and when the last output of the watched pane before the
+// command ran was read.
+func (t *tmux) doAt(command string) ([]string, time.Time, error) {
 	if _, err := fmt.Fprintln(t.in, command); err != nil {
-		return nil, fmt.Errorf("tmux control client: %w", err)
+		return nil, time.Time{}, fmt.Errorf("tmux control client: %w", err)
 	}
 	return t.block()
+}
+
+// next is the next line from the control client, or an error after limit.
+func (t *tmux) next(limit time.Duration) (stamped, error) {
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case l, ok := <-t.lines:
+		if !ok {
+			return stamped{}, errors.New("tmux control client: it exited")
+		}
+		return l, nil
+	case <-timer.C:
+		return stamped{}, fmt.Errorf("tmux control client: nothing for %v", limit)
+	}
+}
+
+// note takes a notification: the watched pane's output is counted.
+func (t *tmux) note(l stamped) {
+	if rest, ok := strings.CutPrefix(l.s, "%output "); ok && t.watch != "" && strings.HasPrefix(rest, t.watch+" ") {
+		t.outs++
+		t.outAt = l.at
+	}
 }
 
 // block reads the output of the next command this client sent: the next
 // %begin … %end block whose flags are 1. Notifications between blocks,
 // and blocks of commands tmux ran on its own (flags 0, such as the
-// attach), are skipped.
-func (t *tmux) block() ([]string, error) {
-	var lines []string
+// attach), are noted or skipped. before is when the last output of the
+// watched pane was read before the block began: tmux writes what a pane
+// wrote before it runs the command, so the command (a capture) saw it.
+func (t *tmux) block() (lines []string, before time.Time, err error) {
 	in, ours := false, false
 	for {
-		line, err := t.out.ReadString('\n')
+		l, err := t.next(30 * time.Second)
 		if err != nil {
-			return nil, fmt.Errorf("tmux control client: %w", err)
+			return nil, time.Time{}, err
 		}
-		line = strings.TrimSuffix(line, "\n")
+		line := l.s
 		switch {
 		case !in && strings.HasPrefix(line, "%begin "):
 			in, ours = true, strings.HasSuffix(line, " 1")
-			lines = lines[:0]
+			lines, before = lines[:0], t.outAt
 		case in && strings.HasPrefix(line, "%end "):
 			if ours {
-				return lines, nil
+				return lines, before, nil
 			}
 			in = false
 		case in && strings.HasPrefix(line, "%error "):
 			if ours {
-				return nil, fmt.Errorf("tmux: %s", strings.Join(lines, " "))
+				return nil, time.Time{}, fmt.Errorf("tmux: %s", strings.Join(lines, " "))
 			}
 			in = false
 		case in:
 			lines = append(lines, line)
+		default:
+			t.note(l)
 		}
 	}
+}
+
+// waitOutput waits until the watched pane has written more than outs
+// times.
+func (t *tmux) waitOutput(outs int, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for t.outs <= outs {
+		l, err := t.next(time.Until(deadline))
+		if err != nil {
+			return err
+		}
+		t.note(l)
+	}
+	return nil
 }
 
 func (t *tmux) close() {
@@ -138,8 +210,9 @@ var formScreen = []string{confirmMessage, "Yes"}
 const confirmMessage = "Run the benchmark step?"
 
 // firstForm starts argv in a fresh 80x24 tmux session and polls the screen
-// every 2 ms until the form is on it. It returns the time from launch and
-// the client's peak RSS at that moment, then kills the session.
+// every 2 ms until the form is on it. It returns the time from launch, and
+// the client's CPU (with what it started) and peak RSS at that moment, then
+// kills the session.
 func (t *tmux) firstForm(argv []string, limit time.Duration) (run, error) {
 	t.seq++
 	name := "form" + strconv.Itoa(t.seq)
@@ -175,6 +248,9 @@ func (t *tmux) firstForm(argv []string, limit time.Duration) (run, error) {
 		screen = strings.Join(lines, "\n")
 		if containsAll(screen, formScreen) {
 			r := run{wall: time.Since(start)}
+			if r.cpu, err = treeCPU(pid); err != nil {
+				return run{}, err
+			}
 			if r.rssKB, err = peakRSS(pid, pid); err != nil {
 				return run{}, err
 			}

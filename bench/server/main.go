@@ -1,8 +1,10 @@
 // Command server is the MCP server `make bench-cli` runs both clients
 // against: a go-sdk v1.8.0 server on stdio, or on Streamable HTTP with
-// -http, with three tools. echo answers with its text; confirm asks one
-// form question (a 2026-07-28 input_required round) before it answers;
-// big answers with size bytes of text. Both clients talk to this one
+// -http. echo answers with its text; confirm asks one form question (a
+// 2026-07-28 input_required round) before it answers; survey asks a form of
+// 200 text fields; big answers with size bytes of text; -tools N lists N
+// more. Its tools/list says it stays fresh for -tools-ttl (5 minutes), as a
+// server whose tools never change may. Both clients talk to this one
 // binary, so what the benchmark compares is the client alone.
 package main
 
@@ -24,6 +26,8 @@ import (
 
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://ADDR/mcp (ADDR may end in :0; the URL is printed on stdout) instead of stdio")
+	flag.IntVar(&extraTools, "tools", 0, "list `N` more tools, tool00001 to tool0N, each an echo")
+	flag.DurationVar(&toolsTTL, "tools-ttl", toolsTTL, "say in tools/list that the list stays fresh this long (ttlMs; 0: not at all)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

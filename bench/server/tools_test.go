@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -122,5 +124,43 @@ func TestConfirmAsksOnceThenAnswers(t *testing.T) {
 		if res.NeedsInput() || textOf(t, res) != tt.want {
 			t.Errorf("CallTool(confirm, %s) = %+v, want the text %q", tt.answer.Action, res, tt.want)
 		}
+	}
+}
+
+func TestSurveyAsksManyFields(t *testing.T) {
+	cs := connect(t)
+	ctx := context.Background()
+	first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "survey"})
+	if err != nil {
+		t.Fatalf("CallTool(survey) = %v", err)
+	}
+	ask, ok := first.InputRequests["survey"].(*mcp.ElicitParams)
+	if !first.NeedsInput() || !ok || ask.Message != SurveyMessage {
+		t.Fatalf("CallTool(survey) = %+v, want input_required with a form ask under \"survey\"", first)
+	}
+	var schema struct {
+		Properties map[string]struct{ Type string }
+	}
+	b, _ := json.Marshal(ask.RequestedSchema)
+	if err := json.Unmarshal(b, &schema); err != nil || len(schema.Properties) != SurveyFields || schema.Properties["f200"].Type != "string" {
+		t.Fatalf("survey's requestedSchema has %d properties (%v), want %d text fields f001..f200", len(schema.Properties), err, SurveyFields)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "survey", InputResponses: mcp.InputResponseMap{
+		"survey": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"f001": "a", "f002": "b"}}}})
+	if err != nil || textOf(t, res) != "survey: accept with 2 answers" {
+		t.Errorf("CallTool(survey, accept) = %+v, %v", res, err)
+	}
+}
+
+func TestListsAsToldAndKeepsItFresh(t *testing.T) {
+	defer func(n int) { extraTools = n }(extraTools)
+	extraTools = 25
+	cs := connect(t)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) != 4+25 || res.TTLMs != int(toolsTTL/time.Millisecond) {
+		t.Errorf("tools/list = %d tools, ttlMs %d; want %d and %d", len(res.Tools), res.TTLMs, 4+25, toolsTTL/time.Millisecond)
 	}
 }

@@ -95,9 +95,9 @@ func callRun(ctx context.Context, opts *CallOptions) error {
 		if err != nil {
 			return beforeSending(ctx, err)
 		}
-		res, err := request.Send(ctx, s, r, 0)
+		res, _, err := p.Send(ctx, r, 0)
 		if err != nil {
-			return p.Explain(ctx, r, err)
+			return err
 		}
 		return printAndSave(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 	})

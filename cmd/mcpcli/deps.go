@@ -49,6 +49,10 @@ type Deps struct {
 	Home func() (string, error)
 	// Keyring is the system keyring, or nil where there plainly is none.
 	Keyring func() oauth.Keyring
+	// CacheDir is mcpcli's cache directory, where servers' tool lists are
+	// kept between runs as long as each server allows (SystemCacheDir).
+	// nil means nothing is kept.
+	CacheDir func() (string, error)
 }
 
 // SystemDeps are the real streams and environment.
@@ -72,6 +76,7 @@ func SystemDeps() *Deps {
 		ConfigOptions: config.SystemOptions,
 		Home:          os.UserHomeDir,
 		Keyring:       func() oauth.Keyring { return oauth.SystemKeyring(os.Getenv) },
+		CacheDir:      SystemCacheDir,
 	}
 	var tty io.Reader // a terminal browser ($BROWSER=w3m) may use it; piped answers are never handed over
 	if d.InTTY {

@@ -280,8 +280,8 @@ func explainIn(err error, login string, w front) string {
 			return re.Error()
 		}
 		return re.Error() + " (raise --max-rounds if that is expected)"
-	case errors.As(err, &sr) && sr.NotResent:
-		return sr.Error() + ": check, then run the command again if that is safe"
+	case errors.As(err, &sr):
+		return sr.Error() + "; check whether it did, then send it again yourself if that is safe (run the same command again)"
 	case errors.As(err, &me):
 		return me.Error() + fmt.Sprintf(" (--elicitation %s)", me.Declared)
 	case errors.As(err, &ne):

@@ -461,6 +461,7 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 			con.Printf("%s", render.TaskLine(st))
 		},
 		RawOnly:        f.rawOnly,
+		ToolCache:      f.toolCache(t),
 		MaxRounds:      f.Flags.MaxRounds,
 		Timeout:        f.Flags.Timeout,
 		ConnectTimeout: connectTimeout,

@@ -199,6 +199,7 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 		handlers map[string]wiretest.Handler
 		args     []string
 		want     []string
+		notWant  []string
 	}{
 		{
 			name: "401",
@@ -218,7 +219,18 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 				w.WriteHeader(http.StatusForbidden)
 			}, "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
 			args: []string{"call", "t"},
-			want: []string{"refused the request (HTTP 403 Forbidden)"},
+			want: []string{"refused the request (HTTP 403 Forbidden)", "mcpcli sent no credentials: sign in with 'mcpcli auth login --url"},
+			// No header was given: the advice does not send the person
+			// to check one (issue 22).
+			notWant: []string{"check the --header", "--header values"},
+		},
+		{
+			name: "403 on a call with a header given",
+			handlers: map[string]wiretest.Handler{"tools/call": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+				w.WriteHeader(http.StatusForbidden)
+			}, "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
+			args: []string{"call", "t", "--header", "X-Api-Key: k"},
+			want: []string{"refused the request (HTTP 403 Forbidden)", "the --header values (or the headers of the server's config entry) do not allow it"},
 		},
 		{
 			name: "no version in common",
@@ -300,14 +312,17 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 			want: []string{"answered HTTP 202 Accepted to a request, with no body"},
 		},
 		{
-			name: "a stream that breaks twice",
+			name: "a stream that breaks",
 			handlers: map[string]wiretest.Handler{"tools/call": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+				if n > 1 {
+					t.Errorf("tools/call sent %d times", n)
+				}
 				wiretest.Stream(w, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`)
 				wiretest.Break()
 			}, "tools/list": wiretest.Tools(`[{"name":"t","inputSchema":{"type":"object"}}]`)},
 			args: []string{"call", "t"},
-			want: []string{`mcpcli: warning: the response stream for tools/call "t" broke before the result; sending the request again with a new id`,
-				`closed the response stream for tools/call "t" before sending the result, twice`},
+			want: []string{`closed the response stream for tools/call "t" before sending the result; mcpcli did not send it again`,
+				`then send it again yourself if that is safe (run the same command again)`},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -319,6 +334,11 @@ func TestHTTPFailuresAreExplained(t *testing.T) {
 			for _, want := range tc.want {
 				if !strings.Contains(errs, want) {
 					t.Errorf("stderr does not say %q:\n%s", want, errs)
+				}
+			}
+			for _, not := range tc.notWant {
+				if strings.Contains(errs, not) {
+					t.Errorf("stderr says %q:\n%s", not, errs)
 				}
 			}
 		})

@@ -4,10 +4,14 @@ package main
 import (
 	"os"
 
+	"github.com/mcpcli/mcpcli/internal/nocolorprobe"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
 func main() {
+	// lipgloss has been kept from probing the terminal; the environment is
+	// the person's again before anything reads it or starts a server.
+	nocolorprobe.Restore()
 	if len(os.Args) > 1 && os.Args[1] == transport.SupervisorArg {
 		// mcpcli's own binary as a server's supervisor (where
 		// mcpcli-supervise is not installed beside it): before anything

@@ -11,10 +11,12 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/mcpcli/mcpcli/internal/nocolorprobe"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
 func TestMain(m *testing.M) {
+	nocolorprobe.Restore()
 	if len(os.Args) > 1 && os.Args[1] == transport.SupervisorArg {
 		transport.Supervise(os.Args[2:]) // in-process runs use this binary as the supervisor
 	}
@@ -55,6 +57,7 @@ func TestScripts(t *testing.T) {
 			"expiretokens": cmdExpireTokens,
 			"castmarks":    cmdCastMarks,
 			"castout":      cmdCastOut,
+			"sent":         cmdSent,
 		},
 	})
 }

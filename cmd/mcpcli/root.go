@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
@@ -48,7 +49,8 @@ func unknownCommand(root *cobra.Command, name string) error {
 	return usageErrorf(root, "%s", msg)
 }
 
-// NewCmdRoot is mcpcli with every command, its global flags bound to f.
+// NewCmdRoot is mcpcli with its global flags bound to f, and the command
+// f.Args run (or every command: see commandWord).
 func NewCmdRoot(f *Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpcli",
@@ -123,7 +125,7 @@ session). Try it first with:
 	p.BoolVar(&fl.OpenURLs, "open-urls", false, "with --answers: open each URL the answers accept, and a sign-in link, in the browser ($BROWSER, else the system's); without it they are printed (auth login takes it alone)")
 	p.StringVar(&fl.Elicitation, "elicitation", "form,url", "elicitation `MODES` to declare: form,url | form | url | none")
 	p.IntVar(&fl.MaxRounds, "max-rounds", client.DefaultMaxRounds, "give up after `N` rounds of input requests for one request")
-	p.DurationVar(&fl.Timeout, "timeout", 0, "give up on a request the server has not answered within `DURATION` (time spent answering is not counted; 0, the default, waits as long as it takes)")
+	p.DurationVar(&fl.Timeout, "timeout", 0, "give up on a request the server has not answered within `DURATION` (time spent answering is not counted; 0, the default, waits as long as it takes; a sign-in's requests to the authorization server get 30s then)")
 	p.StringVarP(&fl.Output, "output", "o", "text", "result `FORMAT`: text or json (json prints only the final result, as the server sent it)")
 	p.BoolVar(&fl.Accessible, "accessible", false, "ask questions as plain lines instead of full-screen forms (also used when stdin is not a terminal)")
 	p.StringVar(&fl.LogLevel, "log-level", "", "ask the server for log messages at `LEVEL` (debug, info, notice, warning, error, ...) and show them on stderr")
@@ -139,24 +141,98 @@ session). Try it first with:
 	p.Float64Var(&fl.CastIdle, "cast-idle", 0, "with --cast: cap every pause of the recording at `N` seconds (as asciinema rec -i)")
 	root.RegisterFlagCompletionFunc("server", f.completeServers(false))
 
-	root.AddCommand(
-		NewCmdDiscover(f, nil),
-		NewCmdTools(f, nil),
-		NewCmdCall(f, nil),
-		NewCmdPrompts(f, nil),
-		NewCmdPrompt(f, nil),
-		NewCmdResources(f, nil),
-		NewCmdRead(f, nil),
-		NewCmdSession(f, nil),
-		NewCmdWatch(f, nil),
-		NewCmdDemo(f, nil),
-		NewCmdDemoServer(f),
-		NewCmdServers(f, nil),
-		NewCmdAuth(f),
-	)
+	commands := []command{
+		{"discover", func() *cobra.Command { return NewCmdDiscover(f, nil) }},
+		{"tools", func() *cobra.Command { return NewCmdTools(f, nil) }},
+		{"call", func() *cobra.Command { return NewCmdCall(f, nil) }},
+		{"prompts", func() *cobra.Command { return NewCmdPrompts(f, nil) }},
+		{"prompt", func() *cobra.Command { return NewCmdPrompt(f, nil) }},
+		{"resources", func() *cobra.Command { return NewCmdResources(f, nil) }},
+		{"read", func() *cobra.Command { return NewCmdRead(f, nil) }},
+		{"session shell", func() *cobra.Command { return NewCmdSession(f, nil) }},
+		{"watch", func() *cobra.Command { return NewCmdWatch(f, nil) }},
+		{"demo", func() *cobra.Command { return NewCmdDemo(f, nil) }},
+		{"demo-server", func() *cobra.Command { return NewCmdDemoServer(f) }},
+		{"servers", func() *cobra.Command { return NewCmdServers(f, nil) }},
+		{"auth", func() *cobra.Command { return NewCmdAuth(f) }},
+	}
+	// A run makes the command it runs, and no other: making them all
+	// (and cobra's completion commands) was most of a start-up's work.
+	// Help, completion, a mistyped command, or no command and nothing to
+	// go by, make them all.
+	word, ok := commandWord(p, f.Args)
+	switch {
+	case ok && word == "" && slices.Contains(f.Args, "--version") && !slices.Contains(f.Args, "--help") && !slices.Contains(f.Args, "-h"):
+		root.CompletionOptions.DisableDefaultCmd = true
+		return root
+	case ok && word != "":
+		for _, c := range commands {
+			if slices.Contains(strings.Fields(c.names), word) {
+				root.CompletionOptions.DisableDefaultCmd = true
+				root.AddCommand(c.make())
+				root.SetHelpCommand(newHelpCmd())
+				return root
+			}
+		}
+	}
+	for _, c := range commands {
+		root.AddCommand(c.make())
+	}
 	root.AddCommand(helpTopics()...)
 	root.SetHelpCommand(newHelpCmd())
 	return root
+}
+
+// command is a subcommand, by its names (name and aliases), made when it
+// is needed.
+type command struct {
+	names string
+	make  func() *cobra.Command
+}
+
+// commandWord is the first argument that is neither a global flag nor its
+// value: the command a run names, "" when it names none (--version, or a
+// server and no command). ok is false when the flags cannot be told apart
+// from the command without cobra: a flag it does not know.
+func commandWord(flags *pflag.FlagSet, args []string) (word string, ok bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return "", true
+		case strings.HasPrefix(a, "--"):
+			name, _, hasValue := strings.Cut(a[2:], "=")
+			fl := flags.Lookup(name)
+			if fl == nil && (name == "version" || name == "help") {
+				continue // cobra's own, added as it runs
+			}
+			if fl == nil {
+				return "", false
+			}
+			if !hasValue && fl.NoOptDefVal == "" {
+				i++ // the next argument is its value
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			for j := 1; j < len(a); j++ {
+				fl := flags.ShorthandLookup(a[j : j+1])
+				if fl == nil && a[j] == 'h' {
+					continue // cobra's -h
+				}
+				if fl == nil {
+					return "", false
+				}
+				if fl.NoOptDefVal == "" {
+					if j == len(a)-1 {
+						i++ // -s NAME
+					}
+					break // -sNAME: the rest is its value
+				}
+			}
+		default:
+			return a, true
+		}
+	}
+	return "", true
 }
 
 // newHelpCmd is cobra's help command, except that a topic nobody has is an

@@ -77,7 +77,8 @@ const stopWait = 3 * time.Second
 // the signal as its cause: a request cancelled by it tells the server why.
 // Should the run not end within stopWait, or a second signal come, the
 // servers' process groups are killed, the terminal is given back as it was
-// found, and mcpcli exits, 128+signal: a run can always be stopped.
+// found, and mcpcli exits, 128+signal: a run can always be stopped. Call
+// stop just before exiting.
 func signalContext(servers *transport.Group) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	tty := saveTerminal()
@@ -108,8 +109,10 @@ func signalContext(servers *transport.Group) (context.Context, func()) {
 		fmt.Fprintf(os.Stderr, "mcpcli: stopped on %s; %s, so its servers were killed\n", interrupted{s}.signal(), why)
 		os.Exit(interrupted{s}.exitCode())
 	}()
+	// stop ends the watch; the process exits right after it, so the
+	// signals stay registered: unregistering costs the runtime a round
+	// trip to its signal thread per signal, for nothing.
 	return ctx, func() {
-		signal.Stop(sigs)
 		close(ended)
 		cancel(nil)
 	}

@@ -19,7 +19,7 @@ import (
 // servers that misbehave on purpose, or speak an older protocol.
 func testServerMain() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content|banner|chatty|big|cursor-loop|env|noisy")
+		fmt.Fprintln(os.Stderr, "usage: testserver exit|ask-forever|state-only|sampling|legacy|content|banner|chatty|big|cursor-loop|env|noisy|cached")
 		os.Exit(2)
 	}
 	mode := os.Args[1]
@@ -60,6 +60,9 @@ func testServerMain() {
 		os.Exit(0)
 	}
 	opts := &mcp.ServerOptions{}
+	if mode == "cached" {
+		opts.SetCacheable = cachedLists
+	}
 	if mode == "legacy" {
 		opts.SupportedProtocolVersions = []string{"2025-11-25"}
 	}
@@ -198,6 +201,8 @@ func testServerMain() {
 				}
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: args.Name + "=" + v}}}, nil
 			})
+	case "cached":
+		addCachedTool(srv)
 	default:
 		fmt.Fprintf(os.Stderr, "testserver: unknown mode %q\n", mode)
 		os.Exit(2)

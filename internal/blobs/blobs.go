@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -117,17 +118,57 @@ func SaveItem(dir string, it Item, n int) (Saved, error) {
 }
 
 // Name is the file name of the nth binary content of a result (counting
-// from 1): named after its resource when it has one, else content-N, with
-// an extension for its MIME type when the name has none.
+// from 1): the last segment of its resource's URI (test://static-binary
+// is static-binary), else content-N, with the extension its MIME type
+// gives (.bin when it gives none). The URI's own extension stays only
+// when it is one of the type's (photo.jpeg for image/jpeg): a server
+// names its bytes' type with mimeType, and a name cannot dress them up as
+// something else (report.txt of image/png is report.png, run.sh of
+// image/png is run.png).
 func Name(it Item, n int) string {
-	base := fileName(it.URI)
-	if base == "" {
-		base = fmt.Sprintf("content-%d", n)
+	ext := Extension(it.MIME)
+	stem, fromHost := fileName(it.URI), false
+	if stem == "" {
+		stem, fromHost = hostName(it.URI), true
 	}
-	if path.Ext(base) == "" {
-		base += Extension(it.MIME)
+	if stem == "" {
+		return fmt.Sprintf("content-%d%s", n, ext)
 	}
-	return base
+	if fromHost {
+		return stem + ext // example.com is no .com
+	}
+	own := path.Ext(stem)
+	if own != "" && typeOf(own, it.MIME, ext) {
+		return stem
+	}
+	if bare := strings.TrimSuffix(stem, own); strings.Trim(bare, "_.-") != "" {
+		stem = bare
+	}
+	return stem + ext
+}
+
+// typeOf reports whether the extension own is one of the MIME type's.
+func typeOf(own, mimeType, ext string) bool {
+	if strings.EqualFold(own, ext) {
+		return true
+	}
+	mt, _, _ := mime.ParseMediaType(mimeType)
+	if mt == "" || mt == "application/octet-stream" {
+		return false
+	}
+	exts, _ := mime.ExtensionsByType(mt)
+	return slices.ContainsFunc(exts, func(e string) bool { return strings.EqualFold(e, own) })
+}
+
+// hostName is the name of a URI that has nothing but its authority, as
+// test://static-binary (its one segment): the host, made safe as
+// fileName makes a segment safe. Empty otherwise.
+func hostName(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil || u.Host == "" || u.Path != "" || u.Opaque != "" {
+		return ""
+	}
+	return fileName("x:///" + u.Hostname())
 }
 
 // create writes data to a new file named base in dir, or base-N.

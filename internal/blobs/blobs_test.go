@@ -88,3 +88,29 @@ func TestCollectAndSave(t *testing.T) {
 		t.Errorf("Save(resource blob) = %v, %v; want 1.txt", saved, err)
 	}
 }
+
+// A saved content is named from its resource URI's last segment, with
+// the extension its mimeType gives (issue 22: test://static-binary, an
+// image/png blob, was saved as content-1.png).
+func TestName(t *testing.T) {
+	for _, tc := range []struct {
+		uri, mime string
+		n         int
+		want      string
+	}{
+		{"test://static-binary", "image/png", 1, "static-binary.png"},
+		{"", "image/png", 2, "content-2.png"},
+		{"demo://resource/session/hello.gz", "application/gzip", 1, "hello.gz"},
+		{"file:///r/photo.jpeg", "image/jpeg", 1, "photo.jpeg"},
+		{"file:///r/report.txt", "image/png", 1, "report.png"},
+		{"file:///r/run.sh", "image/png", 1, "run.png"},
+		{"file:///r/data", "", 1, "data.bin"},
+		{"file:///r/archive.tar.gz", "", 1, "archive.tar.bin"},
+		{"https://example.com", "application/pdf", 1, "example.com.pdf"},
+		{"x://host/", "image/png", 3, "content-3.png"},
+	} {
+		if got := Name(Item{URI: tc.uri, MIME: tc.mime}, tc.n); got != tc.want {
+			t.Errorf("Name(%q, %q, %d) = %q, want %q", tc.uri, tc.mime, tc.n, got, tc.want)
+		}
+	}
+}

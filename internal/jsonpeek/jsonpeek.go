@@ -16,6 +16,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	segjson "github.com/segmentio/encoding/json"
 )
 
 // MaxDepth bounds nesting, like encoding/json's own limit.
@@ -84,18 +86,39 @@ func Members(b []byte) (keys []string, values [][]byte, err error) {
 	return keys, values, err
 }
 
-// Get returns the raw value of key in the object b, or nil.
+// Get returns the raw value of key in the object b, or nil. A key given
+// more than once is read as the go-sdk reads it: the last one counts.
 func Get(b []byte, key string) []byte {
 	var out []byte
 	_ = Object(b, func(k string, v []byte) bool {
 		if k == key {
 			out = v
-			return false
 		}
 		return true
 	})
 	return out
 }
+
+// Unmarshal decodes b into v as the go-sdk decodes what a server sends
+// (its internal/json: segmentio's decoder, a key matching a field only
+// when spelled exactly as the field's tag, the last of a repeated key
+// counting, every one of them decoded). Where mcpcli decodes a server's
+// message, or a part of one, into a struct, it decodes with this, so that
+// it never reads "Method" or a first "code" where the go-sdk reads
+// "method" or the last one.
+func Unmarshal(b []byte, v any) error {
+	if Deeper(b, maxSDKDepth) {
+		return fmt.Errorf("JSON nested deeper than %d levels", maxSDKDepth)
+	}
+	// Parse, not the go-sdk's Decoder over a reader: the same decoding,
+	// without first copying b into a buffer grown as it is read. What
+	// follows the value is ignored, as the Decoder ignores it.
+	_, err := segjson.Parse(b, v, segjson.DontMatchCaseInsensitiveStructFields)
+	return err
+}
+
+// maxSDKDepth is the go-sdk's bound on nesting.
+const maxSDKDepth = 1000
 
 // Len returns the length of the JSON value at the start of b (after
 // leading space), or an error when there is none.

@@ -519,10 +519,8 @@ func (l *line) confirmCall(ctx context.Context, r *request.Request) (bool, error
 func (l *line) send(ctx context.Context, r *request.Request) error {
 	id := len(l.reqs) + 1
 	l.reqs = append(l.reqs, request.Saved{ID: id, Request: r, Caps: request.CapsOf(l.s.Sampling(), l.s.Roots())})
-	res, err := request.Send(ctx, l.s, r, id)
-	if err != nil {
-		err = l.prep.Explain(ctx, r, err)
-	}
+	res, sent, err := l.prep.Send(ctx, r, id)
+	l.reqs[id-1].Request = sent
 	// Logs the server sent before its answer are shown before the result.
 	l.s.Drain()
 	saved := &l.reqs[id-1]

@@ -30,8 +30,8 @@ type preparedMsg struct {
 	rerunOf int
 }
 
-// asListed is the client as preparing a request in the session sees it: the
-// lists as the session read them (nothing is asListed again).
+// asListed is the client as preparing a request in the session sees it:
+// the lists as the session read them (nothing is listed again).
 type asListed struct {
 	Client
 	prompts *client.PromptList
@@ -48,6 +48,9 @@ func (l asListed) ListPrompts(context.Context) (*client.PromptList, error) {
 // form is its own): these are never asked.
 func (l asListed) Tool(context.Context, string) (*mcp.Tool, *client.ToolList, error) {
 	return nil, &client.ToolList{}, nil
+}
+func (asListed) RefreshTools(context.Context) (*client.ToolList, error) {
+	return &client.ToolList{}, nil
 }
 func (asListed) Declares(string) bool           { return true }
 func (asListed) Transport() transport.Transport { return nil }

@@ -1,0 +1,202 @@
+package client
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/internal/toolcache"
+)
+
+// ToolCache keeps a server's tool list between runs, for as long as the
+// server says it stays fresh (2026-07-28 ttlMs): Session.Tool then reads
+// it instead of sending tools/list.
+type ToolCache struct {
+	Store *toolcache.Store
+	// Server says who the server is: for stdio its command, the
+	// environment mcpcli adds and its working directory; for HTTP its URL.
+	Server string
+	// Auth is who asks, where the wire does not show it: for stdio, the
+	// whole environment the server starts with. Over HTTP the credentials
+	// each request carries (its Authorization and every header the person
+	// gave) are read from the wire and added.
+	Auth string
+}
+
+// cacheKey is the key of this session's tool list, or false when it has
+// none: no cache, or a server that does not speak 2026-07-28 (whose lists
+// carry no ttlMs).
+func (s *Session) cacheKey() (toolcache.Key, bool) {
+	tc := s.opts.ToolCache
+	if tc == nil || tc.Store == nil || !s.server.Modern() {
+		return toolcache.Key{}, false
+	}
+	auth := tc.Auth
+	if a := s.wire.auth(); a != "" {
+		auth += "\x00http\x00" + a
+	}
+	return toolcache.Key{Server: tc.Server, Protocol: s.server.Protocol, Client: s.declared, Auth: auth}, true
+}
+
+// keptTools is the tool list kept from an earlier run, while it is fresh.
+func (s *Session) keptTools() *ToolList {
+	k, ok := s.cacheKey()
+	if !ok {
+		return nil
+	}
+	e, ok := s.opts.ToolCache.Store.Get(k)
+	if !ok {
+		return nil
+	}
+	out := &ToolList{Raw: map[string]json.RawMessage{}, Kept: e.Received}
+	for _, raw := range e.Tools {
+		t := &mcp.Tool{}
+		if json.Unmarshal(raw, t) != nil || t.Name == "" {
+			// Not what was written: read the list again.
+			s.opts.ToolCache.Store.Forget(k)
+			return nil
+		}
+		out.Tools = append(out.Tools, t)
+		out.Raw[t.Name] = raw
+	}
+	for _, d := range e.Dropped {
+		out.Dropped = append(out.Dropped, DroppedTool{Name: d.Name, Reason: d.Reason})
+	}
+	return out
+}
+
+// keepTools keeps a list just read, as its pages allow: the earliest
+// receipt and the shortest ttlMs of its pages, private if any page is.
+func (s *Session) keepTools(list *ToolList, c *pageCache) {
+	k, ok := s.cacheKey()
+	if !ok {
+		return
+	}
+	e := &toolcache.Entry{Received: c.received, TTL: c.ttl, Private: c.private}
+	for _, t := range list.Tools {
+		if raw := list.Raw[t.Name]; raw != nil {
+			e.Tools = append(e.Tools, raw)
+		} else if b, err := json.Marshal(t); err == nil {
+			e.Tools = append(e.Tools, b)
+		}
+	}
+	for _, d := range list.Dropped {
+		e.Dropped = append(e.Dropped, toolcache.Dropped{Name: d.Name, Reason: d.Reason})
+	}
+	_ = s.opts.ToolCache.Store.Put(k, e) // a list that cannot be kept is read again next time
+}
+
+// forgetTools drops the tool list, in memory and on disk: the server said
+// it changed.
+func (s *Session) forgetTools() {
+	s.lists.forget()
+	if k, ok := s.cacheKey(); ok {
+		s.opts.ToolCache.Store.Forget(k)
+	}
+}
+
+// keptList reports whether the session's tool list is one kept from an
+// earlier run.
+func (s *Session) keptList() bool {
+	s.lists.mu.Lock()
+	defer s.lists.mu.Unlock()
+	return s.lists.tools != nil && !s.lists.tools.Kept.IsZero()
+}
+
+// staleRefusal is a refusal of a tools/call that a changed tool would
+// explain: invalid params (-32602, also what 2026-07-28 answers for an
+// unknown tool), or headers that do not match the body (-32020, after
+// which the spec has the client read tools/list again).
+func staleRefusal(err error) bool {
+	var je *jsonrpc.Error
+	return errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == codeHeaderMismatch)
+}
+
+// codeHeaderMismatch is streamable-http's HeaderMismatch error.
+const codeHeaderMismatch = -32020
+
+// StaleRefusal reports whether err is a refusal of a tools/call that a
+// tool changed since its definition was read would explain.
+func StaleRefusal(err error) bool { return staleRefusal(err) }
+
+// pageCache gathers the cache fields of a list's pages.
+type pageCache struct {
+	pages    int
+	received time.Time
+	ttl      time.Duration
+	private  bool
+}
+
+// page notes one page's ttlMs and cacheScope, received now. An absent or
+// negative ttlMs counts as 0: not kept.
+func (c *pageCache) page(ttlMs int, scope string) {
+	ttl := time.Duration(max(ttlMs, 0)) * time.Millisecond
+	if c.pages == 0 {
+		c.received, c.ttl = time.Now(), ttl
+	}
+	c.pages++
+	c.ttl = min(c.ttl, ttl)
+	c.private = c.private || scope == "private"
+}
+
+// declaredOf is what a server is told of the client, as the cache key's
+// Client: name, version and the capabilities declared.
+func declaredOf(impl *mcp.Implementation, caps *mcp.ClientCapabilities) string {
+	b, _ := json.Marshal(struct {
+		Impl  *mcp.Implementation     `json:"clientInfo"`
+		Caps  *mcp.ClientCapabilities `json:"capabilities"`
+		Roots *mcp.RootCapabilities   `json:"roots,omitempty"` // not in Caps' JSON
+	}{impl, caps, caps.RootsV2})
+	return string(b)
+}
+
+// httpAuth reads, from the headers of a request mcpcli sent, what says who
+// sent it: every header but the ones the protocol and HTTP set (the
+// Authorization of a sign-in, and whatever the person gave: a header may
+// be an API key). Empty when there is none.
+type httpAuth struct {
+	mu     sync.Mutex
+	digest string
+}
+
+// protocolHeaders are set by the go-sdk or net/http, the same for anyone.
+var protocolHeaders = []string{"Accept", "Accept-Encoding", "Content-Length", "Content-Type", "Last-Event-Id", "User-Agent"}
+
+func (a *httpAuth) saw(h http.Header) {
+	var names []string
+	for k := range h {
+		if strings.HasPrefix(k, "Mcp-") || slices.Contains(protocolHeaders, k) {
+			continue
+		}
+		names = append(names, k)
+	}
+	d := ""
+	if len(names) > 0 {
+		slices.Sort(names)
+		sum := sha256.New()
+		for _, k := range names {
+			for _, v := range h[k] {
+				sum.Write([]byte(k + ": " + v + "\n"))
+			}
+		}
+		d = hex.EncodeToString(sum.Sum(nil))
+	}
+	a.mu.Lock()
+	a.digest = d
+	a.mu.Unlock()
+}
+
+func (a *httpAuth) get() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.digest
+}
