@@ -21,7 +21,7 @@ func argsTitle(a *Arguments) string {
 	if a.Method == "prompts/get" {
 		what = "prompt"
 	}
-	return fmt.Sprintf("Arguments for %s %s", what, clip(Line(a.Target), maxServerName))
+	return fmt.Sprintf("Arguments for %s %s", what, Clip(Line(a.Target), maxServerName))
 }
 
 // argsRound is the arguments as a round of one ask, for the form model.

@@ -107,7 +107,7 @@ func newAskModel(r client.Round, i int) *askModel {
 			m.problems = []string{"the ask has no schema mcpcli could read"}
 		case !form.Renderable():
 			for _, p := range form.Problems {
-				m.problems = append(m.problems, clip(Line(p.String()), maxDescription))
+				m.problems = append(m.problems, Clip(Line(p.String()), maxDescription))
 			}
 		default:
 			m.fields = BuildForm(form)
@@ -180,7 +180,7 @@ func (m *askModel) messageLines() []string {
 	// Every frame asks for the header, and wrapping a long message is not
 	// free: keep it per width.
 	if w := m.innerWidth(); m.msgWidth != w {
-		msg := clip(Sanitize(a.Params.Message), maxMessage)
+		msg := Clip(Sanitize(a.Params.Message), maxMessage)
 		m.msgLines, m.msgWidth = strings.Split(lipgloss.Wrap(msg, w, ",.-; "), "\n"), w
 	}
 	return m.msgLines

@@ -23,7 +23,7 @@ func Who(s client.Server) string {
 const maxServerName = 40
 
 // serverName is the server's name, sanitized and clipped.
-func serverName(s client.Server) string { return clip(Line(s.Display()), maxServerName) }
+func serverName(s client.Server) string { return Clip(Line(s.Display()), maxServerName) }
 
 // AskTitle is the one-line heading of an ask: who asks, and "2 of 3" when a
 // round holds several.

@@ -329,7 +329,7 @@ func (m *valueModel) keys() string {
 	case sug == "":
 		return "enter use it (empty: leave unset) · " + esc
 	}
-	label := "‹" + clip(sug, maxKeyLabel) + "›"
+	label := "‹" + Clip(sug, maxKeyLabel) + "›"
 	other := ""
 	if len(m.matches()) > 1 {
 		other = " · ↑/↓ another"

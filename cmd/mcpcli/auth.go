@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -118,24 +117,10 @@ func authLoginRun(ctx context.Context, opts *AuthOptions) error {
 		return &signInFailed{login: opts.LoginArgs, err: err}
 	}
 	st, err := keptStatus(opts)
-	if err != nil || opts.JSON {
+	if err != nil {
 		return err
 	}
-	if len(st.Records) == 0 {
-		fmt.Fprintf(opts.Out, "Signed in to %s, for this run only: the token could not be kept in %s\n", render.Line(st.Server), render.Line(st.Where))
-		return nil
-	}
-	r := st.Records[0]
-	fmt.Fprintf(opts.Out, "Signed in to %s with %s%s; the token is kept in %s\n",
-		render.Line(st.Server), render.Line(r.Issuer), scopesText(r.Scopes), render.Line(st.Where))
-	return nil
-}
-
-func scopesText(scopes []string) string {
-	if len(scopes) == 0 {
-		return ""
-	}
-	return " (scopes: " + render.Line(strings.Join(scopes, " ")) + ")"
+	return render.SignIns{Status: st, JSON: opts.JSON}.LoggedIn(opts.Out)
 }
 
 // NewCmdAuthStatus is auth status.
@@ -153,104 +138,21 @@ readable only by you). It asks nothing of the server and sends no token;
 	}, runF, authStatusRun, false)
 }
 
-// authStatus is auth status -o json.
-type authStatus struct {
-	Server   string       `json:"server"`
-	Where    string       `json:"where"`
-	SignedIn bool         `json:"signedIn"`
-	Records  []authRecord `json:"records"`
-}
-
-type authRecord struct {
-	Issuer       string    `json:"issuer"`
-	Resource     string    `json:"resource,omitempty"`
-	Current      bool      `json:"current"`
-	ClientID     string    `json:"clientId"`
-	Registration string    `json:"registration"`
-	Scopes       []string  `json:"scopes"`
-	Expiry       time.Time `json:"expiry,omitzero"`
-	Refreshable  bool      `json:"refreshable"`
-	Saved        time.Time `json:"saved"`
-}
-
-func statusJSON(st *oauth.Status) authStatus {
-	out := authStatus{Server: st.Server, Where: st.Where, SignedIn: len(st.Records) > 0, Records: []authRecord{}}
-	for _, r := range st.Records {
-		out.Records = append(out.Records, authRecord{Issuer: r.Issuer, Resource: r.Resource, Current: r.Current, ClientID: r.ClientID,
-			Registration: r.Registration, Scopes: r.Scopes, Expiry: r.Expiry, Refreshable: r.Refreshable, Saved: r.Saved})
-	}
-	return out
-}
-
-// keptStatus reads what is kept for the server; with -o json it has
-// printed it too (login and status print the same JSON).
+// keptStatus reads what is kept for the server.
 func keptStatus(opts *AuthOptions) (*oauth.Status, error) {
 	store, err := opts.Store()
 	if err != nil {
 		return nil, err
 	}
-	st, err := oauth.Inspect(store, opts.Server)
-	if err != nil {
-		return nil, err
-	}
-	if opts.JSON {
-		return st, render.WriteJSON(opts.Out, statusJSON(st))
-	}
-	return st, nil
+	return oauth.Inspect(store, opts.Server)
 }
 
 func authStatusRun(ctx context.Context, opts *AuthOptions) error {
 	st, err := keptStatus(opts)
-	if err != nil || opts.JSON {
+	if err != nil {
 		return err
 	}
-	if len(st.Records) == 0 {
-		fmt.Fprintf(opts.Out, "Not signed in to %s (nothing is kept for it in %s); 'mcpcli auth login %s' signs in\n",
-			render.Line(st.Server), render.Line(st.Where), render.Line(opts.LoginArgs))
-		return nil
-	}
-	fmt.Fprintf(opts.Out, "%s\n  tokens kept in %s\n", render.Line(st.Server), render.Line(st.Where))
-	for _, r := range st.Records {
-		use := "signed in with"
-		if !r.Current {
-			use = "also kept, not in use:"
-		}
-		fmt.Fprintf(opts.Out, "  %s %s\n", use, render.Line(r.Issuer))
-		fmt.Fprintf(opts.Out, "    client:  %s (%s)\n", render.Line(r.ClientID), registrationText(r.Registration))
-		if len(r.Scopes) > 0 {
-			fmt.Fprintf(opts.Out, "    scopes:  %s\n", render.Line(strings.Join(r.Scopes, " ")))
-		}
-		fmt.Fprintf(opts.Out, "    expires: %s\n", expiryText(r, opts.Now()))
-		fmt.Fprintf(opts.Out, "    saved:   %s\n", r.Saved.Local().Format(time.DateTime))
-	}
-	return nil
-}
-
-func registrationText(kind string) string {
-	switch kind {
-	case oauth.RegistrationCIMD:
-		return "client ID metadata document"
-	case oauth.RegistrationPreregistered:
-		return "registered beforehand"
-	case oauth.RegistrationDynamic:
-		return "registered by mcpcli"
-	}
-	return render.Line(kind)
-}
-
-// expiryText says when the access token expires, and what happens then.
-func expiryText(r oauth.RecordStatus, now time.Time) string {
-	then := "then mcpcli signs in again"
-	if r.Refreshable {
-		then = "then it is refreshed without asking"
-	}
-	switch {
-	case r.Expiry.IsZero():
-		return "not said by the server; " + then + " when the server refuses it"
-	case r.Expiry.After(now):
-		return fmt.Sprintf("%s (in %s); %s", r.Expiry.Local().Format(time.DateTime), r.Expiry.Sub(now).Round(time.Minute), then)
-	}
-	return fmt.Sprintf("%s (expired %s ago); %s", r.Expiry.Local().Format(time.DateTime), now.Sub(r.Expiry).Round(time.Minute), then)
+	return render.SignIns{Status: st, JSON: opts.JSON, Now: opts.Now(), Login: opts.LoginArgs}.Write(opts.Out)
 }
 
 // NewCmdAuthLogout is auth logout.

@@ -236,7 +236,7 @@ func explainIn(err error, login string, w front) string {
 		}
 		why := "it did not answer"
 		if pe.Discover != nil {
-			why = refusal(pe.Discover)
+			why = render.Refusal(pe.Discover)
 		}
 		return fmt.Sprintf("server (%s) did not start a %s session with server/discover (%s), and --protocol %s allows no fallback; use --protocol auto or %s to reach it with the initialize handshake",
 			pe.Server, pe.Version, why, pe.Version, client.LegacyVersion)

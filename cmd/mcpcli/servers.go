@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -88,69 +86,6 @@ func (f *Factory) home() string {
 	return h
 }
 
-// serverRow is one name as servers shows it: the definition that wins,
-// and the ones it shadows.
-type serverRow struct {
-	Name      string       `json:"name"`
-	Transport string       `json:"transport,omitempty"`
-	Target    string       `json:"target,omitempty"`
-	Source    serverSource `json:"source"`
-	Error     string       `json:"error,omitempty"`
-	Shadowed  []serverDef  `json:"shadowed,omitempty"`
-}
-
-type serverDef struct {
-	Transport string       `json:"transport,omitempty"`
-	Target    string       `json:"target,omitempty"`
-	Source    serverSource `json:"source"`
-	Error     string       `json:"error,omitempty"`
-}
-
-type serverSource struct {
-	Path    string `json:"path"`
-	Kind    string `json:"kind"`
-	Project string `json:"project,omitempty"`
-	// Trust is a project file's: untrusted, changed, trusted or
-	// trusted-for-run; "" for your own files.
-	Trust string `json:"trust,omitempty"`
-}
-
-// projectFile is a project file and whether it is trusted, for -o json.
-type projectFile struct {
-	Path      string     `json:"path"`
-	Kind      string     `json:"kind"`
-	Trust     string     `json:"trust"`
-	SHA256    string     `json:"sha256,omitempty"`
-	TrustedAt *time.Time `json:"trustedAt,omitempty"`
-	Error     string     `json:"error,omitempty"`
-}
-
-func sourceOf(l config.Listed) serverSource {
-	s := l.Source
-	return serverSource{Path: s.Path, Kind: string(s.Kind), Project: s.Project, Trust: string(l.Trust)}
-}
-
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// rows groups config.List's definitions by name, the winning one first.
-func rows(listed []config.Listed) []serverRow {
-	var out []serverRow
-	for _, l := range listed {
-		if l.Shadowed && len(out) > 0 && out[len(out)-1].Name == l.Name {
-			r := &out[len(out)-1]
-			r.Shadowed = append(r.Shadowed, serverDef{Transport: string(l.Transport), Target: l.Target, Source: sourceOf(l), Error: errText(l.Err)})
-			continue
-		}
-		out = append(out, serverRow{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: sourceOf(l), Error: errText(l.Err)})
-	}
-	return out
-}
-
 func serversRun(ctx context.Context, opts *ServersOptions) error {
 	cfg, err := opts.Config()
 	if err != nil {
@@ -163,104 +98,7 @@ func serversRun(ctx context.Context, opts *ServersOptions) error {
 	if err := cfg.TrustStoreErr(); err != nil {
 		opts.Console.Warn(err.Error() + "; no project file counts as trusted")
 	}
-	var projects []projectFile
-	for _, p := range cfg.ProjectFiles() {
-		if p.Err != nil {
-			continue // a warning above says why
-		}
-		pf := projectFile{Path: p.Source.Path, Kind: string(p.Source.Kind), Trust: string(p.State), SHA256: p.SHA256}
-		if !p.TrustedAt.IsZero() {
-			at := p.TrustedAt
-			pf.TrustedAt = &at
-		}
-		projects = append(projects, pf)
-	}
-	rs := rows(listed)
-	if opts.JSON {
-		if rs == nil {
-			rs = []serverRow{}
-		}
-		if projects == nil {
-			projects = []projectFile{}
-		}
-		return render.WriteJSON(opts.Out, map[string]any{"servers": rs, "projects": projects})
-	}
-	if len(rs) == 0 {
-		fmt.Fprintf(opts.Out, "(no servers configured; add one with 'mcpcli servers add NAME -- CMD ARGS' or 'mcpcli servers add NAME --url URL', or see 'mcpcli help config')\n")
-	} else {
-		tw := tabwriter.NewWriter(opts.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tTRANSPORT\tSERVER\tDEFINED IN")
-		for _, r := range rs {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", render.Line(r.Name), orDash(r.Transport), cut(render.Line(r.Target), 60), opts.where(r.Source))
-		}
-		tw.Flush()
-		for _, r := range rs {
-			if r.Error != "" {
-				fmt.Fprintf(opts.Out, "%s cannot be used: %s\n", render.Line(r.Name), render.Line(r.Error))
-			}
-			for _, d := range r.Shadowed {
-				fmt.Fprintf(opts.Out, "%s is also in %s, shadowed\n", render.Line(r.Name), opts.where(d.Source))
-			}
-		}
-	}
-	for _, p := range projects {
-		fmt.Fprintln(opts.Out, opts.projectLine(p))
-	}
-	return nil
-}
-
-// projectLine says where a project file stands, and what to do.
-func (opts *ServersOptions) projectLine(p projectFile) string {
-	file := opts.show(p.Path)
-	trust := "'mcpcli servers trust " + render.Line(shellwords.Quote(p.Path)) + "'"
-	switch config.TrustState(p.Trust) {
-	case config.Trusted:
-		return fmt.Sprintf("%s is a project file you trusted on %s; its servers run", file, p.TrustedAt.Local().Format(time.DateOnly))
-	case config.TrustedForRun:
-		return fmt.Sprintf("%s is a project file trusted for this run (--trust-project); its servers run", file)
-	case config.Changed:
-		return fmt.Sprintf("%s is a project file that changed since you trusted it on %s; its servers run once you read it again and trust it (%s)", file, p.TrustedAt.Local().Format(time.DateOnly), trust)
-	}
-	return fmt.Sprintf("%s is a project file you have not trusted; its servers run once you read it and trust it (%s, or say yes when mcpcli asks)", file, trust)
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-// cut shortens s to n characters, with an ellipsis.
-func cut(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// where names a source for people: the path (~ for the home directory),
-// what kind of file it is, and a project file's trust when it is not.
-func (opts *ServersOptions) where(s serverSource) string {
-	w := opts.show(s.Path)
-	if s.Project != "" {
-		w += fmt.Sprintf(" (project %s)", render.Line(s.Project))
-	}
-	w += " (" + config.Kind(s.Kind).Title()
-	switch config.TrustState(s.Trust) {
-	case config.Untrusted, config.Changed:
-		w += ", not trusted"
-	}
-	return w + ")"
-}
-
-// show is a path for people: ~ for the home directory, sanitized.
-func (opts *ServersOptions) show(p string) string {
-	if opts.Home != "" && strings.HasPrefix(p, opts.Home+string(filepath.Separator)) {
-		p = "~" + p[len(opts.Home):]
-	}
-	return render.Line(p)
+	return render.ServerList{Home: opts.Home}.Write(opts.Out, listed, cfg.ProjectFiles(), opts.JSON)
 }
 
 // ServersAddOptions are what servers add needs.
@@ -471,7 +309,7 @@ func (f *Factory) completeServers(own bool) cobra.CompletionFunc {
 			if l.Transport != "" {
 				desc += ": "
 			}
-			out = append(out, cobra.CompletionWithDesc(l.Name, render.Line(cut(desc+l.Target, 50))))
+			out = append(out, cobra.CompletionWithDesc(l.Name, render.Line(render.Clip(desc+l.Target, 50))))
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}

@@ -473,7 +473,7 @@ func restartWord(t transport.Transport) string {
 // (for Activity) and in a word (for the bar), and the transport.
 func sessionFacts(s *client.Session) (how, short, via string) {
 	n := s.Negotiation()
-	how = describeNegotiation(n).Reason
+	how = render.DescribeNegotiation(n).Reason
 	short = "discover"
 	if n.Handshake == "initialize" {
 		short = "initialize"

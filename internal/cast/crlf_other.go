@@ -1,6 +1,6 @@
 //go:build !linux && !darwin && !freebsd && !netbsd && !openbsd && !dragonfly
 
-package main
+package cast
 
 // crlf reports whether the terminal fd draws "\n" as "\r\n": assumed, where
 // mcpcli does not read the terminal's settings.

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package cast
 
 import (
 	"sync"
@@ -13,10 +13,10 @@ import (
 // it changed (Windows' console has no SIGWINCH).
 const sizePoll = 250 * time.Millisecond
 
-// watchSize calls resize with the terminal fd's new size each time it
+// WatchSize calls resize with the terminal fd's new size each time it
 // changes, from cols×rows, until the returned stop is called: the size
 // is read every sizePoll.
-func watchSize(fd, cols, rows int, resize func(cols, rows int)) (stop func()) {
+func WatchSize(fd, cols, rows int, resize func(cols, rows int)) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package cast
 
 import (
 	"os"
@@ -11,9 +11,9 @@ import (
 	"golang.org/x/term"
 )
 
-// watchSize calls resize with the terminal fd's new size each time it
+// WatchSize calls resize with the terminal fd's new size each time it
 // changes (SIGWINCH), from cols×rows, until the returned stop is called.
-func watchSize(fd, cols, rows int, resize func(cols, rows int)) (stop func()) {
+func WatchSize(fd, cols, rows int, resize func(cols, rows int)) (stop func()) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGWINCH)
 	done := make(chan struct{})

@@ -1,4 +1,4 @@
-package main
+package render
 
 import (
 	"context"
@@ -51,33 +51,16 @@ func TestRoundMarker(t *testing.T) {
 		{"hostile server text is sanitized", client.Round{Target: "evil\x1b]0;pwned\x07\ntool\u202e", Number: 1, Asks: asks("k\x1b[2J\r")}, res("k\x1b[2J\r", "accept"), nil,
 			"evil tool<U+202E> · round 1 · k: accept"},
 	} {
-		got := roundMarker(tc.r, tc.out, tc.err)
+		got := RoundMarker(tc.r, tc.out, tc.err)
 		if got != tc.want {
-			t.Errorf("%s: roundMarker = %q, want %q", tc.name, got, tc.want)
+			t.Errorf("%s: RoundMarker = %q, want %q", tc.name, got, tc.want)
 		}
 		if strings.ContainsFunc(got, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '\u202e' || r == 0x9b }) {
-			t.Errorf("%s: roundMarker = %q holds a control character", tc.name, got)
+			t.Errorf("%s: RoundMarker = %q holds a control character", tc.name, got)
 		}
 	}
-	long := roundMarker(client.Round{Target: strings.Repeat("é", 300), Number: 1, Asks: asks("a")}, res("a", "accept"), nil)
+	long := RoundMarker(client.Round{Target: strings.Repeat("é", 300), Number: 1, Asks: asks("a")}, res("a", "accept"), nil)
 	if n := utf8.RuneCountInString(long); n != maxMarker || !strings.HasSuffix(long, "…") {
 		t.Errorf("a long marker is %d characters (%q), want %d ending in …", n, long, maxMarker)
-	}
-}
-
-func TestCastSize(t *testing.T) {
-	for _, tc := range []struct {
-		env        map[string]string
-		cols, rows int
-	}{
-		{nil, 80, 24},
-		{map[string]string{"COLUMNS": "132", "LINES": "43"}, 132, 43},
-		{map[string]string{"COLUMNS": "132"}, 80, 24},
-		{map[string]string{"COLUMNS": "x", "LINES": "43"}, 80, 24},
-	} {
-		cols, rows := castSize(nil, func(k string) string { return tc.env[k] })
-		if cols != tc.cols || rows != tc.rows {
-			t.Errorf("castSize(no terminal, %v) = %dx%d, want %dx%d", tc.env, cols, rows, tc.cols, tc.rows)
-		}
 	}
 }

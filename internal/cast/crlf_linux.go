@@ -1,4 +1,4 @@
-package main
+package cast
 
 import "golang.org/x/sys/unix"
 
