@@ -482,13 +482,13 @@ func explainSignIn(err error, named string) (string, bool) {
 		sf    *signInFailed
 		si    *oauth.SignInError
 		setup *oauthSetupError
-		store *tokenStoreError
+		store *oauth.StoreChoiceError
 	)
 	switch {
 	case errors.As(err, &setup):
 		return "cannot sign in: " + setup.err.Error() + " (check --client-id, --client-metadata-url, or the server's oauth settings)", true
 	case errors.As(err, &store):
-		return store.Error() + "; set " + envTokenStore + " to auto, keyring or file", true
+		return store.Error() + "; set " + oauth.EnvTokenStore + " to auto, keyring or file", true
 	case !errors.As(err, &si):
 		return "", false
 	}

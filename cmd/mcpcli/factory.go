@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -77,7 +76,7 @@ type Factory struct {
 	closers      []func()          // run when the command is done: the trace
 	cast         *recording        // --cast, once started
 
-	wait   *waitSlot      // the session's "waiting for …" line, stopped while signing in
+	wait   *render.Waiter // the session's "waiting for …" line, stopped while signing in
 	cfg    *config.Config // the config files, loaded once
 	server *config.Server // the server -s named, once resolved
 	secret []string       // the headers the person gave: redacted in the trace
@@ -282,50 +281,6 @@ func (f *Factory) sse(cmd *cobra.Command, why, url string, h http.Header) (trans
 // --timeout does not: long enough for npx or uvx to fetch a package.
 const DefaultConnectTimeout = 60 * time.Second
 
-// waitAfter is how long a server may say nothing before mcpcli says it is
-// waiting for it.
-const waitAfter = 1500 * time.Millisecond
-
-// waitLine is a "waiting for …" line that shows only if its wait lasts.
-type waitLine struct {
-	t     *time.Timer
-	con   *render.Console
-	shown chan struct{} // closed once the line is on screen
-}
-
-// waiting shows msg on the console after waitAfter, until stop.
-func (f *Factory) waiting(msg string) *waitLine {
-	w := &waitLine{con: f.Console(), shown: make(chan struct{})}
-	w.t = time.AfterFunc(waitAfter, func() {
-		w.con.Waiting(msg)
-		close(w.shown)
-	})
-	return w
-}
-
-func (w *waitLine) stop() {
-	if !w.t.Stop() {
-		<-w.shown // it is being drawn: let it finish, then take it away
-		w.con.Waited()
-	}
-}
-
-// waitSlot holds the one wait of a session at a time.
-type waitSlot struct {
-	mu sync.Mutex
-	w  *waitLine
-}
-
-// set ends the current wait, and starts w (if not nil).
-func (s *waitSlot) set(w *waitLine) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.w != nil {
-		s.w.stop()
-	}
-	s.w = w
-}
-
 // supervisorName is the small supervisor binary, installed beside mcpcli.
 const supervisorName = "mcpcli-supervise"
 
@@ -437,9 +392,9 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 	if st, ok := t.(*transport.Stdio); ok {
 		what = fmt.Sprintf("the server (%s) to start", render.Line(st.Cmd.String()))
 	}
-	wait := &waitSlot{}
+	wait := con.Waiter()
 	f.wait = wait
-	wait.set(f.waiting(fmt.Sprintf("waiting for %s…", what)))
+	wait.Wait(fmt.Sprintf("waiting for %s…", what))
 	pinned := f.Flags.Protocol != "" && f.Flags.Protocol != "auto"
 	asked := ""
 	if pinned {
@@ -452,7 +407,7 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 		Modes:           modes,
 		Roots:           roots,
 		Answerer: client.AnswererFunc(func(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
-			wait.set(nil) // the person is answering: nobody waits for the server
+			wait.Stop() // the person is answering: nobody waits for the server
 			return answerer.Answer(ctx, r)
 		}),
 		OnUndeclared: func(e *client.UndeclaredError) { con.Warn(undeclared(e)) },
@@ -469,7 +424,7 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 		Warn:           con.Warn,
 		OnLog:          con.Log,
 		OnProgress: func(p *mcp.ProgressNotificationParams) {
-			wait.set(nil)
+			wait.Stop()
 			con.Progress(p)
 		},
 		OnStep: func(st client.Step) {
@@ -477,9 +432,9 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 			case client.StepRootsListed:
 				// answered by mcpcli: the server is still at work
 			case client.StepSend:
-				wait.set(f.waiting(fmt.Sprintf("waiting for the server to answer %s %s…", st.Method, render.Line(st.Target))))
+				wait.Wait(fmt.Sprintf("waiting for the server to answer %s %s…", st.Method, render.Line(st.Target)))
 			default:
-				wait.set(nil)
+				wait.Stop()
 				con.EndProgress()
 			}
 			if f.Flags.Verbose {
@@ -489,7 +444,7 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 	}
 	if sampler != nil {
 		opts.Sampler = client.SamplerFunc(func(ctx context.Context, r client.SamplingRound) (*client.SamplingAnswer, error) {
-			wait.set(nil) // the person is writing the reply
+			wait.Stop() // the person is writing the reply
 			return sampler.Sample(ctx, r)
 		})
 		opts.SamplingOff = !f.Flags.Sampling
@@ -514,7 +469,7 @@ func (f *Factory) Connect(ctx context.Context, cmd *cobra.Command, t transport.T
 	// answered is a marker of the recording.
 	opts.Answerer = f.markRounds(opts.Answerer)
 	s, err := client.Connect(ctx, t, opts)
-	wait.set(nil)
+	wait.Stop()
 	f.closers = append(f.closers, closers...)
 	if err != nil {
 		return nil, err

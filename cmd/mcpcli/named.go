@@ -32,7 +32,10 @@ func (f *Factory) loadConfig(ctx context.Context) (*config.Config, error) {
 	opts.Trusted = f.trustStore()
 	opts.TrustProject = f.Flags.TrustProject
 	if f.onTerminal() {
-		opts.Ask = f.askInput(ctx)
+		opts.Ask = func(in config.Input) (string, error) {
+			f.Console().EndProgress()
+			return render.AskInput(ctx, f.prompter(), in)
+		}
 		opts.Approve = f.approveProject(ctx)
 	}
 	cfg, err := config.Load(opts)
@@ -41,38 +44,6 @@ func (f *Factory) loadConfig(ctx context.Context) (*config.Config, error) {
 	}
 	f.cfg = cfg
 	return cfg, nil
-}
-
-// askInput asks for a VS Code ${input:ID} on the terminal, without echo
-// when the file says "password": true.
-func (f *Factory) askInput(ctx context.Context) func(config.Input) (string, error) {
-	return func(in config.Input) (string, error) {
-		p := f.prompter()
-		f.Console().EndProgress()
-		what := render.Line(in.Description)
-		if what == "" {
-			what = render.Line(in.ID)
-		}
-		fmt.Fprintf(p, "Server %q (%s) needs a value: %s\n", render.Line(in.Server), render.Line(in.File), what)
-		prompt := fmt.Sprintf("%s: ", render.Line(in.ID))
-		var s string
-		var err error
-		if in.Password {
-			s, err = p.ReadSecretLine(ctx, fmt.Sprintf("%s (input hidden): ", render.Line(in.ID)))
-		} else {
-			if in.Default != "" {
-				prompt = fmt.Sprintf("%s [default: %s]: ", render.Line(in.ID), render.Line(in.Default))
-			}
-			s, err = p.ReadLine(ctx, prompt)
-		}
-		if err != nil {
-			return "", err
-		}
-		if s == "" {
-			s = in.Default
-		}
-		return s, nil
-	}
 }
 
 // namedServer resolves -s NAME: its entry, every value expanded.

@@ -389,7 +389,7 @@ also defines runs instead.`,
 }
 
 func (f *Factory) trustOptions(cmd *cobra.Command, args []string) (*ServersTrustOptions, error) {
-	opts := &ServersTrustOptions{Out: f.Deps.Out, Review: f.writeReview, Show: f.showPath,
+	opts := &ServersTrustOptions{Out: f.Deps.Out, Review: render.Config{Home: f.home()}.Review, Show: f.showPath,
 		Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
 	for _, a := range args {
 		p, err := filepath.Abs(a)

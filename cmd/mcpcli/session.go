@@ -174,7 +174,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 			Scripted: f.Flags.Answers != "",
 			Settled: func() {
 				if f.wait != nil {
-					f.wait.set(nil)
+					f.wait.Stop()
 				}
 			},
 		}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -14,9 +12,6 @@ import (
 	"github.com/mcpcli/mcpcli/transport"
 	"github.com/mcpcli/mcpcli/urlmode"
 )
-
-// envTokenStore chooses where tokens are kept: auto, keyring or file.
-const envTokenStore = "MCPCLI_TOKEN_STORE"
 
 // loginArgs is how this run names its server to mcpcli, for the commands
 // an error suggests: "-s NAME" or "--url URL"; "" for a stdio server
@@ -56,20 +51,8 @@ func (f *Factory) tokenStore(kr oauth.Keyring) (oauth.Store, error) {
 	if home == nil {
 		home = func() (string, error) { return "", fmt.Errorf("no home directory") }
 	}
-	store, err := oauth.OpenStore(oauth.StoreOptions{
-		Backend: f.getenv(envTokenStore), Keyring: kr, Getenv: f.getenv, Home: home, Notice: f.notice,
-	})
-	if err != nil {
-		return nil, &tokenStoreError{err: err}
-	}
-	return store, nil
+	return oauth.OpenStoreFromEnv(oauth.StoreOptions{Keyring: kr, Getenv: f.getenv, Home: home, Notice: f.notice})
 }
-
-// tokenStoreError is a token store that cannot be used.
-type tokenStoreError struct{ err error }
-
-func (e *tokenStoreError) Error() string { return "$" + envTokenStore + ": " + e.err.Error() }
-func (e *tokenStoreError) Unwrap() error { return e.err }
 
 // signInFor gives an HTTP transport the OAuth handler of its server: the
 // token kept for it, refreshed when it expires, and a sign-in when the
@@ -77,7 +60,7 @@ func (e *tokenStoreError) Unwrap() error { return e.err }
 // signs in even without a terminal (it prints the URL and waits).
 func (f *Factory) signInFor(h *transport.HTTP, login bool) (*oauth.Handler, error) {
 	kr := f.keyring()
-	var store oauth.Store = &lazyStore{open: func() (oauth.Store, error) { return f.tokenStore(kr) }}
+	store := oauth.LazyStore(func() (oauth.Store, error) { return f.tokenStore(kr) })
 	if login {
 		// Signing in on purpose needs somewhere to keep the token.
 		var err error
@@ -95,7 +78,7 @@ func (f *Factory) signInFor(h *transport.HTTP, login bool) (*oauth.Handler, erro
 		ClientMetadataURL: f.Flags.ClientMetadataURL,
 		// The authorization server is reached by a client of its own:
 		// the --header values are for the MCP server alone.
-		HTTPClient: &http.Client{Timeout: f.Flags.Timeout, CheckRedirect: authServerRedirect},
+		HTTPClient: &http.Client{Timeout: f.Flags.Timeout, CheckRedirect: oauth.SameOriginPosts},
 		Notice:     f.notice,
 	}
 	if srv := f.server; srv != nil && srv.OAuth != nil {
@@ -122,7 +105,7 @@ func (f *Factory) signInFor(h *transport.HTTP, login bool) (*oauth.Handler, erro
 	}
 	h.OAuth = &pausing{Handler: handler, login: f.loginArgs(), quiet: func() {
 		if f.wait != nil {
-			f.wait.set(nil) // nobody waits for the server while the person signs in
+			f.wait.Stop() // nobody waits for the server while the person signs in
 		}
 	}}
 	return handler, nil
@@ -227,67 +210,3 @@ type signInFailed struct {
 
 func (e *signInFailed) Error() string { return e.err.Error() }
 func (e *signInFailed) Unwrap() error { return e.err }
-
-// lazyStore opens the token store when a server first needs it. A store
-// that cannot be opened keeps nothing: a server that wants no sign-in does
-// not notice, and one that does is signed in to for this run only, with a
-// notice that says why.
-type lazyStore struct {
-	open func() (oauth.Store, error)
-	once sync.Once
-	s    oauth.Store
-	err  error
-}
-
-func (l *lazyStore) get() (oauth.Store, error) {
-	l.once.Do(func() { l.s, l.err = l.open() })
-	return l.s, l.err
-}
-
-func (l *lazyStore) Load(server string) (*oauth.Entry, error) {
-	s, err := l.get()
-	if err != nil {
-		return nil, nil
-	}
-	return s.Load(server)
-}
-
-func (l *lazyStore) Save(server string, e *oauth.Entry) error {
-	s, err := l.get()
-	if err != nil {
-		return err
-	}
-	return s.Save(server, e)
-}
-
-func (l *lazyStore) Delete(server string) error {
-	s, err := l.get()
-	if err != nil {
-		return err
-	}
-	return s.Delete(server)
-}
-
-func (l *lazyStore) Where() string {
-	s, err := l.get()
-	if err != nil {
-		return "nowhere (" + err.Error() + ")"
-	}
-	return s.Where()
-}
-
-// authServerRedirect lets the sign-in's own requests follow a redirect
-// that sends nothing along: a GET (metadata), or any request within its
-// origin. A request with a body (registration, the code exchange, a
-// refresh: the code, the verifier, the client secret) is not carried to
-// another origin by a 307 or 308.
-func authServerRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) >= 10 {
-		return fmt.Errorf("stopped after %d redirects", len(via))
-	}
-	prev := via[len(via)-1].URL
-	if req.Method != http.MethodGet && (!strings.EqualFold(req.URL.Scheme, prev.Scheme) || !strings.EqualFold(req.URL.Host, prev.Host)) {
-		return fmt.Errorf("the authorization server redirected a %s from %s to another origin, %s; mcpcli does not send the sign-in's secrets there", req.Method, prev.Host, req.URL.Host)
-	}
-	return nil
-}

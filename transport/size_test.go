@@ -1,4 +1,4 @@
-package main
+package transport
 
 import "testing"
 
@@ -24,9 +24,9 @@ func TestParseSize(t *testing.T) {
 		{"12 parsecs", 0, false},
 		{"", 0, false},
 	} {
-		got, err := parseSize(tt.in)
+		got, err := ParseMessageSize(tt.in)
 		if (err == nil) != tt.ok || got != tt.want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d (ok %v)", tt.in, got, err, tt.want, tt.ok)
+			t.Errorf("ParseMessageSize(%q) = %d, %v; want %d (ok %v)", tt.in, got, err, tt.want, tt.ok)
 		}
 	}
 }

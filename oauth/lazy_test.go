@@ -1,4 +1,4 @@
-package main
+package oauth
 
 import (
 	"net/http"
@@ -19,7 +19,7 @@ func TestAuthServerRedirect(t *testing.T) {
 		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
 	}))
 	defer as.Close()
-	c := &http.Client{CheckRedirect: authServerRedirect}
+	c := &http.Client{CheckRedirect: SameOriginPosts}
 
 	_, err := c.PostForm(as.URL+"/token", url.Values{"code": {"c0de"}, "client_secret": {"s3cret"}})
 	if err == nil || !strings.Contains(err.Error(), "does not send the sign-in's secrets there") {
