@@ -150,7 +150,6 @@ func orDash(s string) string {
 	return s
 }
 
-
 // where names a source for people: the path (~ for the home directory),
 // what kind of file it is, and a project file's trust when it is not.
 func (l ServerList) where(s serverSource) string {
