@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/config"
+	"github.com/mcpcli/mcpcli/internal/interrupt"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/internal/suggest"
 	"github.com/mcpcli/mcpcli/oauth"
@@ -91,13 +92,13 @@ func report(ctx context.Context, w *render.Console, err error, login string) int
 	var ended *sessionEndedError
 	if errors.As(err, &ended) {
 		w.Printf("mcpcli: %s", ended)
-		return ended.sig.exitCode()
+		return ended.sig.ExitCode()
 	}
-	var sig interrupted
+	var sig interrupt.Signal
 	if errors.As(err, &sig) {
 		// Stopped while reading the person's own input: nothing was sent.
-		w.Printf("mcpcli: stopped on %s before anything was sent", sig.signal())
-		return sig.exitCode()
+		w.Printf("mcpcli: stopped on %s before anything was sent", sig.Name())
+		return sig.ExitCode()
 	}
 	var tce *client.TaskCancelledError
 	if errors.As(err, &tce) && tce.Abandoned {
@@ -108,7 +109,7 @@ func report(ctx context.Context, w *render.Console, err error, login string) int
 		default:
 			w.Printf("mcpcli: cancelled; %s", render.Line(tce.Error()))
 			if errors.As(context.Cause(ctx), &sig) {
-				return sig.exitCode()
+				return sig.ExitCode()
 			}
 		}
 		return exitAbandoned
@@ -120,8 +121,8 @@ func report(ctx context.Context, w *render.Console, err error, login string) int
 	}
 	if errors.Is(err, client.ErrAbandoned) || ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		if errors.As(context.Cause(ctx), &sig) {
-			w.Printf("mcpcli: cancelled on %s; the request was abandoned", sig.signal())
-			return sig.exitCode()
+			w.Printf("mcpcli: cancelled on %s; the request was abandoned", sig.Name())
+			return sig.ExitCode()
 		}
 		w.Printf("mcpcli: cancelled; the request was abandoned")
 		return exitAbandoned
@@ -757,4 +758,18 @@ func orNone(names []string) string {
 		return "(none)"
 	}
 	return strings.Join(names, ", ")
+}
+
+// beforeSending is err, from asking the person before a request was sent
+// (its arguments, a template's variables), as report should word it: a
+// signal that ended ctx stopped the run before anything was sent.
+func beforeSending(ctx context.Context, err error) error {
+	var (
+		sig interrupt.Signal
+		ae  *request.AskError
+	)
+	if errors.As(err, &ae) && ctx.Err() != nil && errors.As(context.Cause(ctx), &sig) {
+		return sig
+	}
+	return err
 }

@@ -4,6 +4,7 @@ package main
 import (
 	"os"
 
+	"github.com/mcpcli/mcpcli/internal/interrupt"
 	"github.com/mcpcli/mcpcli/internal/nocolorprobe"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -19,7 +20,7 @@ func main() {
 		transport.Supervise(os.Args[2:])
 	}
 	deps := SystemDeps()
-	ctx, stop := signalContext(deps.Servers)
+	ctx, stop := interrupt.Context(deps.Servers)
 	code := Run(ctx, os.Args[1:], deps)
 	stop()
 	os.Exit(code)

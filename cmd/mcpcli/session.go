@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/interrupt"
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
@@ -263,7 +264,7 @@ func (f *Factory) pickServer(cmd *cobra.Command) error {
 	if errors.Is(err, tui.ErrNoChoice) {
 		return errNoServerChosen
 	}
-	var sig interrupted
+	var sig interrupt.Signal
 	if err != nil && errors.As(context.Cause(cmd.Context()), &sig) {
 		return sig // nothing was sent: no server was chosen
 	}
@@ -349,7 +350,7 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 	}
 	feed := tui.NewFeed(nil)
 	s, err := opts.Connect(ctx, feed)
-	var sig interrupted
+	var sig interrupt.Signal
 	if err != nil && errors.As(context.Cause(ctx), &sig) {
 		return &sessionEndedError{sig: sig, connecting: true}
 	}
@@ -402,7 +403,7 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 func lineOutcome(ctx context.Context, err error) error {
 	var (
 		ended *line.Ended
-		sig   interrupted
+		sig   interrupt.Signal
 	)
 	switch {
 	case errors.As(err, &ended) && errors.As(context.Cause(ctx), &sig):
@@ -499,13 +500,13 @@ func sessionFacts(s *client.Session) (how, short, via string) {
 // sessionEndedError is a full-screen session ended by a signal: the
 // session, not a request, was what the signal stopped.
 type sessionEndedError struct {
-	sig        interrupted
+	sig        interrupt.Signal
 	connecting bool // before it opened
 	cut        int  // requests it cut short
 }
 
 func (e *sessionEndedError) Error() string {
-	msg := "the session ended on " + e.sig.signal()
+	msg := "the session ended on " + e.sig.Name()
 	if e.connecting {
 		msg += " while it connected to the server"
 	}

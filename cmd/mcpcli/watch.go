@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/interrupt"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -116,8 +117,8 @@ func watchRun(ctx context.Context, opts *WatchOptions) error {
 // stopped is how watch ends when its context does: Ctrl+C (or a test's
 // cancel) is its normal end; SIGTERM or SIGHUP end it as they end any run.
 func stopped(ctx context.Context) error {
-	var sig interrupted
-	if errors.As(context.Cause(ctx), &sig) && sig.sig != os.Interrupt {
+	var sig interrupt.Signal
+	if errors.As(context.Cause(ctx), &sig) && sig.Sig != os.Interrupt {
 		return ctx.Err()
 	}
 	return nil

@@ -1,4 +1,4 @@
-package main
+package interrupt
 
 import (
 	"os"
@@ -17,11 +17,11 @@ func TestWindowsStopsAreWordedAsTheConsolesEvents(t *testing.T) {
 		{os.Interrupt, "the user interrupted mcpcli (Ctrl+C or Ctrl+Break)", "Ctrl+C or Ctrl+Break"},
 		{syscall.SIGTERM, "mcpcli's console was closed", "the console's closing"},
 	} {
-		if got := (interrupted{tc.sig}).Error(); got != tc.err {
-			t.Errorf("interrupted{%v}.Error() = %q, want %q", tc.sig, got, tc.err)
+		if got := (Signal{tc.sig}).Error(); got != tc.err {
+			t.Errorf("Signal{%v}.Error() = %q, want %q", tc.sig, got, tc.err)
 		}
-		if got := (interrupted{tc.sig}).signal(); got != tc.named {
-			t.Errorf("interrupted{%v}.signal() = %q, want %q", tc.sig, got, tc.named)
+		if got := (Signal{tc.sig}).Name(); got != tc.named {
+			t.Errorf("Signal{%v}.Name() = %q, want %q", tc.sig, got, tc.named)
 		}
 	}
 }

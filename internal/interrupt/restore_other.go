@@ -1,6 +1,6 @@
 //go:build !linux && !darwin && !freebsd && !netbsd && !openbsd && !dragonfly
 
-package main
+package interrupt
 
 // savedTerminal: where mcpcli does not read the terminal's settings, the
 // full-screen programs restore what they change themselves.

@@ -1,4 +1,4 @@
-package main
+package interrupt
 
 import "golang.org/x/sys/unix"
 
