@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,6 +17,7 @@ import (
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
+	"github.com/mcpcli/mcpcli/shell"
 	"github.com/mcpcli/mcpcli/shell/line"
 	"github.com/mcpcli/mcpcli/shell/tui"
 	"github.com/mcpcli/mcpcli/transport"
@@ -30,30 +30,12 @@ type SessionOptions struct {
 	// Accessible runs the line session (--accessible) instead of the
 	// full-screen one.
 	Accessible bool
-	// Save is --save FILE: the session's requests as a replayable script.
-	Save string
-	// ResultBudget is --result-budget: the memory the full-screen
-	// session keeps its results in.
-	ResultBudget int64
 
-	// The full-screen session: NoTerminal says why there is none.
+	// The full-screen shell (NoTerminal says why there is none), or the
+	// line shell.
 	NoTerminal string
-	Terminal   *render.Terminal
-	Forms      *render.FormAnswerer
-	Values     *render.ValueForm
-	// Connect connects with the session's hooks going to feed: to a
-	// server started again (stdio) or reached again (HTTP) each time.
-	Connect func(ctx context.Context, feed *tui.Feed) (*client.Session, error)
-	Replay  request.Replay
-	// ErrorText words an error as report does, naming the server as the
-	// run named it.
-	ErrorText func(error) string
-	// KeyGuard is how long the session's own questions ignore keys, as
-	// the forms do (MCPCLI_KEY_GUARD).
-	KeyGuard time.Duration
-
-	// The line shell.
-	Line *line.Options
+	TUI        *tui.RunOptions
+	Line       *line.Options
 }
 
 // NewCmdSession is the session command (and what mcpcli runs when given a
@@ -111,7 +93,9 @@ Results go to stdout, flushed after each; everything else to stderr.`,
 			if err != nil {
 				return err
 			}
-			opts.ResultBudget = int64(budget)
+			if opts.TUI != nil {
+				opts.TUI.ResultBudget = int64(budget)
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -142,10 +126,11 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 		}
 		return f.Transport(cmd)
 	}
-	opts := &SessionOptions{Console: f.Console(), Accessible: f.Flags.Accessible, Save: save, Replay: f.replay(), ErrorText: f.errorText}
+	opts := &SessionOptions{Console: f.Console(), Accessible: f.Flags.Accessible}
+	replay := f.replay()
 	if opts.Accessible {
 		opts.Line = &line.Options{
-			Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Save: save, Replay: opts.Replay, Words: lineWords{f.loginArgs()},
+			Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Save: save, Replay: replay, Words: lineWords{f.loginArgs()},
 			Restart: restartWord(t),
 			Connect: func(ctx context.Context, rec *request.Recorder) (*client.Session, error) {
 				t, err := transportOnce()
@@ -205,10 +190,10 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	// writes out while a form or a sign-in has the terminal. Its own screen
 	// takes keys at once: it is not a consent screen (its asks wait; its
 	// forms, on fa.Term, have the key guard).
-	opts.Forms, opts.Terminal = fa, &render.Terminal{In: f.Deps.In, Out: f.Deps.Err, KeyGuard: render.NoKeyGuard}
-	opts.KeyGuard = fa.Term.KeyGuard
-	opts.Values = &render.ValueForm{Term: fa.Term}
-	opts.Connect = func(ctx context.Context, feed *tui.Feed) (*client.Session, error) {
+	opts.TUI = &tui.RunOptions{Console: f.Console(), Forms: fa, Values: &render.ValueForm{Term: fa.Term},
+		Terminal: &render.Terminal{In: f.Deps.In, Out: f.Deps.Err, KeyGuard: render.NoKeyGuard}, KeyGuard: fa.Term.KeyGuard,
+		Replay: replay, Save: save, ErrorText: f.errorText}
+	opts.TUI.Connect = func(ctx context.Context, feed *tui.Feed) (*client.Session, error) {
 		t, err := transportOnce()
 		if err != nil {
 			return nil, err
@@ -343,66 +328,22 @@ func withTask(rec *request.Recorder, onTask func(client.TaskStatus)) func(client
 
 func sessionRun(ctx context.Context, opts *SessionOptions) error {
 	if opts.Accessible {
-		return lineOutcome(ctx, line.Run(ctx, opts.Line))
+		return shellOutcome(ctx, line.Run(ctx, opts.Line))
 	}
 	if opts.NoTerminal != "" {
 		return &noTerminalError{why: opts.NoTerminal}
 	}
-	feed := tui.NewFeed(nil)
-	s, err := opts.Connect(ctx, feed)
-	var sig interrupt.Signal
-	if err != nil && errors.As(context.Cause(ctx), &sig) {
-		return &sessionEndedError{sig: sig, connecting: true}
-	}
-	if err != nil {
-		return err
-	}
-	conn := &sessionConn{s: s}
-	defer conn.close()
-	how, negotiated, via := sessionFacts(s)
-	feed.HoldConsole(opts.Console.Hold)
-	errorText := opts.ErrorText
-	if errorText == nil {
-		errorText = explain
-	}
-	m := tui.New(tui.Options{
-		Context: ctx,
-		Client:  s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
-		Transport: via, Negotiated: negotiated, How: how,
-		Replay: opts.Replay, SavePath: opts.Save,
-		ErrorText:    errorText,
-		KeyGuard:     opts.KeyGuard,
-		ResultBudget: opts.ResultBudget,
-		Reconnect: func(ctx context.Context) (tui.Reached, error) {
-			s, err := conn.replace(func() (*client.Session, error) { return opts.Connect(ctx, feed) })
-			if err != nil {
-				return tui.Reached{}, err
-			}
-			how, negotiated, via := sessionFacts(s)
-			return tui.Reached{Client: s, Transport: via, Negotiated: negotiated, How: how}, nil
-		},
-	})
-	_, err = opts.Terminal.Run(ctx, m)
-	m.Close()
-	if err != nil && errors.As(context.Cause(ctx), &sig) {
-		return &sessionEndedError{sig: sig, cut: m.Cut()}
-	}
+	err := shellOutcome(ctx, tui.Run(ctx, opts.TUI))
 	if errors.Is(err, render.ErrCancelled) {
 		err = nil
 	}
-	if err != nil {
-		return err
-	}
-	if msg := m.Status(); msg != "" && opts.Save != "" {
-		opts.Console.Printf("mcpcli: %s", msg)
-	}
-	return nil
+	return err
 }
 
-// lineOutcome is how the line shell ended, as report words it.
-func lineOutcome(ctx context.Context, err error) error {
+// shellOutcome is how a shell ended, as report words it.
+func shellOutcome(ctx context.Context, err error) error {
 	var (
-		ended *line.Ended
+		ended *shell.Ended
 		sig   interrupt.Signal
 	)
 	switch {
@@ -417,50 +358,6 @@ func lineOutcome(ctx context.Context, err error) error {
 	return err
 }
 
-// sessionConn is the session's connection of the moment: R replaces it.
-type sessionConn struct {
-	mu     sync.Mutex
-	s      *client.Session // nil after a restart that failed
-	closed bool
-}
-
-// replace ends the connection (and with it a stdio server, if it still
-// runs), and connects again.
-func (c *sessionConn) replace(connect func() (*client.Session, error)) (*client.Session, error) {
-	c.mu.Lock()
-	old := c.s
-	c.s = nil
-	c.mu.Unlock()
-	if old != nil {
-		old.Close()
-	}
-	s, err := connect()
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		// The session ended while it connected.
-		s.Close()
-		return nil, errClosed
-	}
-	c.s = s
-	return s, nil
-}
-
-var errClosed = errors.New("the session ended")
-
-func (c *sessionConn) close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.closed = true
-	if c.s != nil {
-		c.s.Close()
-		c.s = nil
-	}
-}
-
 // restartWord is what restarting a session does to the server t: restart
 // a stdio server, reconnect to an HTTP one.
 func restartWord(t transport.Transport) string {
@@ -468,33 +365,6 @@ func restartWord(t transport.Transport) string {
 		return "restart"
 	}
 	return "reconnect"
-}
-
-// sessionFacts say how the session was reached: the negotiation in full
-// (for Activity) and in a word (for the bar), and the transport.
-func sessionFacts(s *client.Session) (how, short, via string) {
-	n := s.Negotiation()
-	how = render.DescribeNegotiation(n).Reason
-	short = "discover"
-	if n.Handshake == "initialize" {
-		short = "initialize"
-		if n.Discover != client.DiscoverNotSent {
-			short = "initialize, fallback"
-		}
-	}
-	if n.Pinned {
-		short += ", pinned"
-	}
-	switch s.Transport().(type) {
-	case *transport.Stdio:
-		via = "stdio"
-	case *transport.HTTP:
-		via = "HTTP"
-	case *transport.SSE:
-		via, short = "HTTP+SSE", "initialize"
-		how = "HTTP+SSE (the " + transport.LegacySSEVersion + " transport): the initialize handshake"
-	}
-	return how, short, via
 }
 
 // sessionEndedError is a full-screen session ended by a signal: the

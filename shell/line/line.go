@@ -24,6 +24,7 @@ import (
 	"github.com/mcpcli/mcpcli/internal/suggest"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
+	"github.com/mcpcli/mcpcli/shell"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -70,17 +71,6 @@ type Words interface {
 	Note(n request.Note) string
 }
 
-// Ended is a line shell that ctx ended (a signal): the shell, not a
-// request, was what it stopped.
-type Ended struct {
-	Connecting bool // before it was connected
-	Cut        int  // commands it cut short
-	Err        error
-}
-
-func (e *Ended) Error() string { return "the session ended: " + e.Err.Error() }
-func (e *Ended) Unwrap() error { return e.Err }
-
 // FailedError is a line shell in which commands failed.
 type FailedError struct{ Failed, Of int }
 
@@ -111,7 +101,7 @@ type line struct {
 }
 
 // Run runs the line shell until its input ends, or quit. It returns what
-// ended it: nil; *Ended when ctx did; what connecting failed with;
+// ended it: nil; *shell.Ended when ctx did; what connecting failed with;
 // *FailedError when commands failed; ErrToolReported when only tools did.
 func Run(ctx context.Context, o *Options) error {
 	if o.Now == nil {
@@ -124,7 +114,7 @@ func Run(ctx context.Context, o *Options) error {
 	s, err := o.Connect(ctx, l.rec)
 	if err != nil {
 		if ctx.Err() != nil {
-			return &Ended{Connecting: true, Err: err}
+			return &shell.Ended{Connecting: true, Err: err}
 		}
 		return err
 	}
@@ -147,7 +137,7 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return &Ended{Cut: l.cut, Err: err}
+		return &shell.Ended{Cut: l.cut, Err: err}
 	case err != nil:
 		return l.s.Explain(err)
 	case l.failed > 0:
