@@ -31,6 +31,9 @@ type Console struct {
 	prog *Progress
 	opts ConsoleOptions
 	live bool // a Waiting line is on screen
+
+	waiterOnce sync.Once
+	waiter     *Waiter
 }
 
 // ConsoleOptions configure a Console.

@@ -23,8 +23,13 @@ type waitLine struct {
 	shown chan struct{} // closed once the line is on screen
 }
 
-// Waiter is a waiting line on c.
-func (c *Console) Waiter() *Waiter { return &Waiter{con: c} }
+// Waiter is c's waiting line: one for the console, so that whoever knows
+// nobody waits for the server any more (a sign-in starting, a command
+// done) can take it away.
+func (c *Console) Waiter() *Waiter {
+	c.waiterOnce.Do(func() { c.waiter = &Waiter{con: c} })
+	return c.waiter
+}
 
 // Wait ends the wait of the moment, and starts one that says msg once it
 // lasts.

@@ -18,52 +18,84 @@ import (
 	"github.com/mcpcli/mcpcli/urlmode"
 )
 
-// Answerer picks how elicitations are answered in this run: an answers
-// file, full-screen forms, or line prompts.
+// asking is how this run asks the person, made once: from an answers
+// file, on full-screen forms, or on lines.
+type asking struct {
+	answerer client.Answerer
+	// sampler answers sampling requests the same way. It is there even
+	// without --sampling, off: a session can turn sampling on.
+	sampler client.Sampler
+	// rec keeps what the person answers (nil with an answers file), to
+	// be written as an answers file if the retry that carries it fails,
+	// or with --save-answers.
+	rec *request.Recorder
+	// forms and prompter are the run's full-screen forms (nil: the run
+	// cannot show them) and its line prompter (one: it reads stdin ahead).
+	forms    *render.FormAnswerer
+	prompter *render.Prompter
+}
+
+// answerSet is who answers one connection's asks and sampling requests.
+type answerSet struct {
+	answerer client.Answerer
+	sampler  client.Sampler
+}
+
+// Answerer is how this run's one-shot commands answer elicitations.
 func (f *Factory) Answerer(cmd *cobra.Command) (client.Answerer, error) {
-	a, _, err := f.Answerers(cmd)
-	return a, err
-}
-
-// Answerers picks how this run answers: elicitations always, and with
-// --sampling the server's sampling requests too (nil otherwise: sampling
-// is not declared), the same way (an answers file, the full screen, or
-// lines).
-func (f *Factory) Answerers(cmd *cobra.Command) (client.Answerer, client.Sampler, error) {
-	a, sampler, err := f.answerers(cmd)
-	if err != nil || !f.Flags.Sampling {
-		return a, nil, err
+	a, err := f.oneShot(cmd)
+	if err != nil {
+		return nil, err
 	}
-	return a, sampler, nil
+	return a.answerer, nil
 }
 
-func (f *Factory) answerers(cmd *cobra.Command) (client.Answerer, client.Sampler, error) {
+// oneShot is how a one-shot command answers: the run's way of asking,
+// each answer recorded.
+func (f *Factory) oneShot(cmd *cobra.Command) (*answerSet, error) {
+	a, err := f.asking(cmd)
+	if err != nil {
+		return nil, err
+	}
+	if a.rec == nil {
+		return &answerSet{a.answerer, a.sampler}, nil
+	}
+	return &answerSet{a.rec.Answerer(a.answerer), a.rec.Sampler(a.sampler)}, nil
+}
+
+// asking picks, once, how this run asks: an answers file (--answers), the
+// full screen, or lines.
+func (f *Factory) asking(cmd *cobra.Command) (*asking, error) {
+	if f.ask != nil && f.ask.answerer != nil {
+		return f.ask, nil
+	}
+	a := f.ui()
 	con := f.Console()
 	consent := &urlmode.Consent{Open: f.Deps.Open, Out: con}
-	if f.Flags.Answers != "" {
+	switch {
+	case f.Flags.Answers != "":
 		s, err := f.script(cmd)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		// A scripted accept of a URL is the script's consent: opened with
 		// --open-urls, printed otherwise; refused schemes become decline.
-		return consent.Script(s, f.Flags.OpenURLs), s, nil
+		a.answerer, a.sampler = consent.Script(s, f.Flags.OpenURLs), s
+		return a, nil
+	case a.forms != nil:
+		consent.Term = a.forms.Term
+		consent.Banner = func() string { return a.forms.Banner } // the tour's step, as on its forms
+		a.forms.URL = consent.TUI
+		a.answerer, a.sampler = a.forms, a.forms
+	default:
+		p := a.prompter
+		p.URL = func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error) {
+			return consent.Line(ctx, p, r, i)
+		}
+		a.answerer, a.sampler = p, p
 	}
-	// What the person answers is kept, to be written as an answers file
-	// if the retry that carries it fails (or with --save-answers).
-	rec := &request.Recorder{}
-	f.recorder = rec
-	if fa := f.forms(); fa != nil {
-		consent.Term = fa.Term
-		consent.Banner = func() string { return fa.Banner } // the tour's step, as on its forms
-		fa.URL = consent.TUI
-		return rec.Answerer(fa), rec.Sampler(fa), nil
-	}
-	p := f.prompter()
-	p.URL = func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error) {
-		return consent.Line(ctx, p, r, i)
-	}
-	return rec.Answerer(p), rec.Sampler(p), nil
+	a.rec = &request.Recorder{}
+	return a, nil
 }
 
 // keepAnswers writes what the person answered as an answers file: to
@@ -71,10 +103,11 @@ func (f *Factory) answerers(cmd *cobra.Command) (client.Answerer, client.Sampler
 // file of its own, with the command that sends them again (answers that
 // only decline or cancel are nothing to send again).
 func (f *Factory) keepAnswers(err error) {
-	if f.recorder == nil {
+	if f.ask == nil || f.ask.rec == nil {
 		return
 	}
-	n, accepted := f.recorder.Answered()
+	rec := f.ask.rec
+	n, accepted := rec.Answered()
 	if n == 0 {
 		return
 	}
@@ -93,7 +126,7 @@ func (f *Factory) keepAnswers(err error) {
 		file.Close()
 		path = file.Name()
 	}
-	file, _, _ := f.recorder.Answers()
+	file, _, _ := rec.Answers()
 	if werr := os.WriteFile(path, file, 0o600); werr != nil {
 		con.Warn(fmt.Sprintf("your answers could not be saved in %s: %v", path, werr))
 		return
@@ -110,39 +143,38 @@ func (f *Factory) keepAnswers(err error) {
 	con.Printf("mcpcli: your answers are kept in %s; to send them again: %s", path, line)
 }
 
-// forms is the run's full-screen form answerer, or nil when the run cannot
-// show one. The forms draw on stderr; stdout keeps carrying only results,
-// so `mcpcli call … -o json | jq` works with a form on screen.
-func (f *Factory) forms() *render.FormAnswerer {
-	if !f.fullScreen() {
-		return nil
+// ui is the run's forms and line prompter, made once. The forms draw on
+// stderr (nil when the run cannot show them: no terminal, --accessible,
+// TERM=dumb); stdout keeps carrying only results, so `mcpcli call … -o
+// json | jq` works with a form on screen.
+func (f *Factory) ui() *asking {
+	if f.ask != nil {
+		return f.ask
 	}
-	if f.formAnswerer == nil {
-		con := f.Console()
-		f.formAnswerer = &render.FormAnswerer{Term: con.Terminal(f.Deps.In), Status: con}
-	}
-	return f.formAnswerer
-}
-
-// prompter is the run's line prompter: one, since it reads stdin ahead.
-func (f *Factory) prompter() *render.Prompter {
-	if f.linePrompter != nil {
-		return f.linePrompter
-	}
-	p := render.NewPrompter(f.Deps.In, f.Console())
-	if f.Deps.InTTY {
-		fd := f.Deps.InFd
-		p.ReadSecret = func() (string, error) {
+	con := f.Console()
+	a := &asking{prompter: render.NewPrompter(f.Deps.In, con)}
+	if d := f.Deps; d.InTTY {
+		fd := d.InFd
+		a.prompter.ReadSecret = func() (string, error) {
 			b, err := term.ReadPassword(fd)
 			return string(b), err
 		}
-		p.DropTypeahead = func() { render.DropTerminalInput(fd) }
+		a.prompter.DropTypeahead = func() { render.DropTerminalInput(fd) }
 	} else {
-		p.Echo = true
+		a.prompter.Echo = true
 	}
-	f.linePrompter = p
-	return p
+	if f.fullScreen() {
+		a.forms = &render.FormAnswerer{Term: con.Terminal(f.Deps.In), Status: con}
+	}
+	f.ask = a
+	return a
 }
+
+// forms is the run's full-screen form answerer, or nil.
+func (f *Factory) forms() *render.FormAnswerer { return f.ui().forms }
+
+// prompter is the run's line prompter.
+func (f *Factory) prompter() *render.Prompter { return f.ui().prompter }
 
 // arguments is how this run asks for missing arguments: a form on a
 // terminal, lines with --accessible on one; nil without a terminal, or
@@ -213,10 +245,8 @@ func (f *Factory) script(cmd *cobra.Command) (*client.Script, error) {
 
 // setBanner heads the run's forms and line asks with b.
 func (f *Factory) setBanner(b string) {
-	if f.formAnswerer != nil {
-		f.formAnswerer.Banner = b
+	if a := f.ui(); a.forms != nil {
+		a.forms.Banner = b
 	}
-	if f.linePrompter != nil {
-		f.linePrompter.Banner = b
-	}
+	f.ui().prompter.Banner = b
 }

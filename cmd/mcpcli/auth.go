@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
@@ -81,7 +82,13 @@ func newAuthCmd(f *Factory, c *cobra.Command, runF, run func(context.Context, *A
 			return err
 		}
 		if login {
-			handler, err := f.signInFor(h, true)
+			// Signing in on purpose needs somewhere to keep the token.
+			s := f.signIn(true, nil)
+			var err error
+			if s.Store, err = f.tokenStore(s.Keyring); err != nil {
+				return err
+			}
+			handler, err := s.For(h, nil)
 			if err != nil {
 				return err
 			}
@@ -114,7 +121,7 @@ Without a terminal it prints the link and waits; --open-urls opens it.`,
 
 func authLoginRun(ctx context.Context, opts *AuthOptions) error {
 	if err := opts.Login(ctx); err != nil {
-		return &signInFailed{login: opts.LoginArgs, err: err}
+		return &connect.SignInFailed{Login: opts.LoginArgs, Err: err}
 	}
 	st, err := keptStatus(opts)
 	if err != nil {

@@ -71,11 +71,11 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 			if err != nil {
 				return asUsage(cmd, err) // before starting any server
 			}
-			connect, err := f.connector(cmd)
+			// -o json prints the bytes: nothing to decode.
+			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == ""})
 			if err != nil {
 				return err
 			}
-			f.rawOnly = f.JSON() && save == "" // -o json prints the bytes: nothing to decode
 			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs, Form: f.arguments(), Save: save}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -207,11 +207,10 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 			if err != nil {
 				return asUsage(cmd, err)
 			}
-			connect, err := f.connector(cmd)
+			connect, err := f.connector(cmd, dial{rawOnly: f.JSON()})
 			if err != nil {
 				return err
 			}
-			f.rawOnly = f.JSON()
 			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: request.Values(pairs), Form: f.arguments(), Value: f.values()}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -293,16 +292,13 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 				return asUsage(cmd, err)
 			}
 			ask := f.values()
-			if missing := []string(nil); tmpl != nil && ask == nil {
-				if missing = tmpl.Missing(); len(missing) > 0 {
-					return asUsage(cmd, &request.MissingError{What: "template", Name: args[0], Missing: missing})
-				}
+			if tmpl != nil && ask == nil && len(tmpl.Missing()) > 0 {
+				return asUsage(cmd, &request.MissingError{What: "template", Name: args[0], Missing: tmpl.Missing()})
 			}
-			connect, err := f.connector(cmd)
+			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == ""})
 			if err != nil {
 				return err
 			}
-			f.rawOnly = f.JSON() && save == ""
 			opts := &ReadOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), URI: args[0], Vars: request.Values(pairs), Value: ask, Save: save}
 			if runF != nil {
 				return runF(cmd.Context(), opts)

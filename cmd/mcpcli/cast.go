@@ -1,16 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/cast"
-	"github.com/mcpcli/mcpcli/render"
 )
 
 // recording is the run's --cast: what mcpcli draws on the terminal (all
@@ -72,7 +68,7 @@ func (f *Factory) startCast(cmd *cobra.Command) error {
 		d.Out = cast.Tee(d.Out, w)
 	}
 	f.Deps = &d
-	f.console = nil
+	f.con = nil
 	f.cast = rec
 	return nil
 }
@@ -95,20 +91,4 @@ func (f *Factory) mark(label string) {
 	if f.cast != nil {
 		f.cast.w.Mark(label)
 	}
-}
-
-// markRounds wraps the run's answerer so that each round it answers is a
-// marker, once the answers are chosen: call, round, and each key with the
-// action sent.
-func (f *Factory) markRounds(a client.Answerer) client.Answerer {
-	if f.cast == nil || a == nil {
-		return a
-	}
-	return client.AnswererFunc(func(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
-		out, err := a.Answer(ctx, r)
-		if label := render.RoundMarker(r, out, err); label != "" {
-			f.mark(label)
-		}
-		return out, err
-	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/demoserver"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/render"
@@ -135,10 +136,10 @@ Flows:
 				return fmt.Errorf("cannot find mcpcli's own executable to start the demo server: %v", err)
 			}
 			f.Flags.Verbose = true
-			t := f.stdio(transport.Command{Argv: []string{exe, "demo-server"}})
+			t := connect.Stdio(f.flags(), f.machine(), transport.Command{Argv: []string{exe, "demo-server"}})
 			opts := &DemoOptions{
 				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows, Banner: f.setBanner, Chapter: f.mark,
-				Connect: func(ctx context.Context) (*client.Session, error) { return f.Connect(ctx, cmd, t) },
+				Connect: func(ctx context.Context) (*client.Session, error) { return f.dial(ctx, cmd, t, dial{}) },
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)

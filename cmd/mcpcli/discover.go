@@ -43,7 +43,7 @@ that speaks both; --protocol 2026-07-28 never falls back.`,
   mcpcli discover --url http://127.0.0.1:8080/mcp -o json`,
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			connect, err := f.connector(cmd)
+			connect, err := f.connector(cmd, dial{})
 			if err != nil {
 				return err
 			}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/config"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/internal/interrupt"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/internal/suggest"
@@ -272,7 +273,7 @@ func explainIn(err error, login string, w front) string {
 	case errors.As(err, &ve):
 		return ve.Error() + "; use a client or server release with a version in common"
 	case errors.As(err, &to):
-		if to.Connecting && to.After == DefaultConnectTimeout {
+		if to.Connecting && to.After == connect.DefaultConnectTimeout {
 			return to.Error() + "; pass --timeout to wait longer"
 		}
 		return to.Error() + " (--timeout)"
@@ -480,14 +481,14 @@ func missingCapabilities(je *jsonrpc.Error) string {
 // typed errors), with the command that signs in again.
 func explainSignIn(err error, named string) (string, bool) {
 	var (
-		sf    *signInFailed
+		sf    *connect.SignInFailed
 		si    *oauth.SignInError
-		setup *oauthSetupError
+		setup *connect.SetupError
 		store *oauth.StoreChoiceError
 	)
 	switch {
 	case errors.As(err, &setup):
-		return "cannot sign in: " + setup.err.Error() + " (check --client-id, --client-metadata-url, or the server's oauth settings)", true
+		return "cannot sign in: " + setup.Err.Error() + " (check --client-id, --client-metadata-url, or the server's oauth settings)", true
 	case errors.As(err, &store):
 		return store.Error() + "; set " + oauth.EnvTokenStore + " to auto, keyring or file", true
 	case !errors.As(err, &si):
@@ -495,7 +496,7 @@ func explainSignIn(err error, named string) (string, bool) {
 	}
 	login := named
 	if errors.As(err, &sf) {
-		login = sf.login
+		login = sf.Login
 	}
 	if login == "" {
 		login = "--url " + si.Server
@@ -618,6 +619,10 @@ func isUsage(err error) bool {
 // asUsage is err as cmd's usage error when it is a mistake in what was
 // typed (isUsage), worded for a one-shot run.
 func asUsage(cmd *cobra.Command, err error) error {
+	var fe *connect.FlagError
+	if errors.As(err, &fe) {
+		return usageErrorf(cmd, "%s", fe.Msg)
+	}
 	if err == nil || !isUsage(err) {
 		return err
 	}

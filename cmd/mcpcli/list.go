@@ -39,7 +39,7 @@ func newListCmd(f *Factory, c *cobra.Command, named bool, runF, run func(context
 		}
 	}
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		connect, err := f.connector(cmd)
+		connect, err := f.connector(cmd, dial{})
 		if err != nil {
 			return err
 		}

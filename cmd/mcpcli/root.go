@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -303,7 +304,7 @@ func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
 			return usageErrorf(cmd, "--log-level %q: use debug, info, notice, warning, error, critical, alert or emergency", fl.LogLevel)
 		}
 	}
-	if _, err := rootURIs(fl.Roots); err != nil {
+	if _, err := connect.RootURIs(fl.Roots); err != nil {
 		return usageErrorf(cmd, "%v", err)
 	}
 	for _, kv := range fl.Env {
@@ -351,24 +352,6 @@ func noArgs(f *Factory) cobra.PositionalArgs {
 		}
 		return nil
 	}
-}
-
-// connector is how a command reaches its server: resolved from the flags
-// before anything starts (so that a mistake in them is a usage error, and
-// no server is started for nothing), connected when the command runs.
-type connector func(ctx context.Context) (*client.Session, error)
-
-// connector resolves the server from the flags. An HTTP server gets its
-// OAuth handler when the command connects (Connect): the token kept for
-// it, and a sign-in when it asks.
-func (f *Factory) connector(cmd *cobra.Command) (connector, error) {
-	t, err := f.Transport(cmd)
-	if err != nil {
-		return nil, err
-	}
-	return func(ctx context.Context) (*client.Session, error) {
-		return f.Connect(ctx, cmd, t)
-	}, nil
 }
 
 // withSession connects, runs fn, and always closes the session (and with it

@@ -116,7 +116,6 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	if err != nil {
 		return nil, err
 	}
-	f.session = true
 	// Each connection of the session is to a transport of its own: the
 	// one just checked, then (R, restart) one made again from the flags.
 	transportOnce := func() (transport.Transport, error) {
@@ -129,41 +128,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	opts := &SessionOptions{Console: f.Console(), Accessible: f.Flags.Accessible}
 	replay := f.replay()
 	if opts.Accessible {
-		opts.Line = &line.Options{
-			Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Save: save, Replay: replay, Words: lineWords{f.loginArgs()},
-			Restart: restartWord(t),
-			Connect: func(ctx context.Context, rec *request.Recorder) (*client.Session, error) {
-				t, err := transportOnce()
-				if err != nil {
-					return nil, err
-				}
-				return f.Connect(ctx, cmd, t, func(o *client.Options) {
-					o.Answerer = rec.Answerer(o.Answerer)
-					if o.Sampler != nil {
-						o.Sampler = rec.Sampler(o.Sampler)
-					}
-					onStep := o.OnStep
-					o.OnStep = func(st client.Step) {
-						rec.Step(st)
-						onStep(st)
-					}
-					o.OnTask = withTask(rec, o.OnTask)
-					// Roots can be added and removed, and sampling
-					// turned on, while connected (root, sampling).
-					o.ChangeableRoots = true
-					// --save writes each request with its answers: the
-					// answers of a whole session are not one answers file.
-					f.recorder = nil
-				})
-			},
-			Prompter: f.prompter(), Form: f.arguments(), Value: f.values(), TTY: f.Deps.InTTY,
-			Scripted: f.Flags.Answers != "",
-			Settled: func() {
-				if f.wait != nil {
-					f.wait.Stop()
-				}
-			},
-		}
+		opts.Line = f.lineOptions(cmd, save, replay, restartWord(t), transportOnce)
 		return opts, nil
 	}
 	if why := f.noTerminal(); why != "" {
@@ -175,47 +140,86 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 		t.Close()
 		return nil, usageErrorf(cmd, "--answers goes with one-shot commands and --accessible; the session asks you each time")
 	}
-	fa := f.forms()
+	opts.TUI = f.tuiOptions(cmd, save, replay, transportOnce)
+	return opts, nil
+}
+
+// lineOptions are the line shell's: the run's way of asking (lines, or an
+// answers file), each request's rounds recorded by the shell.
+func (f *Factory) lineOptions(cmd *cobra.Command, save string, replay request.Replay, restart string, transportOnce func() (transport.Transport, error)) *line.Options {
+	con := f.Console()
+	return &line.Options{
+		Out: f.Deps.Out, Console: con, JSON: f.JSON(), Save: save, Replay: replay, Words: lineWords{f.loginArgs()},
+		Restart: restart,
+		Connect: func(ctx context.Context, rec *request.Recorder) (*client.Session, error) {
+			t, err := transportOnce()
+			if err != nil {
+				return nil, err
+			}
+			a, err := f.asking(cmd)
+			if err != nil {
+				t.Close()
+				return nil, err
+			}
+			return f.dial(ctx, cmd, t, dial{session: true,
+				// --save writes each request with its answers: the
+				// answers of a whole session are not one answers file.
+				answers: &answerSet{rec.Answerer(a.answerer), rec.Sampler(a.sampler)},
+				adjust: func(o *client.Options) {
+					onStep := o.OnStep
+					o.OnStep = func(st client.Step) {
+						rec.Step(st)
+						onStep(st)
+					}
+					o.OnTask = withTask(rec, o.OnTask)
+					// Roots can be added and removed, and sampling turned
+					// on, while connected (root, sampling).
+					o.ChangeableRoots = true
+				}})
+		},
+		Prompter: f.prompter(), Form: f.arguments(), Value: f.values(), TTY: f.Deps.InTTY,
+		Scripted: f.Flags.Answers != "",
+		Settled:  con.Waiter().Stop,
+	}
+}
+
+// tuiOptions are the full-screen shell's: its own forms, lent the
+// shell's terminal, every round recorded and shown in its timeline.
+func (f *Factory) tuiOptions(cmd *cobra.Command, save string, replay request.Replay, transportOnce func() (transport.Transport, error)) *tui.RunOptions {
+	con := f.Console()
 	// The forms run with the session's screen lent to them: the status
 	// line a form leaves is in the timeline instead; what URL consent
 	// prints (the URL to copy) goes on the terminal while it has it.
-	consent := &urlmode.Consent{Open: f.Deps.Open, Out: f.Console(), Term: fa.Term, InSession: true}
-	inSession := func() {
-		fa.Status = io.Discard
-		fa.InSession = true
-		fa.URL = consent.TUI
-	}
-	inSession()
+	fa := &render.FormAnswerer{Term: con.Terminal(f.Deps.In), Status: io.Discard, InSession: true}
+	fa.URL = (&urlmode.Consent{Open: f.Deps.Open, Out: con, Term: fa.Term, InSession: true}).TUI
 	// The session holds the console itself (Feed.HoldConsole), to let its
 	// writes out while a form or a sign-in has the terminal. Its own screen
 	// takes keys at once: it is not a consent screen (its asks wait; its
 	// forms, on fa.Term, have the key guard).
-	opts.TUI = &tui.RunOptions{Console: f.Console(), Forms: fa, Values: &render.ValueForm{Term: fa.Term},
+	o := &tui.RunOptions{Console: con, Forms: fa, Values: &render.ValueForm{Term: fa.Term},
 		Terminal: &render.Terminal{In: f.Deps.In, Out: f.Deps.Err, KeyGuard: render.NoKeyGuard}, KeyGuard: fa.Term.KeyGuard,
 		Replay: replay, Save: save, ErrorText: f.errorText}
-	opts.TUI.Connect = func(ctx context.Context, feed *tui.Feed) (*client.Session, error) {
+	o.Connect = func(ctx context.Context, feed *tui.Feed) (*client.Session, error) {
 		t, err := transportOnce()
 		if err != nil {
 			return nil, err
 		}
-		f.share = feed.Share
 		if st, ok := t.(*transport.Stdio); ok {
 			st.Cmd.Stderr = feed.Stderr()
 			st.Warn = feed.Warn
 		}
 		t.Observe(feed.Observe)
-		return f.Connect(ctx, cmd, t, func(o *client.Options) {
-			inSession() // f.Answerer, just run, set the one-shot console's consent
-			f.recorder = nil
-			// Sampling can be turned on (C), and roots added, while
-			// connected.
-			feed.Hooks(o, fa, fa)
-			o.SamplingOff = !f.Flags.Sampling
-			o.ChangeableRoots = true
-			o.OnUndeclared = func(e *client.UndeclaredError) { feed.Warn(undeclared(e)) }
-		})
+		return f.dial(ctx, cmd, t, dial{session: true, share: feed.Share, answers: &answerSet{fa, fa},
+			adjust: func(o *client.Options) {
+				// Sampling can be turned on (C), and roots added, while
+				// connected.
+				feed.Hooks(o, fa, fa)
+				o.SamplingOff = !f.Flags.Sampling
+				o.ChangeableRoots = true
+				o.OnUndeclared = func(e *client.UndeclaredError) { feed.Warn(undeclared(e)) }
+			}})
 	}
-	return opts, nil
+	return o
 }
 
 // pickServer asks which configured server to open, when none was named and

@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"time"
 
-	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
-	"github.com/mcpcli/mcpcli/transport"
 	"github.com/mcpcli/mcpcli/urlmode"
 )
 
@@ -54,68 +52,19 @@ func (f *Factory) tokenStore(kr oauth.Keyring) (oauth.Store, error) {
 	return oauth.OpenStoreFromEnv(oauth.StoreOptions{Keyring: kr, Getenv: f.getenv, Home: home, Notice: f.notice})
 }
 
-// signInFor gives an HTTP transport the OAuth handler of its server: the
-// token kept for it, refreshed when it expires, and a sign-in when the
-// server answers 401 or 403. login is set for mcpcli auth login, which
-// signs in even without a terminal (it prints the URL and waits).
-func (f *Factory) signInFor(h *transport.HTTP, login bool) (*oauth.Handler, error) {
+// signIn is how this run signs in to an HTTP server: with the token kept
+// for it, and when it asks, by asking the person (consent). login is set
+// for mcpcli auth login, which signs in even without a terminal (it
+// prints the URL and waits), and needs somewhere to keep the token; share
+// lends the full-screen shell's terminal to the question (nil where the
+// terminal is free).
+func (f *Factory) signIn(login bool, share func(ctx context.Context, run func()) error) *connect.SignIn {
 	kr := f.keyring()
-	store := oauth.LazyStore(func() (oauth.Store, error) { return f.tokenStore(kr) })
-	if login {
-		// Signing in on purpose needs somewhere to keep the token.
-		var err error
-		if store, err = f.tokenStore(kr); err != nil {
-			return nil, err
-		}
-	}
-	var err error
-	cfg := oauth.Config{
-		ServerURL:         h.URL,
-		Store:             store,
-		Consent:           f.consent(login),
-		Waiting:           f.browserWait(),
-		ClientID:          f.Flags.ClientID,
-		ClientMetadataURL: f.Flags.ClientMetadataURL,
-		// The authorization server is reached by a client of its own:
-		// the --header values are for the MCP server alone.
-		HTTPClient: &http.Client{Timeout: f.Flags.Timeout, CheckRedirect: oauth.SameOriginPosts},
-		Notice:     f.notice,
-	}
-	if srv := f.server; srv != nil && srv.OAuth != nil {
-		o := srv.OAuth
-		if cfg.ClientID == "" {
-			cfg.ClientID, cfg.ClientSecret = o.ClientID, o.ClientSecret
-		}
-		if cfg.ClientMetadataURL == "" {
-			cfg.ClientMetadataURL = o.ClientMetadataURL
-		}
-		cfg.Scopes, cfg.CallbackPort = o.Scopes, o.CallbackPort
-		if o.AuthServerMetadataURL != "" {
-			f.Console().Warn(fmt.Sprintf("server %q in %s: oauth.authServerMetadataUrl is not used: mcpcli finds the authorization server from the server's own metadata", srv.Name, srv.Source.Path))
-		}
-	}
-	if cfg.ClientID != "" && cfg.ClientSecret == "" {
-		if cfg.ClientSecret, err = oauth.ClientSecret(f.getenv, kr, cfg.ClientID); err != nil {
-			return nil, err
-		}
-	}
-	handler, err := oauth.New(cfg)
-	if err != nil {
-		return nil, &oauthSetupError{err: err}
-	}
-	h.OAuth = &pausing{Handler: handler, login: f.loginArgs(), quiet: func() {
-		if f.wait != nil {
-			f.wait.Stop() // nobody waits for the server while the person signs in
-		}
-	}}
-	return handler, nil
+	s := &connect.SignIn{Flags: f.flags(), Named: f.conf.server, Console: f.Console(), Keyring: kr, Getenv: f.getenv,
+		Store:   oauth.LazyStore(func() (oauth.Store, error) { return f.tokenStore(kr) }),
+		Consent: f.consent(login, share), Waiting: f.browserWait(share), Notice: f.notice, Login: f.loginArgs()}
+	return s
 }
-
-// oauthSetupError is sign-in settings that cannot work.
-type oauthSetupError struct{ err error }
-
-func (e *oauthSetupError) Error() string { return e.err.Error() }
-func (e *oauthSetupError) Unwrap() error { return e.err }
 
 // onTerminal reports whether the person can be asked on the terminal:
 // stdin to answer, stderr to see the question (piped answers never
@@ -127,15 +76,15 @@ func (f *Factory) onTerminal() bool { return f.Deps.InTTY && f.Deps.ErrTTY }
 // with --answers (or for mcpcli auth login without a terminal) printed,
 // and opened with --open-urls. Without either, nil: the run cannot sign
 // in, and the error says which command to run.
-func (f *Factory) consent(login bool) func(ctx context.Context, authURL string) error {
+func (f *Factory) consent(login bool, share func(ctx context.Context, run func()) error) func(ctx context.Context, authURL string) error {
 	con := f.Console()
 	c := &urlmode.Consent{Open: f.Deps.Open, Out: con}
-	if f.sessionSignIn() {
+	if f.sessionSignIn(share) {
 		// In the session: the line sign-in reads the keys the session
 		// reads, so the session lends it the terminal.
 		return func(ctx context.Context, authURL string) error {
 			var err error
-			if serr := f.share(ctx, func() {
+			if serr := share(ctx, func() {
 				con.EndProgress()
 				if err = c.SignIn(ctx, f.prompter(), authURL); err == nil {
 					con.Printf("   %s", waitingLine(oauth.DefaultCallbackTimeout))
@@ -163,15 +112,15 @@ func (f *Factory) consent(login bool) func(ctx context.Context, authURL string) 
 
 // sessionSignIn reports whether a sign-in is asked inside the session,
 // on the terminal the session lends it.
-func (f *Factory) sessionSignIn() bool {
-	return f.share != nil && f.onTerminal() && f.Flags.Answers == ""
+func (f *Factory) sessionSignIn(share func(ctx context.Context, run func()) error) bool {
+	return share != nil && f.onTerminal() && f.Flags.Answers == ""
 }
 
 // browserWait says that the sign-in waits for the browser, once the link is
 // opened or shown and the browser has not come back yet. (In the session
 // the line is written while the session lends the terminal: see consent.)
-func (f *Factory) browserWait() func(time.Duration) {
-	if f.sessionSignIn() {
+func (f *Factory) browserWait(share func(ctx context.Context, run func()) error) func(time.Duration) {
+	if f.sessionSignIn(share) {
 		return nil
 	}
 	return func(d time.Duration) { f.Console().Printf("   %s", waitingLine(d)) }
@@ -180,33 +129,3 @@ func (f *Factory) browserWait() func(time.Duration) {
 func waitingLine(d time.Duration) string {
 	return fmt.Sprintf("Waiting for your browser to come back to mcpcli (up to %s; Ctrl+C stops)…", d)
 }
-
-// pausing is a server's OAuth handler, with the --timeout clock stopped
-// (and the "waiting for the server" line taken away) while it signs in,
-// and its errors marked with how to sign in again.
-type pausing struct {
-	*oauth.Handler
-	login string
-	quiet func()
-}
-
-func (p *pausing) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
-	defer client.PauseTimeout(ctx)()
-	if p.quiet != nil {
-		p.quiet()
-	}
-	if err := p.Handler.Authorize(ctx, req, resp); err != nil {
-		return &signInFailed{login: p.login, err: err}
-	}
-	return nil
-}
-
-// signInFailed is a failed sign-in, with the arguments that name the
-// server to mcpcli auth login.
-type signInFailed struct {
-	login string
-	err   error
-}
-
-func (e *signInFailed) Error() string { return e.err.Error() }
-func (e *signInFailed) Unwrap() error { return e.err }

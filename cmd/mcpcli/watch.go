@@ -49,21 +49,18 @@ when the server goes away or refuses a subscription.`,
   mcpcli watch -o json --url http://127.0.0.1:8080/mcp | jq .method`,
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := f.Transport(cmd)
+			out := &watchWriter{out: f.Deps.Out, json: f.JSON()}
+			connect, err := f.connector(cmd, dial{adjust: func(o *client.Options) {
+				o.Listen = true
+				o.OnNotification = out.write
+				// Every notification is printed on stdout: not on stderr
+				// as well.
+				o.OnLog, o.OnProgress = nil, nil
+			}})
 			if err != nil {
 				return err
 			}
-			out := &watchWriter{out: f.Deps.Out, json: f.JSON()}
-			opts := &WatchOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Resources: resources,
-				Connect: func(ctx context.Context) (*client.Session, error) {
-					return f.Connect(ctx, cmd, t, func(o *client.Options) {
-						o.Listen = true
-						o.OnNotification = out.write
-						// Every notification is printed on stdout: not
-						// on stderr as well.
-						o.OnLog, o.OnProgress = nil, nil
-					})
-				}}
+			opts := &WatchOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Resources: resources, Connect: connect}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
