@@ -1,4 +1,5 @@
-package main
+// Package buildinfo says which mcpcli a binary is, for --version.
+package buildinfo
 
 import (
 	"fmt"
@@ -7,29 +8,12 @@ import (
 	"strings"
 )
 
-// version, commit and date are set at build time by a release (make
-// release): -ldflags "-X main.version=v1.2.3 -X main.commit=SHA -X
-// main.date=2026-12-01T06:04:00Z". Without them, --version reads what the
-// go command recorded.
-var (
-	version = "dev"
-	commit  = ""
-	date    = ""
-)
-
-// buildVersion says which mcpcli this is, for --version: its version,
-// the commit and date it was built from, and the Go that built it.
-func buildVersion() string {
-	info, _ := debug.ReadBuildInfo()
-	return describeBuild(version, commit, date, info)
-}
-
-// describeBuild is buildVersion from the linker's values and the build
-// info: a release's flags first; then what `go install
+// Describe says which mcpcli this is, from the linker's values and the
+// build info: a release's flags first; then what `go install
 // github.com/mcpcli/mcpcli/cmd/mcpcli@v1.2.3` records (the module's
 // version, and for a pseudo-version its commit and time); then a build in
 // a clone's vcs.revision, vcs.time and vcs.modified.
-func describeBuild(version, commit, date string, info *debug.BuildInfo) string {
+func Describe(version, commit, date string, info *debug.BuildInfo) string {
 	goVersion := runtime.Version()
 	if info != nil {
 		goVersion = info.GoVersion
