@@ -11,6 +11,7 @@ import (
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
+	"github.com/mcpcli/mcpcli/urlmode"
 )
 
 // SignIn is how a run signs in to the HTTP servers it reaches (OAuth).
@@ -23,11 +24,17 @@ type SignIn struct {
 	Store   oauth.Store
 	Keyring oauth.Keyring
 	Getenv  func(string) string
-	// Consent asks the person to sign in at authURL (nil: this run
-	// cannot); Waiting says the sign-in waits for the browser.
-	Consent func(ctx context.Context, authURL string) error
-	Waiting func(time.Duration)
 	Notice  func(string)
+	// How the person is asked to sign in: on the terminal (Terminal:
+	// stdin and stderr are one), the link shown and analysed like a URL
+	// ask and opened (Open) when they say so, on the line Prompter; with
+	// an answers file (Scripted), or for auth login (Purpose) without a
+	// terminal, printed, and opened with OpenURLs. Share lends the
+	// full-screen shell's terminal to the question (nil: it is free).
+	Open                                  urlmode.OpenFunc
+	Prompter                              *render.Prompter
+	Share                                 func(ctx context.Context, run func()) error
+	Terminal, Scripted, OpenURLs, Purpose bool
 	// Login names the server to mcpcli auth login ("-s NAME"), for the
 	// errors.
 	Login string
@@ -42,8 +49,8 @@ func (s *SignIn) For(h *transport.HTTP, quiet func()) (*oauth.Handler, error) {
 	cfg := oauth.Config{
 		ServerURL:         h.URL,
 		Store:             s.Store,
-		Consent:           s.Consent,
-		Waiting:           s.Waiting,
+		Consent:           s.consent(),
+		Waiting:           s.waiting(),
 		ClientID:          fl.ClientID,
 		ClientMetadataURL: fl.ClientMetadataURL,
 		// The authorization server is reached by a client of its own:
@@ -113,3 +120,56 @@ type SignInFailed struct {
 
 func (e *SignInFailed) Error() string { return e.Err.Error() }
 func (e *SignInFailed) Unwrap() error { return e.Err }
+
+// inShell says whether the question is asked inside the full-screen
+// shell, on the terminal it lends.
+func (s *SignIn) inShell() bool { return s.Share != nil && s.Terminal && !s.Scripted }
+
+// consent is how the person is asked to sign in; nil when nobody can be:
+// the run cannot sign in, and the error says which command to run.
+func (s *SignIn) consent() func(ctx context.Context, authURL string) error {
+	con := s.Console
+	c := &urlmode.Consent{Open: s.Open, Out: con}
+	switch {
+	case s.inShell():
+		// The line sign-in reads the keys the shell reads, so the shell
+		// lends it the terminal.
+		return func(ctx context.Context, authURL string) error {
+			var err error
+			if serr := s.Share(ctx, func() {
+				con.EndProgress()
+				if err = c.SignIn(ctx, s.Prompter, authURL); err == nil {
+					con.Printf("   %s", waitingLine(oauth.DefaultCallbackTimeout))
+				}
+			}); serr != nil {
+				return serr
+			}
+			return err
+		}
+	case s.Scripted || s.Purpose && !s.Terminal:
+		return func(ctx context.Context, authURL string) error {
+			con.EndProgress()
+			return c.SignInScript(ctx, con, authURL, s.OpenURLs)
+		}
+	case s.Terminal:
+		return func(ctx context.Context, authURL string) error {
+			con.EndProgress()
+			return c.SignIn(ctx, s.Prompter, authURL)
+		}
+	}
+	return nil
+}
+
+// waiting says that the sign-in waits for the browser, once the link is
+// opened or shown and the browser has not come back yet. (In the shell
+// the line is written while it lends the terminal: see consent.)
+func (s *SignIn) waiting() func(time.Duration) {
+	if s.inShell() {
+		return nil
+	}
+	return func(d time.Duration) { s.Console.Printf("   %s", waitingLine(d)) }
+}
+
+func waitingLine(d time.Duration) string {
+	return fmt.Sprintf("Waiting for your browser to come back to mcpcli (up to %s; Ctrl+C stops)…", d)
+}

@@ -290,3 +290,65 @@ func stdio(fl Flags, m Machine, c transport.Command) *transport.Stdio {
 	}
 	return s
 }
+
+// Entry is the config entry the server flags describe (servers add).
+func Entry(fl Flags) (config.Entry, error) {
+	var argv []string
+	if fl.Stdio != "" {
+		words, err := shellwords.Split(fl.Stdio)
+		if err != nil || len(words) == 0 {
+			return config.Entry{}, flagErrorf("--stdio %q: give a command", fl.Stdio)
+		}
+		argv = words
+	}
+	if len(fl.ServerArgv) > 0 {
+		if argv != nil {
+			return config.Entry{}, flagErrorf("give the command once: either --stdio \"CMD ARGS\" or after --, not both")
+		}
+		argv = fl.ServerArgv
+	}
+	switch {
+	case fl.Server != "":
+		return config.Entry{}, flagErrorf("--server names a server to use; servers add takes the new server's name as its argument")
+	case argv != nil && fl.URL != "":
+		return config.Entry{}, flagErrorf("give either a command or --url, not both")
+	case argv == nil && fl.URL == "":
+		return config.Entry{}, flagErrorf("give the server's command after -- (mcpcli servers add NAME -- ./server) or its --url")
+	}
+	if fl.URL != "" {
+		if len(fl.Env) > 0 || fl.Cwd != "" {
+			return config.Entry{}, flagErrorf("--env and --cwd apply to stdio servers; they do nothing with --url")
+		}
+		if _, err := transport.ParseURL(fl.URL); err != nil && !strings.Contains(fl.URL, "${") {
+			return config.Entry{}, flagErrorf("--url %v", err)
+		}
+		e := config.Entry{Type: config.HTTP, URL: fl.URL}
+		if len(fl.Headers) > 0 {
+			h := http.Header{}
+			e.Headers = map[string]string{}
+			for _, raw := range fl.Headers {
+				if err := transport.ParseHeader(h, raw); err != nil {
+					return config.Entry{}, flagErrorf("--header %v", err)
+				}
+				name, value, _ := strings.Cut(raw, ":")
+				e.Headers[http.CanonicalHeaderKey(strings.TrimSpace(name))] = strings.TrimSpace(value)
+			}
+		}
+		if fl.ClientID != "" || fl.ClientMetadataURL != "" {
+			e.OAuth = &config.OAuth{ClientID: fl.ClientID, ClientMetadataURL: fl.ClientMetadataURL}
+		}
+		return e, nil
+	}
+	if len(fl.Headers) > 0 || fl.ClientID != "" || fl.ClientMetadataURL != "" {
+		return config.Entry{}, flagErrorf("--header, --client-id and --client-metadata-url apply to --url servers; stdio servers take --env")
+	}
+	e := config.Entry{Type: config.Stdio, Command: argv[0], Args: argv[1:], Cwd: fl.Cwd}
+	for _, kv := range fl.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		if e.Env == nil {
+			e.Env = map[string]string{}
+		}
+		e.Env[k] = v
+	}
+	return e, nil
+}

@@ -213,12 +213,12 @@ func (f *Factory) fullScreen() bool {
 // script reads --answers.
 func (f *Factory) script(cmd *cobra.Command) (*client.Script, error) {
 	name, what := f.Flags.Answers, f.Flags.Answers
-	open := openFile(name)
+	open := request.OpenFile(name)
 	if name == "-" {
 		name, what = "from stdin", "stdin"
 		open = func() (io.ReadCloser, error) { return io.NopCloser(f.Deps.In), nil }
 	}
-	b, err := readInput(cmd.Context(), what, open)
+	b, err := request.ReadInput(cmd.Context(), what, open)
 	if err != nil {
 		if cmd.Context().Err() != nil {
 			return nil, err

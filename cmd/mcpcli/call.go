@@ -99,7 +99,7 @@ func callRun(ctx context.Context, opts *CallOptions) error {
 		if err != nil {
 			return err
 		}
-		return printAndSave(opts.Out, opts.Console, res, opts.JSON, opts.Save)
+		return printResult(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 	})
 }
 
@@ -108,24 +108,14 @@ func noteOn(con *render.Console) func(request.Note) {
 	return func(n request.Note) { con.Printf("mcpcli: %s", noteText(n)) }
 }
 
-// printAndSave prints a final result, then writes its binary contents to
-// dir when --save asked for it.
-func printAndSave(w io.Writer, con *render.Console, res *client.Result, asJSON bool, dir string) error {
-	err := printResult(w, res, asJSON)
-	var te toolError
-	if err != nil && !errors.As(err, &te) {
+// printResult prints a final result (writing its binary contents to dir
+// when --save asked for it), and says so in the exit code when the tool
+// reported an error.
+func printResult(w io.Writer, con *render.Console, res *client.Result, asJSON bool, dir string) error {
+	if err := render.PrintResult(w, res, asJSON); err != nil {
 		return err
 	}
-	if serr := saveBlobs(con, dir, res); serr != nil {
-		return serr
-	}
-	return err
-}
-
-// printResult prints a final result, and says so in the exit code when
-// the tool reported an error.
-func printResult(w io.Writer, res *client.Result, asJSON bool) error {
-	if err := render.PrintResult(w, res, asJSON); err != nil {
+	if err := render.SaveBlobs(con, dir, res); err != nil {
 		return err
 	}
 	if res.IsError() {
@@ -140,7 +130,7 @@ func parseArgsFlag(cmd *cobra.Command, raw string) (map[string]any, error) {
 	}
 	data := []byte(raw)
 	if strings.HasPrefix(raw, "@") {
-		b, err := readInput(cmd.Context(), raw[1:], openFile(raw[1:]))
+		b, err := request.ReadInput(cmd.Context(), raw[1:], request.OpenFile(raw[1:]))
 		if err != nil {
 			if cmd.Context().Err() != nil {
 				return nil, err
@@ -231,7 +221,7 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 		if err != nil {
 			return err
 		}
-		return printResult(opts.Out, res, opts.JSON)
+		return printResult(opts.Out, opts.Console, res, opts.JSON, "")
 	})
 }
 
@@ -328,6 +318,6 @@ func readRun(ctx context.Context, opts *ReadOptions) error {
 		if err != nil {
 			return err
 		}
-		return printAndSave(opts.Out, opts.Console, res, opts.JSON, opts.Save)
+		return printResult(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 	})
 }

@@ -254,7 +254,7 @@ func runFlow(ctx context.Context, s *client.Session, fl demoserver.Flow, opts *D
 	if err != nil {
 		return err
 	}
-	return printResult(opts.Out, res, opts.JSON)
+	return printResult(opts.Out, opts.Console, res, opts.JSON, "")
 }
 
 // isSlice says whether a flag is repeatable (--env, --header, --root).

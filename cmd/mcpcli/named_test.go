@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/config"
@@ -108,47 +107,6 @@ func TestInputsWithoutATerminal(t *testing.T) {
 	}
 	if got, want := tr.(*transport.Stdio).Cmd.Argv, []string{"plain-server", "--region", "eu-west"}; !slices.Equal(got, want) {
 		t.Errorf("argv = %q, want %q", got, want)
-	}
-}
-
-// servers add turns its flags into the entry written to the file.
-func TestServersAddEntryFromFlags(t *testing.T) {
-	tests := []struct {
-		name  string
-		flags GlobalFlags
-		want  config.Entry
-		err   string
-	}{
-		{"command after --", GlobalFlags{ServerArgv: []string{"./w", "-v"}, Env: []string{"A=1"}, Cwd: "/srv"},
-			config.Entry{Type: config.Stdio, Command: "./w", Args: []string{"-v"}, Env: map[string]string{"A": "1"}, Cwd: "/srv"}, ""},
-		{"--stdio", GlobalFlags{Stdio: `npx -y "@scope/pkg"`},
-			config.Entry{Type: config.Stdio, Command: "npx", Args: []string{"-y", "@scope/pkg"}}, ""},
-		{"--url with headers and a client", GlobalFlags{URL: "https://x.example/mcp", Headers: []string{"x-api-key: ${KEY}"}, ClientID: "c1"},
-			config.Entry{Type: config.HTTP, URL: "https://x.example/mcp", Headers: map[string]string{"X-Api-Key": "${KEY}"}, OAuth: &config.OAuth{ClientID: "c1"}}, ""},
-		{"--url with a variable", GlobalFlags{URL: "${BASE}/mcp"}, config.Entry{Type: config.HTTP, URL: "${BASE}/mcp"}, ""},
-		{"neither", GlobalFlags{}, config.Entry{}, "give the server's command after --"},
-		{"both", GlobalFlags{URL: "https://x/mcp", ServerArgv: []string{"./w"}}, config.Entry{}, "not both"},
-		{"--header on stdio", GlobalFlags{ServerArgv: []string{"./w"}, Headers: []string{"A: b"}}, config.Entry{}, "apply to --url servers"},
-		{"--env on http", GlobalFlags{URL: "https://x/mcp", Env: []string{"A=1"}}, config.Entry{}, "apply to stdio servers"},
-		{"a bad url", GlobalFlags{URL: "ftp://x"}, config.Entry{}, "must start with http:// or https://"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := &Factory{Deps: &Deps{}, Flags: tt.flags}
-			got, err := f.entryFromFlags(&cobra.Command{Use: "add"})
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Errorf("entryFromFlags(%+v) error = %v, want one saying %q", tt.flags, err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("entryFromFlags(%+v): %v", tt.flags, err)
-			}
-			if d := cmp.Diff(tt.want, got); d != "" {
-				t.Errorf("entryFromFlags(%+v) (-want +got):\n%s", tt.flags, d)
-			}
-		})
 	}
 }
 

@@ -4,16 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/config"
-	"github.com/mcpcli/mcpcli/internal/shellwords"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/render"
-	"github.com/mcpcli/mcpcli/transport"
 )
 
 // ServersOptions are what servers (the list) needs.
@@ -145,9 +143,9 @@ was.`,
 			if err := config.CheckName(name); err != nil {
 				return usageErrorf(cmd, "%v", err)
 			}
-			entry, err := f.entryFromFlags(cmd)
+			entry, err := connect.Entry(f.flags())
 			if err != nil {
-				return err
+				return asUsage(cmd, err)
 			}
 			opts := &ServersAddOptions{Out: f.Deps.Out, Name: name, Entry: entry, Force: force,
 				Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
@@ -159,69 +157,6 @@ was.`,
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "replace a server of the same name in mcpcli's file")
 	return cmd
-}
-
-// entryFromFlags is the config entry the server flags describe.
-func (f *Factory) entryFromFlags(cmd *cobra.Command) (config.Entry, error) {
-	fl := f.Flags
-	var argv []string
-	if fl.Stdio != "" {
-		words, err := shellwords.Split(fl.Stdio)
-		if err != nil || len(words) == 0 {
-			return config.Entry{}, usageErrorf(cmd, "--stdio %q: give a command", fl.Stdio)
-		}
-		argv = words
-	}
-	if len(fl.ServerArgv) > 0 {
-		if argv != nil {
-			return config.Entry{}, usageErrorf(cmd, "give the command once: either --stdio \"CMD ARGS\" or after --, not both")
-		}
-		argv = fl.ServerArgv
-	}
-	switch {
-	case fl.Server != "":
-		return config.Entry{}, usageErrorf(cmd, "--server names a server to use; servers add takes the new server's name as its argument")
-	case argv != nil && fl.URL != "":
-		return config.Entry{}, usageErrorf(cmd, "give either a command or --url, not both")
-	case argv == nil && fl.URL == "":
-		return config.Entry{}, usageErrorf(cmd, "give the server's command after -- (mcpcli servers add NAME -- ./server) or its --url")
-	}
-	if fl.URL != "" {
-		if len(fl.Env) > 0 || fl.Cwd != "" {
-			return config.Entry{}, usageErrorf(cmd, "--env and --cwd apply to stdio servers; they do nothing with --url")
-		}
-		if _, err := transport.ParseURL(fl.URL); err != nil && !strings.Contains(fl.URL, "${") {
-			return config.Entry{}, usageErrorf(cmd, "--url %v", err)
-		}
-		e := config.Entry{Type: config.HTTP, URL: fl.URL}
-		if len(fl.Headers) > 0 {
-			h := http.Header{}
-			e.Headers = map[string]string{}
-			for _, raw := range fl.Headers {
-				if err := transport.ParseHeader(h, raw); err != nil {
-					return config.Entry{}, usageErrorf(cmd, "--header %v", err)
-				}
-				name, value, _ := strings.Cut(raw, ":")
-				e.Headers[http.CanonicalHeaderKey(strings.TrimSpace(name))] = strings.TrimSpace(value)
-			}
-		}
-		if fl.ClientID != "" || fl.ClientMetadataURL != "" {
-			e.OAuth = &config.OAuth{ClientID: fl.ClientID, ClientMetadataURL: fl.ClientMetadataURL}
-		}
-		return e, nil
-	}
-	if len(fl.Headers) > 0 || fl.ClientID != "" || fl.ClientMetadataURL != "" {
-		return config.Entry{}, usageErrorf(cmd, "--header, --client-id and --client-metadata-url apply to --url servers; stdio servers take --env")
-	}
-	e := config.Entry{Type: config.Stdio, Command: argv[0], Args: argv[1:], Cwd: fl.Cwd}
-	for _, kv := range fl.Env {
-		k, v, _ := strings.Cut(kv, "=")
-		if e.Env == nil {
-			e.Env = map[string]string{}
-		}
-		e.Env[k] = v
-	}
-	return e, nil
 }
 
 func serversAddRun(ctx context.Context, opts *ServersAddOptions) error {

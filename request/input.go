@@ -1,4 +1,4 @@
-package main
+package request
 
 import (
 	"context"
@@ -7,15 +7,15 @@ import (
 	"os"
 )
 
-// maxInputFile bounds what mcpcli reads from a file the person names
+// MaxInputFile bounds what mcpcli reads from a file the person names
 // (--args @FILE, --answers): far more than any real arguments or answers,
 // and small enough that /dev/zero named by mistake is refused in a moment.
-const maxInputFile = 64 << 20
+const MaxInputFile = 64 << 20
 
-// readInput reads all of what open opens (name is what it is called), at most maxInputFile bytes, in a way ctx can
+// ReadInput reads all of what open opens (name is what it is called), at most MaxInputFile bytes, in a way ctx can
 // cut short: a FIFO nobody writes to, or a terminal nobody types into,
 // never holds the run past Ctrl+C or SIGTERM.
-func readInput(ctx context.Context, name string, open func() (io.ReadCloser, error)) ([]byte, error) {
+func ReadInput(ctx context.Context, name string, open func() (io.ReadCloser, error)) ([]byte, error) {
 	type result struct {
 		b   []byte
 		err error
@@ -29,9 +29,9 @@ func readInput(ctx context.Context, name string, open func() (io.ReadCloser, err
 			return
 		}
 		defer rc.Close()
-		b, err := io.ReadAll(io.LimitReader(rc, maxInputFile+1))
-		if err == nil && len(b) > maxInputFile {
-			err = fmt.Errorf("%s is larger than %d MiB; is it the right file?", name, maxInputFile>>20)
+		b, err := io.ReadAll(io.LimitReader(rc, MaxInputFile+1))
+		if err == nil && len(b) > MaxInputFile {
+			err = fmt.Errorf("%s is larger than %d MiB; is it the right file?", name, MaxInputFile>>20)
 			b = nil
 		}
 		done <- result{b, err}
@@ -45,7 +45,7 @@ func readInput(ctx context.Context, name string, open func() (io.ReadCloser, err
 	}
 }
 
-// openFile is readInput's opener for a named file.
-func openFile(name string) func() (io.ReadCloser, error) {
+// OpenFile is ReadInput's opener for a named file.
+func OpenFile(name string) func() (io.ReadCloser, error) {
 	return func() (io.ReadCloser, error) { return os.Open(name) }
 }

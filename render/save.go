@@ -1,16 +1,15 @@
-package main
+package render
 
 import (
 	"fmt"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/blobs"
-	"github.com/mcpcli/mcpcli/render"
 )
 
-// saveBlobs writes every image, audio and blob content of res to dir
+// SaveBlobs writes every image, audio and blob content of res to dir
 // (--save) and says where on the console.
-func saveBlobs(con *render.Console, dir string, res *client.Result) error {
+func SaveBlobs(con *Console, dir string, res *client.Result) error {
 	if dir == "" || res == nil {
 		return nil
 	}
@@ -33,7 +32,7 @@ func saveBlobs(con *render.Console, dir string, res *client.Result) error {
 		if mime == "" {
 			mime = "no MIME type"
 		}
-		con.Printf("saved %s %s %s to %s", s.Kind, render.Line(mime), render.Size(len(s.Data)), s.Path)
+		con.Printf("saved %s %s %s to %s", s.Kind, Line(mime), Size(len(s.Data)), s.Path)
 	}
 	if err != nil {
 		return fmt.Errorf("--save %s: %v (%d of %d written)", dir, err, len(saved), len(items))
