@@ -208,6 +208,48 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	s.neg = &negotiator{s: s}
 	t.Observe(s.wire.observe)
 	caps := &mcp.ClientCapabilities{}
+	copts := s.sdkOptions(caps)
+	s.declare(caps, copts)
+	impl := &mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}
+	s.declared = declaredOf(impl, caps)
+	c := mcp.NewClient(impl, copts)
+	if err := registerTasks(c); err != nil {
+		return nil, err
+	}
+	s.client = c
+	c.AddRoots(opts.Roots...)
+	c.AddSendingMiddleware(s.declareNow)
+	c.AddSendingMiddleware(s.neg.middleware)
+	c.AddReceivingMiddleware(s.refuseUndeclared)
+	// The handshake's timeout pauses while a person signs in (PauseTimeout).
+	cctx, timer, cancel := withPausableTimeout(ctx, opts.ConnectTimeout)
+	defer cancel()
+	cs, err := s.dial(cctx, c)
+	if err != nil {
+		t := s.t
+		t.Close()
+		return nil, s.connectError(ctx, t, timer, err)
+	}
+	s.started(cs)
+	if len(opts.Roots) > 0 && !s.server.Modern() {
+		s.awaitRoots(cctx)
+	}
+	if opts.LogLevel != "" && !s.server.Modern() {
+		if caps := s.Capabilities(); caps.Logging != nil {
+			if err := cs.SetLoggingLevel(cctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(opts.LogLevel)}); err != nil {
+				s.Close()
+				return nil, &ConnectError{Via: s.t.Via(), Err: fmt.Errorf("logging/setLevel %s: %w", opts.LogLevel, s.explain(err))}
+			}
+		}
+	}
+	return s, nil
+}
+
+// sdkOptions are the go-sdk's options for the session: its handlers of
+// progress, logs and completed URL asks, and with Listen the handlers
+// that make it subscribe (every notification then reaches OnNotification
+// from the wire).
+func (s *Session) sdkOptions(caps *mcp.ClientCapabilities) *mcp.ClientOptions {
 	copts := &mcp.ClientOptions{
 		Capabilities:   caps,
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
@@ -240,14 +282,20 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 			}
 		},
 	}
-	if opts.Listen {
-		// The handlers make the go-sdk subscribe: every notification
-		// reaches OnNotification from the wire.
+	if s.opts.Listen {
 		copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {}
 		copts.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) {}
 		copts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {}
 		copts.ResourceUpdatedHandler = func(context.Context, *mcp.ResourceUpdatedNotificationRequest) {}
 	}
+	return copts
+}
+
+// declare fills in the client capabilities the options call for, and the
+// handlers that go with them: elicitation in the modes given, roots,
+// sampling (only when it starts on), the tasks extension.
+func (s *Session) declare(caps *mcp.ClientCapabilities, copts *mcp.ClientOptions) {
+	opts := s.opts
 	if !opts.Modes.none() {
 		caps.Elicitation = &mcp.ElicitationCapabilities{}
 		if opts.Modes.Form {
@@ -258,23 +306,12 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		}
 		copts.ElicitationHandler = s.answerLegacy
 	}
-	// The handshake's timeout pauses while a person signs in (PauseTimeout).
-	cctx, timer, cancel := withPausableTimeout(ctx, opts.ConnectTimeout)
-	defer cancel()
 	s.caps.roots = append([]*mcp.Root(nil), opts.Roots...)
 	s.caps.sampling = opts.Sampler != nil && !opts.SamplingOff
 	s.caps.initRoots = len(opts.Roots) > 0 || opts.ChangeableRoots
 	s.caps.initSampling = s.caps.sampling
 	if s.caps.initRoots {
 		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: opts.ChangeableRoots}
-	}
-	if opts.Listen {
-		// The handlers only make the go-sdk subscribe: every
-		// notification reaches OnNotification from the wire.
-		copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {}
-		copts.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) {}
-		copts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {}
-		copts.ResourceUpdatedHandler = func(context.Context, *mcp.ResourceUpdatedNotificationRequest) {}
 	}
 	if s.caps.initSampling {
 		// Plain sampling: a person writes text, not tool calls. (The
@@ -288,58 +325,56 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	caps.AddExtension(TasksExtension, nil)
 	base := *caps
 	s.baseCaps = &base
-	impl := &mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}
-	s.declared = declaredOf(impl, caps)
-	c := mcp.NewClient(impl, copts)
-	if err := registerTasks(c); err != nil {
-		return nil, err
+}
+
+// dial connects c over the session's transport; a Streamable HTTP POST
+// the server refuses in a way that says it may be an HTTP+SSE server is
+// tried again over that, with the same observers.
+func (s *Session) dial(ctx context.Context, c *mcp.Client) (*mcp.ClientSession, error) {
+	cs, err := s.connect(ctx, c, s.t)
+	if err == nil {
+		return cs, nil
 	}
-	s.client = c
-	c.AddRoots(opts.Roots...)
-	c.AddSendingMiddleware(s.declareNow)
-	c.AddSendingMiddleware(s.neg.middleware)
-	c.AddReceivingMiddleware(s.refuseUndeclared)
-	cs, err := s.connect(cctx, c, t)
-	if err != nil {
-		if fb, ok := t.(transport.Fallbacker); ok && !errors.As(err, new(*PinError)) {
-			if next := fb.Fallback(err); next != nil {
-				// The server refused the Streamable HTTP POST in a way
-				// that says it may be an HTTP+SSE server: try that, with
-				// the same observers.
-				t.Close()
-				t = next
-				s.t = next
-				s.wire.forget()
-				cs, err = s.connect(cctx, c, t)
-			}
+	if fb, ok := s.t.(transport.Fallbacker); ok && !errors.As(err, new(*PinError)) {
+		if next := fb.Fallback(err); next != nil {
+			s.t.Close()
+			s.t = next
+			s.wire.forget()
+			return s.connect(ctx, c, next)
 		}
 	}
-	if err != nil {
-		var pe *PinError
-		if errors.As(err, &pe) {
-			// A server that exited or closed its stdout is that, not a
-			// version to unpin.
-			why := error(pe)
-			if ex := s.t.Explain(err); ex != err {
-				why = ex
-			}
-			t.Close()
-			return nil, &ConnectError{Via: t.Via(), Err: why}
+	return nil, err
+}
+
+// connectError says why connecting over t failed: the server that
+// exited, the time it took, the probe that gave up.
+func (s *Session) connectError(ctx context.Context, t transport.Transport, timer *pausableTimer, err error) error {
+	var pe *PinError
+	if errors.As(err, &pe) {
+		// A server that exited or closed its stdout is that, not a
+		// version to unpin.
+		why := error(pe)
+		if ex := t.Explain(err); ex != err {
+			why = ex
 		}
-		err = s.explain(err)
-		t.Close()
-		if timer.expired() && ctx.Err() == nil {
-			return nil, &TimeoutError{Server: t.Via(), After: opts.ConnectTimeout, Connecting: true}
-		}
-		if p, ok := t.(interface{ ProbeGaveUp() (time.Duration, bool) }); ok && ctx.Err() == nil {
-			if wait, gaveUp := p.ProbeGaveUp(); gaveUp {
-				err = &FallbackError{Wait: wait, Err: err}
-			}
-		}
-		return nil, &ConnectError{Via: t.Via(), Err: err}
+		return &ConnectError{Via: t.Via(), Err: why}
 	}
+	err = s.explain(err)
+	if timer.expired() && ctx.Err() == nil {
+		return &TimeoutError{Server: t.Via(), After: s.opts.ConnectTimeout, Connecting: true}
+	}
+	if p, ok := t.(interface{ ProbeGaveUp() (time.Duration, bool) }); ok && ctx.Err() == nil {
+		if wait, gaveUp := p.ProbeGaveUp(); gaveUp {
+			err = &FallbackError{Wait: wait, Err: err}
+		}
+	}
+	return &ConnectError{Via: t.Via(), Err: err}
+}
+
+// started keeps the go-sdk session and who the server says it is.
+func (s *Session) started(cs *mcp.ClientSession) {
 	s.cs = cs
-	s.server = Server{Via: t.Via()}
+	s.server = Server{Via: s.t.Via()}
 	if ir := cs.InitializeResult(); ir != nil {
 		s.server.Protocol = ir.ProtocolVersion
 		if ir.ServerInfo != nil {
@@ -349,20 +384,8 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 		}
 	}
 	if s.server.Name == "" {
-		s.server.Name = t.Via()
+		s.server.Name = s.t.Via()
 	}
-	if len(opts.Roots) > 0 && !s.server.Modern() {
-		s.awaitRoots(cctx)
-	}
-	if opts.LogLevel != "" && !s.server.Modern() {
-		if caps := s.Capabilities(); caps.Logging != nil {
-			if err := cs.SetLoggingLevel(cctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(opts.LogLevel)}); err != nil {
-				s.Close()
-				return nil, &ConnectError{Via: t.Via(), Err: fmt.Errorf("logging/setLevel %s: %w", opts.LogLevel, s.explain(err))}
-			}
-		}
-	}
-	return s, nil
 }
 
 // connect starts the go-sdk session over t, asking for the version the
