@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/plural"
 )
 
 // Console is the run's stderr: everything mcpcli shows that is not a
@@ -258,12 +259,12 @@ func DescribeStep(st client.Step) string {
 		return fmt.Sprintf("← input_required (round %d): %s; %s", st.Round, asked, stateText(st.StateLen, "requestState"))
 	case client.StepRootsListed:
 		n := len(st.RootsSent["roots"])
-		return fmt.Sprintf("← roots/list (the server's own request): sent %d root%s", n, plural(n))
+		return fmt.Sprintf("← roots/list (the server's own request): sent %d root%s", n, plural.S(n))
 	case client.StepComplete:
 		if st.Round == 0 {
 			return "← result"
 		}
-		return fmt.Sprintf("← result, after %d round%s", st.Round, plural(st.Round))
+		return fmt.Sprintf("← result, after %d round%s", st.Round, plural.S(st.Round))
 	}
 	return ""
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/schema"
 )
 
@@ -723,18 +724,9 @@ func (m *askModel) moreKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.top = 0
 		m.scrollReview()
 		return m, nil
-	case "up", "k":
-		m.top--
-	case "down", "j":
-		m.top++
-	case "pgup", "b":
-		m.top -= rows
-	case "pgdown", "space", "f":
-		m.top += rows
-	case "home", "g":
-		m.top = 0
-	case "end", "G":
-		m.top = len(m.more)
+	}
+	if by, ok := Scroll(msg.String(), rows, len(m.more)); ok {
+		m.top += by
 	}
 	m.top = max(0, min(m.top, len(m.more)-rows))
 	return m, nil
@@ -970,7 +962,7 @@ func (m *askModel) choiceView() string {
 
 func (m *askModel) cancelRestView() string {
 	var body []string
-	body = append(body, m.look.chrome().Title.Render(fmt.Sprintf("You cancelled this ask. Cancel the other %d ask%s of this round too?", m.rest, plural(m.rest))))
+	body = append(body, m.look.chrome().Title.Render(fmt.Sprintf("You cancelled this ask. Cancel the other %d ask%s of this round too?", m.rest, plural.S(m.rest))))
 	body = append(body, m.look.chrome().Dim.Render("No goes on to the next one; nothing is dropped without asking."), "")
 	body = append(body, m.look.chrome().button("Yes, cancel all", m.cursor == 0)+"  "+m.look.chrome().button("No, answer them", m.cursor == 1))
 	return m.screenOf(body, "y yes · n no · enter choose", "")

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/schema"
 )
 
@@ -196,7 +197,7 @@ func (p *Prompter) Answer(ctx context.Context, r client.Round) (map[string]*mcp.
 			rest := len(r.Asks) - i - 1
 			all := errors.Is(err, errEOF)
 			if !all {
-				c, cerr := p.choose(ctx, fmt.Sprintf("Cancel the other %d ask%s of this round too? [y]es/[n]o [y]: ", rest, plural(rest)), []string{"yes", "no"}, "yes")
+				c, cerr := p.choose(ctx, fmt.Sprintf("Cancel the other %d ask%s of this round too? [y]es/[n]o [y]: ", rest, plural.S(rest)), []string{"yes", "no"}, "yes")
 				all = cerr != nil || c == "yes"
 				if cerr != nil && !errors.Is(cerr, errEOF) && !errors.Is(cerr, errGaveUp) {
 					return nil, cerr
@@ -206,7 +207,7 @@ func (p *Prompter) Answer(ctx context.Context, r client.Round) (map[string]*mcp.
 				for _, b := range r.Asks[i+1:] {
 					out[b.Key] = &mcp.ElicitResult{Action: client.Cancel}
 				}
-				fmt.Fprintf(p.Out, "→ cancel for the other %d ask%s\n", rest, plural(rest))
+				fmt.Fprintf(p.Out, "→ cancel for the other %d ask%s\n", rest, plural.S(rest))
 				return out, nil
 			}
 		}
@@ -216,13 +217,6 @@ func (p *Prompter) Answer(ctx context.Context, r client.Round) (map[string]*mcp.
 
 func (p *Prompter) status(r client.Round, i int, res *mcp.ElicitResult) {
 	fmt.Fprintln(p.Out, statusLine(r, i, res))
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func (p *Prompter) heading(r client.Round, i int) {

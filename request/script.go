@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/internal/safefile"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/internal/textsafe"
@@ -302,9 +303,9 @@ func SaveScript(path string, write func(string, []byte, os.FileMode) error, r Re
 	if err := write(path, buf.Bytes(), 0o700); err != nil {
 		return "", fmt.Errorf("could not save the script: %v", err)
 	}
-	msg := fmt.Sprintf("saved %d request%s to %s (run it with sh)", n, plural(n), oneLine(path))
+	msg := fmt.Sprintf("saved %d request%s to %s (run it with sh)", n, plural.S(n), oneLine(path))
 	if secrets > 0 {
-		msg += fmt.Sprintf("; it holds %d secret value%s: keep it private", secrets, plural(secrets))
+		msg += fmt.Sprintf("; it holds %d secret value%s: keep it private", secrets, plural.S(secrets))
 	}
 	return msg, nil
 }
@@ -487,10 +488,3 @@ func unsafeWord(s string) bool {
 
 // oneLine keeps a comment on one line, inert.
 func oneLine(s string) string { return textsafe.Sanitize(s, false) }
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}

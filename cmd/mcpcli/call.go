@@ -143,13 +143,6 @@ func parseArgsFlag(cmd *cobra.Command, raw string) (map[string]any, error) {
 	return m, asUsage(cmd, err)
 }
 
-func plural2(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // PromptOptions are what prompt needs.
 type PromptOptions struct {
 	Out     io.Writer

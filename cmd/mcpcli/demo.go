@@ -15,6 +15,7 @@ import (
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/demoserver"
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
@@ -63,7 +64,7 @@ at http://ADDR/mcp, and the older HTTP+SSE transport at http://ADDR/sse.`,
 			})
 			if len(given) > 0 {
 				return usageErrorf(cmd, "%s %s for the client commands, not for demo-server (it takes only --http): give %s to the command that starts it, as in 'mcpcli tools %s-- mcpcli demo-server'",
-					strings.Join(given, ", "), plural2(len(given), "is a flag", "are flags"), plural2(len(given), "it", "them"), strings.Join(append(example, ""), " "))
+					strings.Join(given, ", "), plural.Of(len(given), "is a flag", "are flags"), plural.Of(len(given), "it", "them"), strings.Join(append(example, ""), " "))
 			}
 			return nil
 		},
@@ -160,7 +161,7 @@ func demoRun(ctx context.Context, opts *DemoOptions) error {
 	// The narration is wrapped by mcpcli, at spaces, to the terminal's
 	// width: the terminal would cut it mid-word.
 	width := con.Width()
-	con.Printf("%s", render.Hang(fmt.Sprintf("mcpcli demo: %d flow%s against %s, %s", len(flows), plural(len(flows)), render.Line(s.Server().Display()), s.Server().Protocol), width, 2))
+	con.Printf("%s", render.Hang(fmt.Sprintf("mcpcli demo: %d flow%s against %s, %s", len(flows), plural.S(len(flows)), render.Line(s.Server().Display()), s.Server().Protocol), width, 2))
 	var failed []string
 	for i, fl := range flows {
 		title := fmt.Sprintf("Tour %d/%d · %s", i+1, len(flows), fl.Title)
@@ -196,7 +197,7 @@ func demoRun(ctx context.Context, opts *DemoOptions) error {
 	if len(failed) > 0 {
 		return &demoError{failed: failed, of: len(flows)}
 	}
-	con.Printf("\nDone: %d flow%s completed.", len(flows), plural(len(flows)))
+	con.Printf("\nDone: %d flow%s completed.", len(flows), plural.S(len(flows)))
 	return nil
 }
 

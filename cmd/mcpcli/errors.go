@@ -20,6 +20,7 @@ import (
 	"github.com/mcpcli/mcpcli/config"
 	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/internal/interrupt"
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/internal/suggest"
 	"github.com/mcpcli/mcpcli/oauth"
@@ -136,19 +137,12 @@ func report(ctx context.Context, w *render.Console, err error, login string) int
 	}
 	w.Printf("mcpcli: %s", render.Line(explainAs(err, login)))
 	if tail := transport.StderrTail(err); len(tail) > 0 {
-		w.Printf("  last %d line%s of the server's stderr:", len(tail), plural(len(tail)))
+		w.Printf("  last %d line%s of the server's stderr:", len(tail), plural.S(len(tail)))
 		for _, l := range tail {
 			w.Printf("  | %s", render.Line(l))
 		}
 	}
 	return exitError
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // explain says what an error means in words, and what to do next: the
@@ -702,7 +696,7 @@ func requestWords(err error, w front) (msg string, ok bool) {
 
 // missingWords says what a request lacks, and how to give it.
 func missingWords(e *request.MissingError, w front) string {
-	them := plural2(len(e.Missing), "it", "them")
+	them := plural.Of(len(e.Missing), "it", "them")
 	terminal := ""
 	if !e.Asker {
 		terminal = " (or run it on a terminal to fill them in)"

@@ -297,12 +297,8 @@ func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
 	if fl.Timeout < 0 {
 		return usageErrorf(cmd, "--timeout %s: give a positive duration such as 30s", fl.Timeout)
 	}
-	if fl.LogLevel != "" {
-		switch fl.LogLevel {
-		case "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency":
-		default:
-			return usageErrorf(cmd, "--log-level %q: use debug, info, notice, warning, error, critical, alert or emergency", fl.LogLevel)
-		}
+	if l := client.LogLevels; fl.LogLevel != "" && !slices.Contains(l, fl.LogLevel) {
+		return usageErrorf(cmd, "--log-level %q: use %s or %s", fl.LogLevel, strings.Join(l[:len(l)-1], ", "), l[len(l)-1])
 	}
 	if _, err := connect.RootURIs(fl.Roots); err != nil {
 		return usageErrorf(cmd, "%v", err)

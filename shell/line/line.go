@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/internal/suggest"
 	"github.com/mcpcli/mcpcli/render"
@@ -262,7 +263,7 @@ func (l *line) fail(err error) {
 	if tail := transport.StderrTail(err); len(tail) > 0 && !l.toldTail {
 		// Said once: each command after says the server is gone.
 		l.toldTail = true
-		l.con.Printf("  last %d line%s of the server's stderr:", len(tail), plural(len(tail)))
+		l.con.Printf("  last %d line%s of the server's stderr:", len(tail), plural.S(len(tail)))
 		for _, t := range tail {
 			l.con.Printf("  | %s", render.Line(t))
 		}
@@ -548,7 +549,7 @@ func (l *line) history() {
 		}
 		rounds := ""
 		if n := len(r.Rounds); n > 0 {
-			rounds = fmt.Sprintf(", %d round%s", n, plural(n))
+			rounds = fmt.Sprintf(", %d round%s", n, plural.S(n))
 		}
 		fmt.Fprintf(l.out, "%3d  %s %s%s  (%s%s)\n", r.ID, r.Verb(), render.Line(r.Target), args, state, rounds)
 	}
@@ -628,11 +629,4 @@ func (l *line) resources(ctx context.Context) error {
 		return err
 	}
 	return render.Resources(l.out, list, templates, l.o.JSON, "read 'TEMPLATE' NAME=VALUE ...")
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

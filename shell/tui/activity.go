@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 	"github.com/mcpcli/mcpcli/internal/textsafe"
 	"github.com/mcpcli/mcpcli/render"
@@ -561,7 +562,7 @@ type expandedMsg struct {
 }
 
 // logLevels are the levels the picker offers, most to least detail.
-var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+var logLevels = client.LogLevels
 
 func sortedKeys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/blobs"
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/schema"
 )
@@ -118,7 +119,7 @@ func (m *Model) timeline(c *call, w, h int) []string {
 				line = "  " + render.Line(k) + ": " + actionText(st, ans.Action)
 			}
 			if ans.Action == client.Accept && ask.Mode() == "form" {
-				line += fmt.Sprintf(" · %d value%s", len(ans.Content), plural(len(ans.Content)))
+				line += fmt.Sprintf(" · %d value%s", len(ans.Content), plural.S(len(ans.Content)))
 			}
 			if ask.Mode() == "url" {
 				line += " · URL"
@@ -171,7 +172,7 @@ func (m *Model) timeline(c *call, w, h int) []string {
 			what = "✗ complete, isError"
 		}
 		n := len(c.rounds)
-		line := fmt.Sprintf("%s · %d round%s · %s", what, n, plural(n), seconds(c.took(now)))
+		line := fmt.Sprintf("%s · %d round%s · %s", what, n, plural.S(n), seconds(c.took(now)))
 		if c.result != nil && c.result.IsError() {
 			add(st.err.Render(clip(line, w)))
 		} else {
@@ -214,7 +215,7 @@ func sampleText(st *styles, key string, a *client.SamplingAnswer, named bool) st
 			}
 		}
 	}
-	return who + "sampling " + st.ok.Render("reply") + fmt.Sprintf(" · %d char%s", n, plural(n))
+	return who + "sampling " + st.ok.Render("reply") + fmt.Sprintf(" · %d char%s", n, plural.S(n))
 }
 
 // rootsText is what mcpcli answered a roots/list with, by itself: how
@@ -225,7 +226,7 @@ func rootsText(st *styles, key string, uris []string, named bool) string {
 		who = render.Line(key) + ": "
 	}
 	n := len(uris)
-	return who + "roots " + st.ok.Render("sent") + fmt.Sprintf(" · %d root%s", n, plural(n))
+	return who + "roots " + st.ok.Render("sent") + fmt.Sprintf(" · %d root%s", n, plural.S(n))
 }
 
 func askOf(asks []client.Ask, key string) client.Ask {
@@ -325,13 +326,6 @@ func shownValues(a client.Ask, r *mcp.ElicitResult, most int) []string {
 		out = append(out[:most-1], fmt.Sprintf("… %d more", rest))
 	}
 	return out
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func seconds(d time.Duration) string {
@@ -459,19 +453,10 @@ func (m *Model) callKey(c *call, k string) tea.Cmd {
 	if v == nil || v.rows == nil {
 		return nil
 	}
+	if by, ok := render.Scroll(k, rows, len(v.rows)); ok {
+		v.top += by
+	}
 	switch k {
-	case "up", "k":
-		v.top--
-	case "down", "j":
-		v.top++
-	case "pgup", "b":
-		v.top -= rows
-	case "pgdown", "space", "f":
-		v.top += rows
-	case "home", "g":
-		v.top = 0
-	case "end", "G":
-		v.top = len(v.rows)
 	case "n", "N":
 		// The next item; tab is the next tab, in a result too.
 		if len(v.items) > 0 {

@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 )
@@ -30,7 +31,7 @@ func (m *Model) historyView() []string {
 		}
 		facts := seconds(c.took(now))
 		if n := len(c.rounds); n > 0 {
-			facts = fmt.Sprintf("%d round%s · %s", n, plural(n), facts)
+			facts = fmt.Sprintf("%d round%s · %s", n, plural.S(n), facts)
 		}
 		if m.askOf(c.id) != nil {
 			mark = "!"
@@ -57,19 +58,8 @@ func (m *Model) historyKey(k string) tea.Cmd {
 	for i := range m.calls {
 		l.shown = append(l.shown, i)
 	}
-	switch k {
-	case "up", "k":
-		l.move(-1, h)
-	case "down", "j":
-		l.move(1, h)
-	case "pgup", "b":
-		l.move(-h, h)
-	case "pgdown", "f":
-		l.move(h, h)
-	case "home", "g":
-		l.move(-len(m.calls), h)
-	case "end", "G":
-		l.move(len(m.calls), h)
+	if by, ok := render.Scroll(k, h, len(m.calls)); ok {
+		l.move(by, h)
 	}
 	if len(m.calls) == 0 {
 		return nil

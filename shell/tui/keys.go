@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -55,10 +56,10 @@ type binding struct {
 
 // Bindings more than one pane shares.
 var (
-	bindMove   = binding{keys: []string{"up", "k", "down", "j"}, show: "↑/↓  k/j", does: "move", foot: "↑/↓ move"}
-	bindPage   = binding{keys: []string{"pgup", "b", "pgdown", "f", "space"}, show: "pgup/pgdn  b/f", does: "a page up / down"}
-	bindEnds   = binding{keys: []string{"home", "g", "end", "G"}, show: "home/end  g/G", does: "the first / the last"}
-	bindScroll = binding{keys: []string{"up", "k", "down", "j"}, show: "↑/↓  k/j", does: "scroll", foot: "↑/↓ scroll"}
+	bindMove   = binding{keys: slices.Concat(render.LineUpKeys, render.LineDownKeys), show: "↑/↓  k/j", does: "move", foot: "↑/↓ move"}
+	bindPage   = binding{keys: slices.Concat(render.PageUpKeys, render.PageDownKeys), show: "pgup/pgdn  b/f", does: "a page up / down"}
+	bindEnds   = binding{keys: slices.Concat(render.TopKeys, render.EndKeys), show: "home/end  g/G", does: "the first / the last"}
+	bindScroll = binding{keys: slices.Concat(render.LineUpKeys, render.LineDownKeys), show: "↑/↓  k/j", does: "scroll", foot: "↑/↓ scroll"}
 	bindFind   = binding{keys: []string{"/"}, show: "/", does: "search (type, enter keeps it, esc clears it)", foot: "/ search"}
 	bindMatch  = binding{keys: []string{"n", "N"}, show: "n / N", does: "the next / previous match", foot: "n/N match"}
 	bindFilter = binding{keys: []string{"/"}, show: "/", does: "filter by name, title and description, best match first (esc clears)", foot: "/ filter"}
@@ -417,19 +418,10 @@ func (m *Model) browseKey(k string) tea.Cmd {
 	if l.filter != "" {
 		rows--
 	}
+	if by, ok := render.Scroll(k, rows, len(l.shown)); ok {
+		l.move(by, rows)
+	}
 	switch k {
-	case "up", "k":
-		l.move(-1, rows)
-	case "down", "j":
-		l.move(1, rows)
-	case "pgup", "b":
-		l.move(-rows, rows)
-	case "pgdown", "f", "space":
-		l.move(rows, rows)
-	case "home", "g":
-		l.move(-len(l.shown), rows)
-	case "end", "G":
-		l.move(len(l.shown), rows)
 	case "/":
 		l.filtering = true
 		l.setFilter("")
@@ -479,7 +471,7 @@ func (m *Model) interrupt() tea.Cmd {
 func (m *Model) quit() tea.Cmd {
 	if m.running > 0 && !m.armed {
 		m.armed = true
-		m.setStatus(fmt.Sprintf("%d request%s still running: q again cancels and quits", m.running, plural(m.running)), true)
+		m.setStatus(fmt.Sprintf("%d request%s still running: q again cancels and quits", m.running, plural.S(m.running)), true)
 		return nil
 	}
 	return m.quitNow()

@@ -24,6 +24,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 )
@@ -624,7 +625,7 @@ func (m *Model) tabsLine() string {
 	line := strings.Join(parts, " ")
 	if n := len(m.waiting()); n > 0 {
 		// The mark stays whole; the tabs give way.
-		mark := m.st.warn.Render(fmt.Sprintf("! %d ask%s", n, plural(n)))
+		mark := m.st.warn.Render(fmt.Sprintf("! %d ask%s", n, plural.S(n)))
 		return clip(line, m.width-ansi.StringWidth(mark)-2) + "  " + mark
 	}
 	return clip(line, m.width)

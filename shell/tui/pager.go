@@ -170,21 +170,12 @@ func (x *pager) goTo(m *Model, from, dir int) {
 func (x *pager) key(m *Model, k string) tea.Cmd {
 	rows := x.rows(m)
 	x.note = ""
+	if by, ok := render.Scroll(k, rows, len(x.lines)); ok {
+		x.top += by
+	}
 	switch k {
 	case "esc", "q", "backspace":
 		m.modal = nil
-	case "up", "k":
-		x.top--
-	case "down", "j":
-		x.top++
-	case "pgup", "b":
-		x.top -= rows
-	case "pgdown", "f", "space":
-		x.top += rows
-	case "home", "g":
-		x.top = 0
-	case "end", "G":
-		x.top = len(x.lines)
 	case "/":
 		x.find = finder{typing: true}
 		x.at = -1

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -111,7 +112,7 @@ func (m *Model) restart() tea.Cmd {
 		return nil
 	case !m.gone && m.running > 0:
 		m.confirm(
-			fmt.Sprintf("%d request%s still running: %sing the server ends %s.", m.running, plural(m.running), m.restartVerb(), map[bool]string{true: "it", false: "them"}[m.running == 1]),
+			fmt.Sprintf("%d request%s still running: %sing the server ends %s.", m.running, plural.S(m.running), m.restartVerb(), map[bool]string{true: "it", false: "them"}[m.running == 1]),
 			strings.ToUpper(m.restartVerb()[:1])+m.restartVerb()[1:]+" it now?",
 			m.reconnect,
 			func() { m.setStatus("not "+m.restartVerb()+"ed", false) },
