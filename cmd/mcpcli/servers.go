@@ -261,7 +261,7 @@ type ServersTrustOptions struct {
 
 // NewCmdServersTrust is servers trust.
 func NewCmdServersTrust(f *Factory, runF func(context.Context, *ServersTrustOptions) error) *cobra.Command {
-	return &cobra.Command{
+	return newTrustCmd(f, &cobra.Command{
 		Use:   "trust FILE...",
 		Short: "Trust a project's config file, as it is now, so that its servers run",
 		Long: `servers trust trusts a project file (.mcp.json, .vscode/mcp.json or
@@ -276,51 +276,41 @@ mcpcli keeps the record in its state directory
 ~/.local/state/mcpcli/trusted-projects.json).`,
 		Example: `  mcpcli servers trust .mcp.json
   mcpcli servers trust .vscode/mcp.json ../.cursor/mcp.json`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageErrorf(cmd, "name the project file to trust, like mcpcli servers trust .mcp.json; 'mcpcli servers' lists them")
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := f.trustOptions(cmd, args)
-			if err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return serversTrustRun(cmd.Context(), opts)
-		},
-	}
+	}, "name the project file to trust, like mcpcli servers trust .mcp.json; 'mcpcli servers' lists them", runF, serversTrustRun)
 }
 
 // NewCmdServersUntrust is servers untrust.
 func NewCmdServersUntrust(f *Factory, runF func(context.Context, *ServersTrustOptions) error) *cobra.Command {
-	return &cobra.Command{
+	return newTrustCmd(f, &cobra.Command{
 		Use:   "untrust FILE...",
 		Short: "Stop trusting a project's config file",
 		Long: `servers untrust forgets that you trusted a project file: its servers no
 longer run until you trust it again, and your own definition of a name it
 also defines runs instead.`,
 		Example: `  mcpcli servers untrust .mcp.json`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageErrorf(cmd, "name the project file to stop trusting, like mcpcli servers untrust .mcp.json")
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := f.trustOptions(cmd, args)
-			if err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return serversUntrustRun(cmd.Context(), opts)
-		},
+	}, "name the project file to stop trusting, like mcpcli servers untrust .mcp.json", runF, serversUntrustRun)
+}
+
+// newTrustCmd wires servers trust or untrust: FILE... (none is the usage
+// error noFiles), run on the files' absolute paths.
+func newTrustCmd(f *Factory, c *cobra.Command, noFiles string, runF, run func(context.Context, *ServersTrustOptions) error) *cobra.Command {
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usageErrorf(cmd, "%s", noFiles)
+		}
+		return nil
 	}
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		opts, err := f.trustOptions(cmd, args)
+		if err != nil {
+			return err
+		}
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return run(cmd.Context(), opts)
+	}
+	return c
 }
 
 func (f *Factory) trustOptions(cmd *cobra.Command, args []string) (*ServersTrustOptions, error) {

@@ -102,3 +102,36 @@ func (t *castTee) Write(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// watchSize reads the terminal fd's size at each event, and calls resize
+// when it changed from cols×rows, until the returned stop is called
+// (which calls end).
+func watchSize[T any](events <-chan T, end func(), fd, cols, rows int, resize func(cols, rows int)) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-done:
+				return
+			case <-events:
+				w, h, err := term.GetSize(fd)
+				if err != nil || w <= 0 || h <= 0 || w == cols && h == rows {
+					continue
+				}
+				cols, rows = w, h
+				resize(w, h)
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			end()
+			close(done)
+			wg.Wait()
+		})
+	}
+}

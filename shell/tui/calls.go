@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -173,13 +174,6 @@ func valueText(v any) string {
 
 // Messages of a call.
 
-type argsMsg struct {
-	method, target string
-	args           map[string]any
-	err            error
-	rerunOf        int
-}
-
 type callDoneMsg struct {
 	id   int
 	res  *client.Result
@@ -252,50 +246,28 @@ func jsonArgsSchema(inputSchema json.RawMessage) json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{"arguments":` + string(inputSchema) + `},"required":["arguments"]}`)
 }
 
-// askArgs shows an arguments form, with the terminal lent to it.
+// askArgs shows a tool's arguments form, with the terminal lent to it;
+// unwrap takes the arguments out of the one JSON field they were asked in.
 func (m *Model) askArgs(a render.Arguments, unwrap bool, rerunOf int) tea.Cmd {
 	if m.o.Forms == nil {
-		args := map[string]any{}
-		for k, v := range a.Given {
-			args[k] = v
-		}
-		return func() tea.Msg { return argsMsg{method: a.Method, target: a.Target, args: args, rerunOf: rerunOf} }
+		r := &request.Request{Method: a.Method, Target: a.Target, Args: map[string]any{}}
+		maps.Copy(r.Args, a.Given)
+		return func() tea.Msg { return preparedMsg{r: r, rerunOf: rerunOf} }
 	}
-	forms, feed, ctx := m.o.Forms, m.feed, m.ctx
-	return func() tea.Msg {
-		var (
-			args map[string]any
-			err  error
-		)
-		if serr := feed.Share(ctx, func() { args, err = forms.AskArguments(ctx, a) }); serr != nil {
-			err = serr
+	return m.prepare(rerunOf, func(ctx context.Context, p *request.Preparer) (*request.Request, error) {
+		args, err := p.Form.AskArguments(ctx, a)
+		if err != nil {
+			return nil, err
 		}
-		if err == nil && unwrap {
+		if unwrap {
 			obj, _ := args["arguments"].(map[string]any)
-			if obj == nil {
-				obj = map[string]any{}
-			}
 			args = obj
 		}
-		return argsMsg{method: a.Method, target: a.Target, args: args, err: err, rerunOf: rerunOf}
-	}
-}
-
-func (m *Model) argsDone(msg argsMsg) tea.Cmd {
-	switch {
-	case errors.Is(msg.err, render.ErrCancelled), errors.Is(msg.err, client.ErrAbandoned):
-		m.setStatus("cancelled: nothing was sent", false)
-		return nil
-	case msg.err != nil:
-		if m.ctx.Err() == nil {
-			m.setStatus(m.o.ErrorText(msg.err), true)
+		if args == nil {
+			args = map[string]any{}
 		}
-		return nil
-	}
-	if msg.method == "tools/call" {
-		return m.confirmThenStart(msg.method, msg.target, msg.args, msg.rerunOf)
-	}
-	return m.start(msg.method, msg.target, msg.args, msg.rerunOf)
+		return &request.Request{Method: a.Method, Target: a.Target, Args: args}, nil
+	})
 }
 
 // confirmThenStart asks before calling a destructive tool.

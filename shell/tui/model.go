@@ -381,8 +381,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.load(msg.which)
 		}
 		return m, nil
-	case argsMsg:
-		return m, m.argsDone(msg)
 	case preparedMsg:
 		return m, m.prepared(msg)
 	case callDoneMsg:

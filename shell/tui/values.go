@@ -90,6 +90,9 @@ func (m *Model) prepared(msg preparedMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if msg.r.Method == request.ToolsCall {
+		return m.confirmThenStart(msg.r.Method, msg.r.Target, msg.r.Args, msg.rerunOf)
+	}
 	return m.start(msg.r.Method, msg.r.Target, msg.r.Args, msg.rerunOf)
 }
 
