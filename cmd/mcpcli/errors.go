@@ -70,16 +70,6 @@ func (e *resourceError) Error() string {
 		e.server, e.uri, e.rpc.Code, rpcMessage(e.rpc.Code, e.rpc.Message))
 }
 
-// demoError is a tour with flows that did not complete.
-type demoError struct {
-	failed []string
-	of     int
-}
-
-func (e *demoError) Error() string {
-	return fmt.Sprintf("%d of %d demo flows did not complete: %s", len(e.failed), e.of, strings.Join(e.failed, ", "))
-}
-
 // report turns the outcome of a command into a message on stderr and an
 // exit code. It is the only place that does. login names the run's server
 // to mcpcli auth login ("-s NAME", "--url URL"), or is "".
