@@ -2,16 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
-	"github.com/mcpcli/mcpcli/request"
+	"github.com/mcpcli/mcpcli/shell"
 )
 
 // ListOptions are what tools, prompts and resources need.
@@ -90,40 +87,13 @@ with a warning that names the tool and the reason.`,
 
 func toolsRun(ctx context.Context, opts *ListOptions) error {
 	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		list, err := s.ListTools(ctx)
-		if err != nil {
-			return err
-		}
-		render.WarnDropped(opts.Console, list)
-		tools := list.Tools
-		if opts.Name != "" {
-			t, _, err := s.Tool(ctx, opts.Name)
-			if err != nil {
-				return err
-			}
-			if t == nil {
-				return request.UnknownTool(s, list, opts.Name)
-			}
-			tools = []*mcp.Tool{t}
-		}
-		if opts.JSON {
-			return render.RawList(opts.Out, "tools", tools, func(t *mcp.Tool) json.RawMessage { return list.Raw[t.Name] })
-		}
-		if opts.Name != "" {
-			render.ToolDetail(opts.Out, tools[0], list.Raw[opts.Name], opts.Width)
-			if _, ok := s.Capabilities().Extensions[client.TasksExtension]; ok && s.Server().Modern() && render.TaskSupport(list.Raw[opts.Name]) == "" {
-				fmt.Fprintln(opts.Out, "  "+render.ServerRunsTasks)
-			}
-			return nil
-		}
-		if len(tools) == 0 {
-			fmt.Fprintln(opts.Out, "(the server has no tools)")
-		}
-		for _, t := range tools {
-			render.ToolEntry(opts.Out, t, list.Raw[t.Name], opts.Width)
-		}
-		return nil
+		return opts.lists().Tools(ctx, s, opts.Name)
 	})
+}
+
+// lists show the lists as the one-shot commands do.
+func (opts *ListOptions) lists() shell.Lists {
+	return shell.Lists{Out: opts.Out, Console: opts.Console, JSON: opts.JSON, Width: opts.Width, ReadTemplate: "mcpcli read 'TEMPLATE' --var NAME=VALUE"}
 }
 
 // NewCmdPrompts is the prompts command.
@@ -141,39 +111,7 @@ prompts NAME shows one prompt in full, with each argument's description.`,
 
 func promptsRun(ctx context.Context, opts *ListOptions) error {
 	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		list, err := s.ListPrompts(ctx)
-		if opts.Name == "" && render.NotOffered(opts.Out, opts.Console, opts.JSON, err) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		prompts := list.Prompts
-		if opts.Name != "" {
-			prompts = nil
-			for _, p := range list.Prompts {
-				if p.Name == opts.Name {
-					prompts = []*mcp.Prompt{p}
-				}
-			}
-			if prompts == nil {
-				return request.UnknownPrompt(s.Server().Display(), list, opts.Name)
-			}
-		}
-		if opts.JSON {
-			return render.RawList(opts.Out, "prompts", prompts, func(p *mcp.Prompt) json.RawMessage { return list.Raw[p.Name] })
-		}
-		if opts.Name != "" {
-			render.PromptDetail(opts.Out, prompts[0], opts.Width)
-			return nil
-		}
-		if len(prompts) == 0 {
-			fmt.Fprintln(opts.Out, "(the server has no prompts)")
-		}
-		for _, p := range prompts {
-			render.PromptEntry(opts.Out, p, opts.Width)
-		}
-		return nil
+		return opts.lists().Prompts(ctx, s, opts.Name)
 	})
 }
 
@@ -192,22 +130,6 @@ func NewCmdResources(f *Factory, runF func(context.Context, *ListOptions) error)
 
 func resourcesRun(ctx context.Context, opts *ListOptions) error {
 	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		return listResources(ctx, s, opts.Out, opts.Console, opts.JSON, "mcpcli read 'TEMPLATE' --var NAME=VALUE")
+		return opts.lists().Resources(ctx, s)
 	})
-}
-
-// listResources prints the server's resources and resource templates.
-func listResources(ctx context.Context, s *client.Session, w io.Writer, con *render.Console, asJSON bool, readTemplate string) error {
-	list, err := s.ListResources(ctx)
-	if render.NotOffered(w, con, asJSON, err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	templates, err := request.Templates(ctx, s)
-	if err != nil {
-		return err
-	}
-	return render.Resources(w, list, templates, asJSON, readTemplate)
 }

@@ -350,11 +350,11 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 	case "help", "?":
 		fmt.Fprintln(l.out, help)
 	case "tools":
-		return false, l.tools(ctx, args)
+		return false, l.lists().Tools(ctx, l.s, name(args))
 	case "prompts":
-		return false, l.prompts(ctx, args)
+		return false, l.lists().Prompts(ctx, l.s, name(args))
 	case "resources":
-		return false, l.resources(ctx)
+		return false, l.lists().Resources(ctx, l.s)
 	case "call":
 		if len(args) == 0 {
 			return false, errors.New("call what? call TOOL [K=V ...]; 'tools' lists them")
@@ -571,62 +571,16 @@ func argText(args map[string]any) string {
 	return strings.Join(words, " ")
 }
 
-func (l *line) tools(ctx context.Context, args []string) error {
-	list, err := l.s.ListTools(ctx)
-	if err != nil {
-		return err
-	}
-	if len(args) > 0 {
-		tool, _, err := l.s.Tool(ctx, args[0])
-		if err != nil {
-			return err
-		}
-		if tool == nil {
-			return request.UnknownTool(l.s, list, args[0])
-		}
-		render.ToolDetail(l.out, tool, list.Raw[tool.Name], 0)
-		return nil
-	}
-	for _, t := range list.Tools {
-		render.ToolEntry(l.out, t, list.Raw[t.Name], 0)
-	}
-	return nil
+// lists show the lists as the one-shot commands do, naming this shell's
+// read command.
+func (l *line) lists() shell.Lists {
+	return shell.Lists{Out: l.out, Console: l.con, JSON: l.o.JSON, ReadTemplate: "read 'TEMPLATE' NAME=VALUE ..."}
 }
 
-func (l *line) prompts(ctx context.Context, args []string) error {
-	list, err := l.s.ListPrompts(ctx)
-	if len(args) == 0 && render.NotOffered(l.out, l.con, l.o.JSON, err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, p := range list.Prompts {
-		switch {
-		case len(args) == 0:
-			render.PromptEntry(l.out, p, 0)
-		case p.Name == args[0]:
-			render.PromptDetail(l.out, p, 0)
-			return nil
-		}
-	}
+// name is the one name a list command may take.
+func name(args []string) string {
 	if len(args) > 0 {
-		return request.UnknownPrompt(l.s.Server().Display(), list, args[0])
+		return args[0]
 	}
-	return nil
-}
-
-func (l *line) resources(ctx context.Context) error {
-	list, err := l.s.ListResources(ctx)
-	if render.NotOffered(l.out, l.con, l.o.JSON, err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	templates, err := request.Templates(ctx, l.s)
-	if err != nil {
-		return err
-	}
-	return render.Resources(l.out, list, templates, l.o.JSON, "read 'TEMPLATE' NAME=VALUE ...")
+	return ""
 }
