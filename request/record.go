@@ -164,6 +164,23 @@ func (r *Recorder) step(st client.Step) (changed bool) {
 	return true
 }
 
+// Hook has o's step and task hooks record into r, before what they did.
+func (r *Recorder) Hook(o *client.Options) {
+	onStep, onTask := o.OnStep, o.OnTask
+	o.OnStep = func(st client.Step) {
+		r.Step(st)
+		if onStep != nil {
+			onStep(st)
+		}
+	}
+	o.OnTask = func(st client.TaskStatus) {
+		r.Task(st)
+		if onTask != nil {
+			onTask(st)
+		}
+	}
+}
+
 // Task is client.Options.OnTask.
 func (r *Recorder) Task(st client.TaskStatus) {
 	r.mu.Lock()

@@ -166,12 +166,7 @@ func (f *Factory) lineOptions(cmd *cobra.Command, save string, replay request.Re
 				// answers of a whole session are not one answers file.
 				answers: &answerSet{rec.Answerer(a.answerer), rec.Sampler(a.sampler)},
 				adjust: func(o *client.Options) {
-					onStep := o.OnStep
-					o.OnStep = func(st client.Step) {
-						rec.Step(st)
-						onStep(st)
-					}
-					o.OnTask = withTask(rec, o.OnTask)
+					rec.Hook(o)
 					// Roots can be added and removed, and sampling turned
 					// on, while connected (root, sampling).
 					o.ChangeableRoots = true
@@ -235,17 +230,7 @@ func (f *Factory) pickServer(cmd *cobra.Command) error {
 		return nil // Transport says what to give instead
 	}
 	listed, _ := cfg.List()
-	var choices []tui.Choice
-	for _, l := range listed {
-		if l.Shadowed || l.Err != nil {
-			continue
-		}
-		src := l.Source.String()
-		if !l.Trust.Runs() {
-			src += " (not trusted: mcpcli asks first)"
-		}
-		choices = append(choices, tui.Choice{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: src})
-	}
+	choices := tui.Choices(listed)
 	if len(choices) == 0 {
 		return nil
 	}
@@ -318,16 +303,6 @@ func (f *Factory) replay() request.Replay {
 		r.Dir = dir
 	}
 	return request.NewReplay(r)
-}
-
-// withTask is onTask, recorded by rec too.
-func withTask(rec *request.Recorder, onTask func(client.TaskStatus)) func(client.TaskStatus) {
-	return func(st client.TaskStatus) {
-		rec.Task(st)
-		if onTask != nil {
-			onTask(st)
-		}
-	}
 }
 
 func sessionRun(ctx context.Context, opts *SessionOptions) error {

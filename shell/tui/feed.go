@@ -160,11 +160,8 @@ func (f *Feed) Hooks(o *client.Options, answer client.Answerer, sample client.Sa
 	if sample != nil {
 		o.Sampler = f.rec.Sampler(&Sampler{Inner: sample, Feed: f})
 	}
-	o.OnStep = func(st client.Step) {
-		f.rec.Step(st)
-		f.Step(st)
-	}
-	o.OnTask = f.rec.Task
+	o.OnStep, o.OnTask = f.Step, nil
+	f.rec.Hook(o)
 	o.OnLog = f.Log
 	o.OnProgress = f.Progress
 	o.Listen = true

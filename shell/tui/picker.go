@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpcli/mcpcli/config"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -163,4 +164,21 @@ func (p *picker) View() tea.View {
 	v := tea.NewView(b.String())
 	v.AltScreen = true
 	return v
+}
+
+// Choices are the servers the config files define that can be picked:
+// each name's definition that runs, said when it is not trusted yet.
+func Choices(listed []config.Listed) []Choice {
+	var choices []Choice
+	for _, l := range listed {
+		if l.Shadowed || l.Err != nil {
+			continue
+		}
+		src := l.Source.String()
+		if !l.Trust.Runs() {
+			src += " (not trusted: mcpcli asks first)"
+		}
+		choices = append(choices, Choice{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: src})
+	}
+	return choices
 }
