@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/request"
+	"github.com/mcpcli/mcpcli/transport"
+)
+
+// The run functions, with a fake for everything outside them: a go-sdk
+// server in this process over in-memory transports, a person who answers
+// forms and value questions (fakeAsker), buffers for stdout and stderr.
+// No process starts.
+
+// shop is a server with a tool that takes a required city, a prompt whose
+// argument completes, and a resource template.
+func shop() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "shop", Version: "1"}, &mcp.ServerOptions{
+		CompletionHandler: func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+			return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{"Lisbon", "Oslo"}}}, nil
+		},
+	})
+	srv.AddTool(&mcp.Tool{Name: "book", InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"nights":{"type":"integer"}},"required":["city"],"additionalProperties":false}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "booked " + string(req.Params.Arguments)}}}, nil
+		})
+	srv.AddPrompt(&mcp.Prompt{Name: "trip", Arguments: []*mcp.PromptArgument{{Name: "city", Required: true}}},
+		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Plan a trip to " + req.Params.Arguments["city"]}}}}, nil
+		})
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{Name: "guide", URITemplate: "shop://guides/{city}"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "guide " + req.Params.URI}}}, nil
+		})
+	return srv
+}
+
+// inMemory is a connector to srv, in this process.
+func inMemory(t *testing.T, srv *mcp.Server) connector {
+	return func(ctx context.Context) (*client.Session, error) {
+		ct, st := mcp.NewInMemoryTransports()
+		ss, err := srv.Connect(ctx, st, nil)
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() { ss.Close() })
+		return client.Connect(ctx, transport.Wrap(ct, "shop"), client.Options{Modes: client.Modes{Form: true}})
+	}
+}
+
+// fakeAsker answers an arguments form and value questions as a person
+// would; it fails the test when asked what it did not expect.
+type fakeAsker struct {
+	t      *testing.T
+	form   map[string]any
+	values map[string]string
+	asked  []string
+}
+
+func (a *fakeAsker) AskArguments(_ context.Context, args request.Arguments) (map[string]any, error) {
+	a.asked = append(a.asked, "form "+args.Target)
+	if a.form == nil {
+		a.t.Errorf("asked the form of %s, which the test does not answer", args.Target)
+		return nil, request.ErrCancelled
+	}
+	return a.form, nil
+}
+
+func (a *fakeAsker) AskValue(_ context.Context, q request.Question) (string, error) {
+	a.asked = append(a.asked, "value "+q.Name+" "+strings.Join(q.Suggestions, ","))
+	v, ok := a.values[q.Name]
+	if !ok {
+		a.t.Errorf("asked for %s, which the test does not answer", q.Name)
+		return "", request.ErrCancelled
+	}
+	return v, nil
+}
+
+func buffers() (*bytes.Buffer, *bytes.Buffer, *render.Console) {
+	var out, errb bytes.Buffer
+	return &out, &errb, render.NewConsole(&errb, render.ConsoleOptions{})
+}
+
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestCallRun(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		pairs    []request.Pair
+		form     map[string]any
+		wantOut  string
+		wantErr  any
+		wantAsks []string
+	}{
+		{name: "typed by the schema", pairs: []request.Pair{{Key: "city", Value: "Oslo"}, {Key: "nights", Value: "2"}}, wantOut: `booked {"city":"Oslo","nights":2}`},
+		{name: "missing, asked on the form", pairs: []request.Pair{{Key: "nights", Value: "3"}}, form: map[string]any{"city": "Lisbon", "nights": 3}, wantOut: `"city":"Lisbon"`, wantAsks: []string{"form book"}},
+		{name: "a typo in a closed schema", pairs: []request.Pair{{Key: "citty", Value: "Oslo"}}, wantErr: new(*request.NoSuchArgumentError)},
+		{name: "a value that is not an integer", pairs: []request.Pair{{Key: "city", Value: "Oslo"}, {Key: "nights", Value: "two"}}, wantErr: new(*request.ArgumentError)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, con := buffers()
+			ask := &fakeAsker{t: t, form: tc.form}
+			opts := &CallOptions{Out: out, Console: con, Connect: inMemory(t, shop()), Tool: "book", Base: map[string]any{}, Pairs: tc.pairs}
+			if tc.form != nil {
+				opts.Form = ask
+			}
+			err := callRun(testContext(t), opts)
+			if tc.wantErr != nil {
+				if !errors.As(err, tc.wantErr) {
+					t.Fatalf("callRun(%s) = %v, want a %T", tc.name, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || !strings.Contains(out.String(), tc.wantOut) {
+				t.Fatalf("callRun(%s) = %v, stdout %q; want %q", tc.name, err, out, tc.wantOut)
+			}
+			if strings.Join(ask.asked, "|") != strings.Join(tc.wantAsks, "|") {
+				t.Errorf("callRun(%s) asked %q, want %q", tc.name, ask.asked, tc.wantAsks)
+			}
+		})
+	}
+	// Nobody to ask: the missing argument is the error, before anything is
+	// sent.
+	out, _, con := buffers()
+	err := callRun(testContext(t), &CallOptions{Out: out, Console: con, Connect: inMemory(t, shop()), Tool: "book", Base: map[string]any{}})
+	var me *request.MissingError
+	if !errors.As(err, &me) || me.Name != "book" || me.Missing[0] != "city" || me.Asker {
+		t.Errorf("callRun(no city, nobody to ask) = %v, want a MissingError for city", err)
+	}
+	// An unknown tool names the one meant.
+	err = callRun(testContext(t), &CallOptions{Out: out, Console: con, Connect: inMemory(t, shop()), Tool: "bok", Base: map[string]any{}})
+	var ue *request.UnknownError
+	if !errors.As(err, &ue) || len(ue.Maybe) != 1 || ue.Maybe[0] != "book" {
+		t.Errorf("callRun(bok) = %v, want an UnknownError suggesting book", err)
+	}
+}
+
+func TestPromptRun(t *testing.T) {
+	// The server completes the argument: asked one by one, with its
+	// suggestions.
+	out, _, con := buffers()
+	ask := &fakeAsker{t: t, values: map[string]string{"city": "Oslo"}}
+	err := promptRun(testContext(t), &PromptOptions{Out: out, Console: con, Connect: inMemory(t, shop()), Name: "trip", Args: map[string]string{}, Form: ask, Value: ask})
+	if err != nil || !strings.Contains(out.String(), "Plan a trip to Oslo") {
+		t.Fatalf("promptRun = %v, stdout %q", err, out)
+	}
+	if len(ask.asked) != 1 || ask.asked[0] != "value city Lisbon,Oslo" {
+		t.Errorf("promptRun asked %q, want the city with the server's two suggestions", ask.asked)
+	}
+	// Given: nothing is asked.
+	out.Reset()
+	ask.asked = nil
+	err = promptRun(testContext(t), &PromptOptions{Out: out, Console: con, Connect: inMemory(t, shop()), Name: "trip", Args: map[string]string{"city": "Lisbon"}, Value: ask})
+	if err != nil || !strings.Contains(out.String(), "Lisbon") || len(ask.asked) != 0 {
+		t.Errorf("promptRun(city=Lisbon) = %v, stdout %q, asked %q", err, out, ask.asked)
+	}
+}
+
+func TestReadRun(t *testing.T) {
+	out, errb, con := buffers()
+	ask := &fakeAsker{t: t, values: map[string]string{"city": "Oslo"}}
+	err := readRun(testContext(t), &ReadOptions{Out: out, Console: con, Connect: inMemory(t, shop()), URI: "shop://guides/{city}", Value: ask})
+	if err != nil || !strings.Contains(out.String(), "guide shop://guides/Oslo") {
+		t.Fatalf("readRun = %v, stdout %q", err, out)
+	}
+	if !strings.Contains(errb.String(), "mcpcli: reading shop://guides/Oslo") {
+		t.Errorf("readRun does not say the URI it read:\n%s", errb)
+	}
+	// A variable it does not have is refused before anything is sent.
+	err = readRun(testContext(t), &ReadOptions{Out: out, Console: con, Connect: inMemory(t, shop()), URI: "shop://guides/{city}", Vars: map[string]string{"town": "x"}})
+	var ne *request.NoSuchArgumentError
+	if !errors.As(err, &ne) || ne.Key != "town" {
+		t.Errorf("readRun(town=x) = %v, want a NoSuchArgumentError", err)
+	}
+}
+
+func TestListAndDiscoverRuns(t *testing.T) {
+	out, _, con := buffers()
+	if err := toolsRun(testContext(t), &ListOptions{Out: out, Console: con, Connect: inMemory(t, shop())}); err != nil || !strings.Contains(out.String(), "book city=string [nights=integer]") {
+		t.Errorf("toolsRun = %v:\n%s", err, out)
+	}
+	out.Reset()
+	if err := promptsRun(testContext(t), &ListOptions{Out: out, Console: con, Connect: inMemory(t, shop()), Name: "trip"}); err != nil || !strings.Contains(out.String(), "trip") {
+		t.Errorf("promptsRun(trip) = %v:\n%s", err, out)
+	}
+	out.Reset()
+	if err := resourcesRun(testContext(t), &ListOptions{Out: out, Console: con, Connect: inMemory(t, shop())}); err != nil || !strings.Contains(out.String(), "shop://guides/{city}") {
+		t.Errorf("resourcesRun = %v:\n%s", err, out)
+	}
+	out.Reset()
+	if err := discoverRun(testContext(t), &DiscoverOptions{Out: out, Console: con, Connect: inMemory(t, shop()), JSON: true}); err != nil || !strings.Contains(out.String(), `"name": "shop"`) {
+		t.Errorf("discoverRun -o json = %v:\n%s", err, out)
+	}
+}
