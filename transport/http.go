@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
@@ -198,7 +197,13 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
 		}
 	}
-	if id := taskID(body); id != "" && modern(req.Header.Get(versionHeader)) && req.Header.Get(nameHeader) == "" {
+	// The body's message, read once for all that looks at it.
+	ms := bodyMessages(body)
+	var sent Envelope // when the body is one message
+	if len(ms) == 1 && len(ms[0].msg) == len(bytes.TrimSpace(body)) {
+		sent = ms[0].env
+	}
+	if id := taskID(sent); id != "" && modern(req.Header.Get(versionHeader)) && req.Header.Get(nameHeader) == "" {
 		// The tasks extension: tasks/get, tasks/update and tasks/cancel
 		// carry the task id in Mcp-Name, for routing; the go-sdk sets
 		// it only for the methods it knows.
@@ -211,11 +216,11 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Context().Value(toolSchemaKey{}) != nil && modern(req.Header.Get(versionHeader)) {
 		// x-mcp-header arguments of a tool the go-sdk did not list.
 		req = req.Clone(req.Context())
-		paramHeaders(req.Context(), req.Header, body)
+		paramHeaders(req.Context(), req.Header, sent)
 	}
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Send, HTTP: &HTTPHeaders{Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone()}, Ctx: req.Context()})
-		rt.emitBody(req.Context(), Send, body)
+		emit(rt.obs, req.Context(), Send, ms)
 	}
 	resp, err := rt.base.RoundTrip(req)
 	if err != nil {
@@ -228,12 +233,13 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Recv, HTTP: &HTTPHeaders{Status: resp.StatusCode, Header: resp.Header.Clone()}})
 	}
-	if rt.rec != nil && (req.Method == http.MethodPost && isCall(body) || req.Method == http.MethodGet && rt.recordGET) {
+	isCall := req.Method == http.MethodPost && sent.Kind == KindRequest
+	if rt.rec != nil && (isCall || req.Method == http.MethodGet && rt.recordGET) {
 		rt.rec.record(req.Method, credentials(req, rt.header), resp)
 	}
-	var call json.RawMessage
-	if req.Method == http.MethodPost && isCall(body) {
-		call = requestID(body)
+	var call jsonrpc.ID
+	if isCall {
+		call = sent.ID
 	}
 	rd := reading{obs: rt.obs, filter: rt.filter, rec: rt.rec, call: call}
 	if rd.rec == nil {
@@ -251,14 +257,14 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = eb
 	case "application/json":
 		if req.Method == http.MethodPost && bodyIgnored(resp.StatusCode) {
-			deliverRPCError(resp, requestID(body))
+			deliverRPCError(resp, sent.ID)
 		}
 		length := resp.ContentLength
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			// An error's body says why in a line or two: more is not read.
 			resp.Body = &capped{rc: resp.Body, left: maxErrorBody}
 			length = min(length, maxErrorBody)
-			rd.call = nil // not an answer the go-sdk reads as one
+			rd.call = jsonrpc.ID{} // not an answer the go-sdk reads as one
 		}
 		resp.Body = &messageBody{reading: rd, rc: resp.Body, length: length}
 	}
@@ -321,27 +327,14 @@ func encodeBase64(v string) string {
 }
 
 // taskID is params.taskId of a tasks/get, tasks/update or tasks/cancel
-// request in body, or "".
-func taskID(body []byte) string {
-	if len(body) == 0 {
-		return ""
-	}
-	method, _ := jsonpeek.String(jsonpeek.Get(body, "method"))
-	switch method {
+// request, or "".
+func taskID(sent Envelope) string {
+	switch sent.Method {
 	case "tasks/get", "tasks/update", "tasks/cancel":
-		id, _ := jsonpeek.String(jsonpeek.Get(jsonpeek.Get(body, "params"), "taskId"))
+		id, _ := jsonpeek.String(jsonpeek.Get(sent.Params, "taskId"))
 		return id
 	}
 	return ""
-}
-
-// requestID is the id of the JSON-RPC request in body, or nil.
-func requestID(body []byte) json.RawMessage {
-	id := jsonpeek.Get(body, "id")
-	if jsonpeek.IsNull(id) {
-		return nil
-	}
-	return json.RawMessage(id)
 }
 
 // bodyIgnored reports the statuses whose bodies the go-sdk does not read
@@ -365,8 +358,8 @@ const maxErrorBody = 1 << 20
 // Server Error". When the body is a JSON-RPC error response to this very
 // request (same id), the response is handed on as 200 so that the error is
 // delivered as the request's answer. Anything else is left as it was.
-func deliverRPCError(resp *http.Response, id json.RawMessage) {
-	if id == nil {
+func deliverRPCError(resp *http.Response, id jsonrpc.ID) {
+	if !id.IsValid() {
 		return
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
@@ -375,11 +368,8 @@ func deliverRPCError(resp *http.Response, id json.RawMessage) {
 	if err != nil {
 		return
 	}
-	// Read as the go-sdk will read it, and the request's id as well.
-	m, err := DecodeMessage(bytes.TrimSpace(b))
-	r, ok := m.(*jsonrpc.Response)
-	want, werr := DecodeMessage(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{}}`, id))
-	if err != nil || werr != nil || !ok || r.Error == nil || r.ID != want.(*jsonrpc.Response).ID {
+	// Read as the go-sdk will read it.
+	if got := Decode(bytes.TrimSpace(b)); got.Kind != KindError || got.ID != id {
 		return
 	}
 	resp.StatusCode = http.StatusOK
@@ -514,9 +504,3 @@ func (f *sseIDFilter) flushHead() {
 }
 
 func (f *sseIDFilter) Close() error { return f.rc.Close() }
-
-// emitBody reports a JSON body sent: one message, or each message of a
-// batch.
-func (rt *roundTripper) emitBody(ctx context.Context, dir Direction, b []byte) {
-	emitBody(rt.obs, ctx, dir, b)
-}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 func TestSSEIDFilterDropsOnlyTheIDField(t *testing.T) {
@@ -79,19 +81,20 @@ func TestNeedsBase64(t *testing.T) {
 func TestDeliverRPCErrorOnlyForTheSameRequest(t *testing.T) {
 	for _, tc := range []struct {
 		name, body string
-		id         string
+		id         any
 		wantStatus int
 	}{
-		{"matching id", `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"boom"}}`, "7", 200},
-		{"string id", `{"jsonrpc":"2.0","id":"a","error":{"code":-32603,"message":"boom"}}`, `"a"`, 200},
-		{"other id", `{"jsonrpc":"2.0","id":8,"error":{"code":-32603,"message":"boom"}}`, "7", 500},
-		{"null id", `{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"boom"}}`, "7", 500},
-		{"a result", `{"jsonrpc":"2.0","id":7,"result":{}}`, "7", 500},
-		{"not JSON", `<html>oops</html>`, "7", 500},
+		{"matching id", `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"boom"}}`, 7.0, 200},
+		{"string id", `{"jsonrpc":"2.0","id":"a","error":{"code":-32603,"message":"boom"}}`, "a", 200},
+		{"other id", `{"jsonrpc":"2.0","id":8,"error":{"code":-32603,"message":"boom"}}`, 7.0, 500},
+		{"null id", `{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"boom"}}`, 7.0, 500},
+		{"a result", `{"jsonrpc":"2.0","id":7,"result":{}}`, 7.0, 500},
+		{"not JSON", `<html>oops</html>`, 7.0, 500},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := &http.Response{StatusCode: 500, Status: "500 Internal Server Error", Body: io.NopCloser(strings.NewReader(tc.body))}
-			deliverRPCError(resp, []byte(tc.id))
+			id, _ := jsonrpc.MakeID(tc.id)
+			deliverRPCError(resp, id)
 			if resp.StatusCode != tc.wantStatus {
 				t.Errorf("status = %d, want %d", resp.StatusCode, tc.wantStatus)
 			}

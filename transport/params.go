@@ -27,18 +27,15 @@ func WithToolSchema(ctx context.Context, inputSchema json.RawMessage) context.Co
 
 const paramHeaderPrefix = "Mcp-Param-"
 
-// paramHeaders sets on h the Mcp-Param-* headers of a tools/call body
-// whose context carries the tool's inputSchema, each one the go-sdk has
-// not set. It reports whether it set any.
-func paramHeaders(ctx context.Context, h http.Header, body []byte) bool {
+// paramHeaders sets on h the Mcp-Param-* headers of a tools/call (sent,
+// the body's message) whose context carries the tool's inputSchema, each
+// one the go-sdk has not set. It reports whether it set any.
+func paramHeaders(ctx context.Context, h http.Header, sent Envelope) bool {
 	schema, _ := ctx.Value(toolSchemaKey{}).(json.RawMessage)
-	if schema == nil || len(body) == 0 {
+	if schema == nil || sent.Kind != KindRequest || sent.Method != "tools/call" {
 		return false
 	}
-	if m, _ := jsonpeek.String(jsonpeek.Get(body, "method")); m != "tools/call" {
-		return false
-	}
-	args := jsonpeek.Get(jsonpeek.Get(body, "params"), "arguments")
+	args := jsonpeek.Get(sent.Params, "arguments")
 	set := false
 	annotated(schema, nil, func(path []string, name string) {
 		key := http.CanonicalHeaderKey(paramHeaderPrefix + name)

@@ -41,13 +41,13 @@ func TestParamHeaders(t *testing.T) {
 		for k, v := range c.set {
 			h[k] = v
 		}
-		paramHeaders(WithToolSchema(context.Background(), schema), h, c.body)
+		paramHeaders(WithToolSchema(context.Background(), schema), h, Decode(c.body))
 		if diff := cmp.Diff(c.want, h); diff != "" {
 			t.Errorf("%s: paramHeaders(%s) (-want +got):\n%s", c.name, c.body, diff)
 		}
 	}
 	h := http.Header{}
-	if paramHeaders(context.Background(), h, call(`{"region":"a"}`)) || len(h) > 0 {
+	if paramHeaders(context.Background(), h, Decode(call(`{"region":"a"}`))) || len(h) > 0 {
 		t.Errorf("paramHeaders without a schema in the context set %v", h)
 	}
 }
