@@ -132,9 +132,6 @@ func DecodeMessage(b []byte) (jsonrpc.Message, error) {
 // of a server's messages, it reads through this, once: the transports
 // decode each message into the Event they show.
 func Decode(b []byte) Envelope {
-	if jsonpeek.Deeper(b, MaxNesting) {
-		return invalid(&NestingError{Max: MaxNesting})
-	}
 	var (
 		version                string
 		idv                    any
@@ -144,7 +141,8 @@ func Decode(b []byte) Envelope {
 		we                     *jsonrpc.Error
 		memberErr              error
 	)
-	err := jsonpeek.Object(b, func(k string, v []byte) bool {
+	// One pass reads the members and checks the depth.
+	err := jsonpeek.ObjectWithin(b, MaxNesting, func(k string, v []byte) bool {
 		switch k {
 		case "jsonrpc":
 			seen = true
@@ -178,6 +176,9 @@ func Decode(b []byte) Envelope {
 		}
 		return memberErr == nil
 	})
+	if de := (*jsonpeek.DepthError)(nil); errors.As(err, &de) {
+		return invalid(&NestingError{Max: MaxNesting})
+	}
 	if err != nil {
 		return invalid(fmt.Errorf("not a JSON object: %w", err))
 	}
