@@ -30,20 +30,20 @@ func plain() []byte {
 
 // received is what mcpcli's own code reads of a response to its
 // tools/call, from the bytes the transport read to what the loop needs:
-// the transport's decode (as over stdio), the wire's look, and the loop's
-// looks at the result (final: whether it is a task, as CallTool does).
-// The go-sdk's own decoding of the result is not counted.
+// the transport's decode (as over stdio, into the event), the wire's look,
+// and the loop's looks at the result (final: whether it is a task, as
+// CallTool does). The go-sdk's own decoding of the result is not counted.
 func received(b *testing.B, w *wire, ex *exchange, msg []byte, final bool) sentResult {
 	seven, _ := jsonrpc.MakeID(float64(7))
 	w.pending[seven] = &sent{method: "tools/call", ex: ex}
-	if _, err := transport.DecodeMessage(msg); err != nil {
+	env := transport.Decode(msg)
+	if _, err := env.Message(); err != nil {
 		b.Fatal(err)
 	}
-	w.observe(transport.Event{Dir: transport.Recv, Msg: msg})
-	raw := ex.result()
-	got := peekResult(raw)
+	w.observe(transport.Event{Dir: transport.Recv, Msg: msg, Env: env})
+	raw, got := ex.read()
 	if final {
-		if _, _, ok := createdTask(raw); ok || peekResult(raw).resultType == "task" {
+		if _, _, ok := createdTask(raw, got); ok || got.resultType == "task" {
 			b.Fatal("a task")
 		}
 	}

@@ -72,3 +72,24 @@ func TestWireKeepsVersionsOnlyFromItsOwnRequests(t *testing.T) {
 		t.Errorf("after a -32022 with a Code of 7, offered = %q; want [1999-01-01]", offered)
 	}
 }
+
+// The wire reads each message as the transport decoded it, once: not its
+// bytes again. The result's members are read once too, as it arrives, and
+// the loop reads them from the exchange.
+func TestWireReadsTheTransportsDecode(t *testing.T) {
+	w := newWire()
+	ex := &exchange{}
+	sent := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}`)
+	w.observe(transport.Event{Dir: transport.Send, Msg: sent, Env: transport.Decode(sent), Ctx: withExchange(context.Background(), ex)})
+	got := []byte(`{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list"}}}}`)
+	env := transport.Decode(got)
+	env.ID = transport.Decode(sent).ID // what only the event's envelope says: it answers 1
+	w.observe(transport.Event{Dir: transport.Recv, Msg: got, Env: env})
+	if w.unanswered() {
+		t.Fatalf("the wire read the bytes again (id 2), not the event's envelope (id 1)")
+	}
+	raw, top := ex.read()
+	if string(raw) != string(env.Result) || top.resultType != "input_required" || len(top.keys) != 1 || top.keys[0] != "a" {
+		t.Errorf("the exchange holds %s, read as %+v; want the result and its members read", raw, top)
+	}
+}
