@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -42,7 +41,7 @@ type wire struct {
 	stubbed map[jsonrpc.ID]json.RawMessage
 
 	// Log and progress notifications received, and handled (shown).
-	notesSeen, notesShown atomic.Int64
+	notes notes
 
 	onNote       func(Notification) // every notification received
 	toolsChanged func()             // the server said its tool list changed
@@ -159,7 +158,7 @@ func (w *wire) observe(ev transport.Event) {
 	case transport.KindNotification:
 		switch e.Method {
 		case "notifications/message", "notifications/progress":
-			w.notesSeen.Add(1)
+			w.notes.seen()
 		case "notifications/tools/list_changed":
 			if w.toolsChanged != nil {
 				w.toolsChanged()
@@ -323,7 +322,7 @@ func (w *wire) unanswered() bool {
 }
 
 // shown counts a log or progress notification handled.
-func (w *wire) shown() { w.notesShown.Add(1) }
+func (w *wire) shown() { w.notes.shown() }
 
 // notesWait bounds how long drain waits.
 const notesWait = time.Second
@@ -332,9 +331,52 @@ const notesWait = time.Second
 // has been handled. The SDK hands notifications to their handlers apart
 // from responses, so the last log lines of a request can otherwise be
 // handled after its result, or lost when mcpcli exits.
-func (w *wire) drain() {
-	deadline := time.Now().Add(notesWait)
-	for w.notesShown.Load() < w.notesSeen.Load() && time.Now().Before(deadline) {
-		time.Sleep(2 * time.Millisecond)
+func (w *wire) drain() { w.notes.wait(notesWait) }
+
+// notes counts the log and progress notifications received and those
+// handled, and says when every one received has been handled: drain waits
+// for that, not for a poll to see it.
+type notes struct {
+	mu            sync.Mutex
+	received, got int64
+	// caughtUp is open while some received are not handled yet, and
+	// closed (then nil) when the last of them is.
+	caughtUp chan struct{}
+}
+
+func (n *notes) seen() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.got >= n.received {
+		n.caughtUp = make(chan struct{})
+	}
+	n.received++
+}
+
+func (n *notes) shown() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.got++
+	if n.got >= n.received && n.caughtUp != nil {
+		close(n.caughtUp)
+		n.caughtUp = nil
+	}
+}
+
+// wait returns once every notification received so far has been handled,
+// or after max.
+func (n *notes) wait(max time.Duration) {
+	n.mu.Lock()
+	if n.got >= n.received {
+		n.mu.Unlock()
+		return
+	}
+	ch := n.caughtUp
+	n.mu.Unlock()
+	t := time.NewTimer(max)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
 	}
 }

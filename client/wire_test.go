@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -71,6 +72,37 @@ func TestWireKeepsVersionsOnlyFromItsOwnRequests(t *testing.T) {
 	if _, offered := w.versions(); len(offered) != 1 || offered[0] != "1999-01-01" {
 		t.Errorf("after a -32022 with a Code of 7, offered = %q; want [1999-01-01]", offered)
 	}
+}
+
+// drain waits for a signal that every log and progress notification
+// received has been handled: it returns once the last is, however long
+// its bound; at once when none is waiting; and at its bound when one is
+// never handled.
+func TestDrainWaitsForTheLastNotificationHandled(t *testing.T) {
+	var n notes
+	n.wait(time.Hour) // none received: at once
+	n.seen()
+	n.seen()
+	n.shown()
+	done := make(chan struct{})
+	go func() { n.wait(time.Hour); close(done) }()
+	n.shown()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("wait did not return when the last notification received was handled")
+	}
+	n.seen() // a new one: waited for again
+	done = make(chan struct{})
+	go func() { n.wait(time.Hour); close(done) }()
+	n.shown()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("wait did not return when a later notification was handled")
+	}
+	n.seen()
+	n.wait(time.Millisecond) // never handled: the bound ends it
 }
 
 // The wire reads each message as the transport decoded it, once: not its

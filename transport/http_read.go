@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -354,7 +353,7 @@ func (e *eventBody) Read(p []byte) (int, error) {
 
 func (e *eventBody) Close() error {
 	if e.watch != nil {
-		e.watch.closed.Store(true)
+		e.watch.close()
 	}
 	return e.rc.Close()
 }
@@ -574,20 +573,40 @@ type streams struct {
 	list []*watch
 }
 
-// watch is what Settle knows of one stream's reader.
+// watch is what Settle knows of one stream's reader. Each change wakes
+// whoever waits on it: Settle waits on changes and on time, never polls.
 type watch struct {
-	reads   atomic.Uint64 // reads of the network begun
-	waiting atomic.Bool   // in one now
-	closed  atomic.Bool
+	mu      sync.Mutex
+	reads   uint64 // reads of the network begun
+	waiting bool   // in one now
+	closed  bool
+	changed chan struct{} // closed, and replaced, at each change
 }
 
 func (s *streams) add() *watch {
-	w := &watch{}
+	w := &watch{changed: make(chan struct{})}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.list = slices.DeleteFunc(s.list, func(w *watch) bool { return w.closed.Load() })
+	s.list = slices.DeleteFunc(s.list, (*watch).isClosed)
 	s.list = append(s.list, w)
 	return w
+}
+
+// change applies f to w and wakes whoever waits for a change.
+func (w *watch) change(f func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f()
+	close(w.changed)
+	w.changed = make(chan struct{})
+}
+
+func (w *watch) close() { w.change(func() { w.closed = true }) }
+
+func (w *watch) isClosed() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.closed
 }
 
 // watched marks the time spent in a read of the network.
@@ -597,10 +616,9 @@ type watched struct {
 }
 
 func (r watched) Read(p []byte) (int, error) {
-	r.w.reads.Add(1)
-	r.w.waiting.Store(true)
+	r.w.change(func() { r.w.reads++; r.w.waiting = true })
 	n, err := r.r.Read(p)
-	r.w.waiting.Store(false)
+	r.w.change(func() { r.w.waiting = false })
 	return n, err
 }
 
@@ -614,18 +632,40 @@ func (s *streams) settle(max time.Duration) {
 	s.mu.Lock()
 	list := slices.Clone(s.list)
 	s.mu.Unlock()
-	deadline := time.Now().Add(max)
+	deadline := time.NewTimer(max)
+	defer deadline.Stop()
 	for _, w := range list {
-		for !w.closed.Load() && time.Now().Before(deadline) {
-			n := w.reads.Load()
-			if w.waiting.Load() {
-				time.Sleep(quietFor)
-				if w.waiting.Load() && w.reads.Load() == n {
-					break
-				}
-				continue
-			}
-			time.Sleep(time.Millisecond)
+		if !w.settle(deadline.C) {
+			return
+		}
+	}
+}
+
+// settle waits until the stream has been waiting on the network in one
+// read for quietFor, or is closed (true); or until deadline (false).
+func (w *watch) settle(deadline <-chan time.Time) bool {
+	for {
+		w.mu.Lock()
+		closed, waiting, changed := w.closed, w.waiting, w.changed
+		w.mu.Unlock()
+		if closed {
+			return true
+		}
+		var quiet *time.Timer
+		var quietC <-chan time.Time
+		if waiting {
+			quiet = time.NewTimer(quietFor)
+			quietC = quiet.C
+		}
+		select {
+		case <-changed: // it read something, or began to wait again
+		case <-quietC: // the same read all along: nothing more came
+			return true
+		case <-deadline:
+			return false
+		}
+		if quiet != nil {
+			quiet.Stop()
 		}
 	}
 }
