@@ -70,27 +70,6 @@ func (c *listCache) forget() {
 	c.mu.Unlock()
 }
 
-// droppedTools collects the go-sdk's warnings about tools it left out.
-type droppedTools struct {
-	mu     sync.Mutex
-	reason map[string]string
-}
-
-func (d *droppedTools) add(name, reason string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.reason == nil {
-		d.reason = map[string]string{}
-	}
-	d.reason[name] = reason
-}
-
-func (d *droppedTools) get(name string) string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.reason[name]
-}
-
 // PageCycleError is a server whose nextCursor comes back to one it gave
 // before: its pages go round in a circle.
 type PageCycleError struct {

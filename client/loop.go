@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -185,11 +184,11 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 			continue
 		}
 		if err != nil {
-			if i := strings.Index(err.Error(), "unsupported InputRequest method"); i >= 0 {
+			if what, ok := unsupportedInputRequest(err); ok {
 				// The go-sdk cannot decode the interim result at all.
 				return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
 					"answered %s %q with an input request mcpcli cannot read (%s); input requests are elicitation/create, sampling/createMessage or roots/list, so this is a bug in the server",
-					method, target, err.Error()[i:])}
+					method, target, what)}
 			}
 			return err
 		}

@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/transport"
@@ -298,6 +296,7 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	c.AddRoots(opts.Roots...)
 	c.AddSendingMiddleware(s.declareNow)
 	c.AddSendingMiddleware(s.neg.middleware)
+	c.AddSendingMiddleware(noInitializeWhenStopped) // outermost: before the negotiator's pin
 	c.AddReceivingMiddleware(s.refuseUndeclared)
 	cs, err := s.connect(cctx, c, t)
 	if err != nil {
@@ -470,45 +469,6 @@ func (s *Session) awaitRoots(ctx context.Context) {
 	}
 }
 
-// refuseUndeclared answers a server's request for a capability mcpcli did
-// not declare with an error (the go-sdk would answer roots/list with an
-// empty list whatever was declared).
-func (s *Session) refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		switch {
-		case method == "roots/list" && s.caps.initRoots:
-			res, err := next(ctx, method, req)
-			s.rootsOnce.Do(func() { close(s.rootsServed) })
-			if lr, ok := res.(*mcp.ListRootsResult); ok && err == nil {
-				s.rootsListed(ctx, lr)
-			}
-			return res, err
-		case method == "roots/list":
-			if s.opts.OnUndeclared != nil {
-				s.opts.OnUndeclared(&UndeclaredError{Server: s.server.Display(), Method: method, Capability: "roots", Legacy: true})
-			}
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client did not declare the roots capability"}
-		case method == "sampling/createMessage" && !s.caps.initSampling:
-			// The person learns of it from the run's error: nobody opted
-			// in to answer for a model.
-			err := &UndeclaredError{Server: s.server.Display(), Method: method, Capability: "sampling", Legacy: true}
-			s.mu.Lock()
-			fl := s.current
-			s.mu.Unlock()
-			switch {
-			case fl != nil:
-				s.failLegacy(fl, err)
-			case s.opts.OnUndeclared != nil:
-				s.opts.OnUndeclared(err)
-			}
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client did not declare the sampling capability"}
-		case method == "elicitation/create":
-			return s.elicitOrExplain(ctx, method, req, next)
-		}
-		return next(ctx, method, req)
-	}
-}
-
 // rootsListed tells OnStep that a legacy server was sent the roots while
 // one of mcpcli's requests was in flight: an ask of that request, as an
 // elicitation would be.
@@ -523,108 +483,6 @@ func (s *Session) rootsListed(ctx context.Context, lr *mcp.ListRootsResult) {
 	done()
 	s.step(Step{Kind: StepRootsListed, Call: fl.call, Method: fl.method, Target: fl.target, Round: number,
 		RootsSent: rootsSent(mcp.InputResponseMap{"roots": lr})})
-}
-
-// legacyReached marks, in a legacy elicitation/create's context, that the
-// go-sdk handed the request to answerLegacy, and keeps what it answered.
-type legacyReached struct{}
-
-// legacyAnswer is what answerLegacy gave the go-sdk for one request.
-type legacyAnswer struct {
-	reached bool
-	ask     Ask
-	sent    *mcp.ElicitResult
-}
-
-// elicitOrExplain lets the go-sdk answer a 2025-11-25 elicitation/create
-// as usual; when the go-sdk refuses the ask before mcpcli sees it (a form
-// schema it will not take: a nested object, enumNames that do not match),
-// the person is shown the ask anyway, as mcpcli cannot show it, and picks
-// decline or cancel, as on the 2026-07-28 path: never a silent refusal.
-func (s *Session) elicitOrExplain(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
-	la := &legacyAnswer{}
-	if er, ok := req.(*mcp.ElicitRequest); ok && er.Params != nil {
-		er.Params.RequestedSchema = titledMultiForSDK(er.Params.RequestedSchema)
-	}
-	res, err := next(context.WithValue(ctx, legacyReached{}, la), method, req)
-	if err == nil {
-		la.keepLeftOut(res)
-	}
-	var jerr *jsonrpc.Error
-	er, ok := req.(*mcp.ElicitRequest)
-	if err == nil || la.reached || !ok || er.Params == nil || !errors.As(err, &jerr) || jerr.Code != jsonrpc.CodeInvalidParams {
-		return res, err
-	}
-	if m := er.Params.Mode; m != "" && m != "form" {
-		return res, err // a URL ask the go-sdk refused: its error says why
-	}
-	return s.answerLegacyWith(ctx, er, jerr.Message)
-}
-
-// titledMultiForSDK is a requested schema as the go-sdk's elicitation
-// check takes it. SEP-1330's titled multi-select is an array whose items
-// have anyOf, and the spec's own example (and the go-sdk's conformance
-// server) writes "type": "string" beside it; but the go-sdk's check reads
-// items with a type as an untitled multi-select, wants an enum there, and
-// refuses the whole ask before mcpcli sees it. The go-sdk gets the same
-// schema without that type (every anyOf const is a string: nothing it
-// checks changes); mcpcli builds its form from the schema as the server
-// wrote it, kept on the wire.
-func titledMultiForSDK(schema any) any {
-	top, ok := schema.(map[string]any)
-	if !ok {
-		return schema
-	}
-	props, ok := top["properties"].(map[string]any)
-	if !ok {
-		return schema
-	}
-	var out map[string]any
-	for name, p := range props {
-		prop, ok := p.(map[string]any)
-		if !ok || prop["type"] != "array" {
-			continue
-		}
-		items, ok := prop["items"].(map[string]any)
-		_, anyOf := items["anyOf"]
-		_, enum := items["enum"]
-		if !ok || items["type"] != "string" || !anyOf || enum {
-			continue
-		}
-		if out == nil {
-			out = maps.Clone(top)
-			out["properties"] = maps.Clone(props)
-		}
-		untyped := maps.Clone(items)
-		delete(untyped, "type")
-		changed := maps.Clone(prop)
-		changed["items"] = untyped
-		out["properties"].(map[string]any)[name] = changed
-	}
-	if out == nil {
-		return schema
-	}
-	return out
-}
-
-// keepLeftOut takes back what the go-sdk added to an accepted answer from
-// a default mcpcli left out because it does not fit its field (a default
-// outside its enum): the person was told it is not sent, and the go-sdk,
-// which applies every default of the schema to what is omitted, would
-// send it. Defaults that fit stay: the review shows them as sent.
-func (la *legacyAnswer) keepLeftOut(res mcp.Result) {
-	er, ok := res.(*mcp.ElicitResult)
-	if !ok || !la.reached || la.sent == nil || er.Action != Accept || er.Content == nil || la.ask.Form == nil {
-		return
-	}
-	for k := range er.Content {
-		if _, answered := la.sent.Content[k]; answered {
-			continue
-		}
-		if f := la.ask.Form.Field(k); f != nil && f.DefaultProblem != "" {
-			delete(er.Content, k)
-		}
-	}
 }
 
 // Server says who is on the other end.
@@ -887,38 +745,3 @@ func (s *Session) timed(ctx context.Context, do func(context.Context) error) err
 	}
 	return err
 }
-
-// sdkLog turns the go-sdk's log records into what the session knows: a
-// tool it left out of tools/list (and why), or a warning for the person.
-type sdkLog struct {
-	s     *Session
-	attrs []slog.Attr
-}
-
-func (h *sdkLog) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
-
-func (h *sdkLog) Handle(_ context.Context, r slog.Record) error {
-	attrs := map[string]string{}
-	for _, a := range h.attrs {
-		attrs[a.Key] = a.Value.String()
-	}
-	r.Attrs(func(a slog.Attr) bool { attrs[a.Key] = a.Value.String(); return true })
-	if strings.Contains(r.Message, "excluding tool") && attrs["tool"] != "" {
-		h.s.dropped.add(attrs["tool"], attrs["error"])
-		return nil
-	}
-	msg := r.Message
-	for _, k := range sortedKeys(attrs) {
-		msg += fmt.Sprintf("; %s: %s", k, attrs[k])
-	}
-	h.s.warn(msg)
-	return nil
-}
-
-func (h *sdkLog) WithAttrs(as []slog.Attr) slog.Handler {
-	return &sdkLog{s: h.s, attrs: append(append([]slog.Attr(nil), h.attrs...), as...)}
-}
-
-func (h *sdkLog) WithGroup(string) slog.Handler { return h }
-
-func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }

@@ -126,14 +126,6 @@ type taskResult struct {
 	PollInterval   *int64 `json:"pollInterval,omitempty"`   // 2025-11-25
 }
 
-// taskCallParams are the params of a 2025-11-25 task-augmented tools/call.
-type taskCallParams struct {
-	mcp.ParamsBase
-	Name      string         `json:"name"`
-	Arguments any            `json:"arguments,omitempty"`
-	Task      map[string]any `json:"task"`
-}
-
 // registerTasks teaches the go-sdk client the tasks methods, and how to
 // augment a 2025-11-25 tools/call.
 func registerTasks(c *mcp.Client) error {
@@ -144,24 +136,6 @@ func registerTasks(c *mcp.Client) error {
 	}
 	c.AddSendingMiddleware(augmentCall)
 	return nil
-}
-
-type augmentKey struct{}
-
-// augmentCall is a sending middleware: a tools/call whose context says so
-// goes with "task": {} (2025-11-25). The go-sdk's CallToolParams has no
-// such field.
-func augmentCall(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		p, ok := req.GetParams().(*mcp.CallToolParams)
-		cs, isClient := req.GetSession().(*mcp.ClientSession)
-		if method != "tools/call" || !ok || !isClient || ctx.Value(augmentKey{}) == nil {
-			return next(ctx, method, req)
-		}
-		tp := &taskCallParams{Name: p.Name, Arguments: p.Arguments, Task: map[string]any{}}
-		tp.Meta = p.Meta
-		return next(ctx, method, &mcp.ClientRequest[*taskCallParams]{Session: cs, Params: tp})
-	}
 }
 
 // TaskSupport is a listed tool's execution.taskSupport (2025-11-25):
