@@ -1,5 +1,13 @@
 package transport
 
+// Works around go-sdk v1.8.0: the notifications/cancelled it sends for an
+// abandoned request gives as its reason the context's error ("context
+// canceled", "context deadline exceeded"), which says nothing to the
+// server's author; mcpcli puts its own words there (the timeout that ran
+// out, Ctrl+C). gosdk_cancelreason_test.go shows the go-sdk alone saying
+// "context canceled": when it fails, the go-sdk takes a reason (or says
+// more), and withReason must follow.
+
 import (
 	"context"
 	"encoding/json"
