@@ -188,15 +188,42 @@ type inflight struct {
 // Connect starts a session over t. The session observes t's traffic
 // (which must not be connected yet), and closing the session closes t.
 func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session, error) {
-	if opts.ClientName == "" {
-		opts.ClientName = "mcpcli"
+	s := newSession(t, opts.withDefaults())
+	c, err := s.newClient()
+	if err != nil {
+		return nil, err
 	}
-	if opts.ClientVersion == "" {
-		opts.ClientVersion = "dev"
+	// The handshake's timeout pauses while a person signs in (PauseTimeout).
+	cctx, timer, cancel := withPausableTimeout(ctx, opts.ConnectTimeout)
+	defer cancel()
+	cs, err := s.handshake(cctx, c)
+	if err != nil {
+		return nil, s.connectError(ctx, err, timer.expired())
 	}
-	if opts.MaxRounds <= 0 {
-		opts.MaxRounds = DefaultMaxRounds
+	s.cs = cs
+	s.server = serverOf(cs, s.t.Via())
+	if err := s.afterHandshake(cctx); err != nil {
+		return nil, err
 	}
+	return s, nil
+}
+
+// withDefaults is o with its defaults filled in.
+func (o Options) withDefaults() Options {
+	if o.ClientName == "" {
+		o.ClientName = "mcpcli"
+	}
+	if o.ClientVersion == "" {
+		o.ClientVersion = "dev"
+	}
+	if o.MaxRounds <= 0 {
+		o.MaxRounds = DefaultMaxRounds
+	}
+	return o
+}
+
+// newSession is a session over t, not connected yet, that observes t.
+func newSession(t transport.Transport, opts Options) *Session {
 	s := &Session{opts: opts, t: t, wire: newWire(), rootsServed: make(chan struct{})}
 	if opts.OnNotification != nil {
 		s.wire.onNote = s.notify
@@ -204,11 +231,42 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	s.wire.toolsChanged = s.forgetTools
 	s.level.Store(&opts.LogLevel)
 	s.neg = &negotiator{s: s}
+	s.caps.roots = append([]*mcp.Root(nil), opts.Roots...)
+	s.caps.sampling = opts.Sampler != nil && !opts.SamplingOff
+	s.caps.initRoots = len(opts.Roots) > 0 || opts.ChangeableRoots
+	s.caps.initSampling = s.caps.sampling
 	t.Observe(s.wire.observe)
-	caps := &mcp.ClientCapabilities{}
+	return s
+}
+
+// newClient is the go-sdk client the session speaks through: what it
+// declares, the handlers of what the server sends, and mcpcli's
+// middleware around both directions.
+func (s *Session) newClient() (*mcp.Client, error) {
+	copts := s.handlers()
+	caps := s.declare(copts)
+	base := *caps
+	s.baseCaps = &base
+	impl := &mcp.Implementation{Name: s.opts.ClientName, Version: s.opts.ClientVersion}
+	s.declared = declaredOf(impl, caps)
+	c := mcp.NewClient(impl, copts)
+	if err := registerTasks(c); err != nil {
+		return nil, err
+	}
+	s.client = c
+	c.AddRoots(s.opts.Roots...)
+	c.AddSendingMiddleware(s.declareNow)
+	c.AddSendingMiddleware(s.neg.middleware)
+	c.AddSendingMiddleware(noInitializeWhenStopped) // outermost: before the negotiator's pin
+	c.AddReceivingMiddleware(s.refuseUndeclared)
+	return c, nil
+}
+
+// handlers are the go-sdk client's options with the handlers of what the
+// server tells (progress, logs, a URL elicitation's end, list changes).
+func (s *Session) handlers() *mcp.ClientOptions {
 	copts := &mcp.ClientOptions{
-		Capabilities:   caps,
-		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, // the loop is mcpcli's
 		Logger:         slog.New(&sdkLog{s: s}),
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			// The server is working on it: its request timeout starts
@@ -238,41 +296,35 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 			}
 		},
 	}
-	if opts.Listen {
-		// The handlers make the go-sdk subscribe: every notification
-		// reaches OnNotification from the wire.
-		copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {}
-		copts.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) {}
-		copts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {}
-		copts.ResourceUpdatedHandler = func(context.Context, *mcp.ResourceUpdatedNotificationRequest) {}
-	}
-	if !opts.Modes.none() {
-		caps.Elicitation = &mcp.ElicitationCapabilities{}
-		if opts.Modes.Form {
-			caps.Elicitation.Form = &mcp.FormElicitationCapabilities{}
-		}
-		if opts.Modes.URL {
-			caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
-		}
-		copts.ElicitationHandler = s.answerLegacy
-	}
-	// The handshake's timeout pauses while a person signs in (PauseTimeout).
-	cctx, timer, cancel := withPausableTimeout(ctx, opts.ConnectTimeout)
-	defer cancel()
-	s.caps.roots = append([]*mcp.Root(nil), opts.Roots...)
-	s.caps.sampling = opts.Sampler != nil && !opts.SamplingOff
-	s.caps.initRoots = len(opts.Roots) > 0 || opts.ChangeableRoots
-	s.caps.initSampling = s.caps.sampling
-	if s.caps.initRoots {
-		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: opts.ChangeableRoots}
-	}
-	if opts.Listen {
+	if s.opts.Listen {
 		// The handlers only make the go-sdk subscribe: every
 		// notification reaches OnNotification from the wire.
 		copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {}
 		copts.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) {}
 		copts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {}
 		copts.ResourceUpdatedHandler = func(context.Context, *mcp.ResourceUpdatedNotificationRequest) {}
+	}
+	return copts
+}
+
+// declare sets in copts the capabilities mcpcli declares at the start
+// (elicitation in its modes, roots, sampling, tasks) and the handlers
+// that answer for them, and returns them.
+func (s *Session) declare(copts *mcp.ClientOptions) *mcp.ClientCapabilities {
+	caps := &mcp.ClientCapabilities{}
+	copts.Capabilities = caps
+	if m := s.opts.Modes; !m.none() {
+		caps.Elicitation = &mcp.ElicitationCapabilities{}
+		if m.Form {
+			caps.Elicitation.Form = &mcp.FormElicitationCapabilities{}
+		}
+		if m.URL {
+			caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
+		}
+		copts.ElicitationHandler = s.answerLegacy
+	}
+	if s.caps.initRoots {
+		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: s.opts.ChangeableRoots}
 	}
 	if s.caps.initSampling {
 		// Plain sampling: a person writes text, not tool calls. (The
@@ -284,84 +336,94 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	// Tasks (2026-07-28 extension): a server may answer any tools/call
 	// with a task, which mcpcli follows.
 	caps.AddExtension(TasksExtension, nil)
-	base := *caps
-	s.baseCaps = &base
-	impl := &mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}
-	s.declared = declaredOf(impl, caps)
-	c := mcp.NewClient(impl, copts)
-	if err := registerTasks(c); err != nil {
-		return nil, err
+	return caps
+}
+
+// handshake connects c over the session's transport; a Streamable HTTP
+// server that refuses the first POST in a way that says it may be an
+// HTTP+SSE server is tried that way, with the same observers.
+func (s *Session) handshake(ctx context.Context, c *mcp.Client) (*mcp.ClientSession, error) {
+	cs, err := s.connect(ctx, c, s.t)
+	if err == nil || errors.As(err, new(*PinError)) {
+		return cs, err
 	}
-	s.client = c
-	c.AddRoots(opts.Roots...)
-	c.AddSendingMiddleware(s.declareNow)
-	c.AddSendingMiddleware(s.neg.middleware)
-	c.AddSendingMiddleware(noInitializeWhenStopped) // outermost: before the negotiator's pin
-	c.AddReceivingMiddleware(s.refuseUndeclared)
-	cs, err := s.connect(cctx, c, t)
-	if err != nil {
-		if fb, ok := t.(transport.Fallbacker); ok && !errors.As(err, new(*PinError)) {
-			if next := fb.Fallback(err); next != nil {
-				// The server refused the Streamable HTTP POST in a way
-				// that says it may be an HTTP+SSE server: try that, with
-				// the same observers.
-				t.Close()
-				t = next
-				s.t = next
-				s.wire.forget()
-				cs, err = s.connect(cctx, c, t)
-			}
-		}
+	fb, ok := s.t.(transport.Fallbacker)
+	if !ok {
+		return cs, err
 	}
-	if err != nil {
-		var pe *PinError
-		if errors.As(err, &pe) {
-			// A server that exited or closed its stdout is that, not a
-			// version to unpin.
-			why := error(pe)
-			if ex := s.t.Explain(err); ex != err {
-				why = ex
-			}
-			t.Close()
-			return nil, &ConnectError{Via: t.Via(), Err: why}
+	next := fb.Fallback(err)
+	if next == nil {
+		return cs, err
+	}
+	s.t.Close()
+	s.t = next
+	s.wire.forget()
+	return s.connect(ctx, c, next)
+}
+
+// connectError is why connecting failed, as a *ConnectError (or a
+// *TimeoutError when the connect timeout ran out, timedOut); the
+// transport is closed. ctx is Connect's own.
+func (s *Session) connectError(ctx context.Context, err error, timedOut bool) error {
+	t := s.t
+	var pe *PinError
+	if errors.As(err, &pe) {
+		// A server that exited or closed its stdout is that, not a
+		// version to unpin.
+		why := error(pe)
+		if ex := t.Explain(err); ex != err {
+			why = ex
 		}
-		err = s.explain(err)
 		t.Close()
-		if timer.expired() && ctx.Err() == nil {
-			return nil, &TimeoutError{Server: t.Via(), After: opts.ConnectTimeout, Connecting: true}
-		}
-		if p, ok := t.(interface{ ProbeGaveUp() (time.Duration, bool) }); ok && ctx.Err() == nil {
-			if wait, gaveUp := p.ProbeGaveUp(); gaveUp {
-				err = &FallbackError{Wait: wait, Err: err}
-			}
-		}
-		return nil, &ConnectError{Via: t.Via(), Err: err}
+		return &ConnectError{Via: t.Via(), Err: why}
 	}
-	s.cs = cs
-	s.server = Server{Via: t.Via()}
+	err = s.explain(err)
+	t.Close()
+	if timedOut && ctx.Err() == nil {
+		return &TimeoutError{Server: t.Via(), After: s.opts.ConnectTimeout, Connecting: true}
+	}
+	if p, ok := t.(interface{ ProbeGaveUp() (time.Duration, bool) }); ok && ctx.Err() == nil {
+		if wait, gaveUp := p.ProbeGaveUp(); gaveUp {
+			err = &FallbackError{Wait: wait, Err: err}
+		}
+	}
+	return &ConnectError{Via: t.Via(), Err: err}
+}
+
+// serverOf is who answered the handshake of cs, reached through via.
+func serverOf(cs *mcp.ClientSession, via string) Server {
+	srv := Server{Via: via}
 	if ir := cs.InitializeResult(); ir != nil {
-		s.server.Protocol = ir.ProtocolVersion
+		srv.Protocol = ir.ProtocolVersion
 		if ir.ServerInfo != nil {
-			s.server.Name = ir.ServerInfo.Name
-			s.server.Title = ir.ServerInfo.Title
-			s.server.Version = ir.ServerInfo.Version
+			srv.Name = ir.ServerInfo.Name
+			srv.Title = ir.ServerInfo.Title
+			srv.Version = ir.ServerInfo.Version
 		}
 	}
-	if s.server.Name == "" {
-		s.server.Name = t.Via()
+	if srv.Name == "" {
+		srv.Name = via
 	}
-	if len(opts.Roots) > 0 && !s.server.Modern() {
-		s.awaitRoots(cctx)
+	return srv
+}
+
+// afterHandshake is what a server before 2026-07-28 gets once connected:
+// time to ask for the roots, and logging/setLevel. On failure the session
+// is closed.
+func (s *Session) afterHandshake(ctx context.Context) error {
+	if s.server.Modern() {
+		return nil
 	}
-	if opts.LogLevel != "" && !s.server.Modern() {
-		if caps := s.Capabilities(); caps.Logging != nil {
-			if err := cs.SetLoggingLevel(cctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(opts.LogLevel)}); err != nil {
-				s.Close()
-				return nil, &ConnectError{Via: t.Via(), Err: fmt.Errorf("logging/setLevel %s: %w", opts.LogLevel, s.explain(err))}
-			}
+	if len(s.opts.Roots) > 0 {
+		s.awaitRoots(ctx)
+	}
+	if level := s.opts.LogLevel; level != "" && s.Capabilities().Logging != nil {
+		if err := s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)}); err != nil {
+			s.Close()
+			return &ConnectError{Via: s.t.Via(), Err: fmt.Errorf("logging/setLevel %s: %w", level, s.explain(err))}
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // connect starts the go-sdk session over t, asking for the version the
