@@ -181,20 +181,17 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 			body, _ = io.ReadAll(rc)
 			rc.Close()
 		}
-		if b := bodyWithReason(req.Context(), body); len(b) != len(body) || string(b) != string(body) {
-			// A cancellation says why (WithCancelReason).
-			req = req.Clone(req.Context())
-			body = b
-			req.Body = io.NopCloser(bytes.NewReader(b))
-			req.ContentLength = int64(len(b))
-			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
-		}
 	}
 	// The body's message, read once for all that looks at it.
-	ms := bodyMessages(body)
-	var sent Envelope // when the body is one message
-	if len(ms) == 1 && len(ms[0].msg) == len(bytes.TrimSpace(body)) {
-		sent = ms[0].env
+	ms, sent := readBody(body)
+	if b, ok := bodyWithReason(req.Context(), sent); ok {
+		// A cancellation says why (WithCancelReason).
+		req = req.Clone(req.Context())
+		body = b
+		req.Body = io.NopCloser(bytes.NewReader(b))
+		req.ContentLength = int64(len(b))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+		ms, sent = readBody(body)
 	}
 	req = withMcpName(req, sent)
 	if req.Context().Value(toolSchemaKey{}) != nil && modern(req.Header.Get(versionHeader)) {
@@ -318,3 +315,13 @@ type readCloser struct {
 // maxErrorBody bounds how much of an error response is read to look for a
 // JSON-RPC error.
 const maxErrorBody = 1 << 20
+
+// readBody is what a request body holds (see bodyMessages), and the one
+// message it is, when it is one (KindNone otherwise).
+func readBody(body []byte) (ms []decoded, one Envelope) {
+	ms = bodyMessages(body)
+	if len(ms) == 1 && len(ms[0].msg) == len(bytes.TrimSpace(body)) {
+		one = ms[0].env
+	}
+	return ms, one
+}
