@@ -27,11 +27,11 @@ var stubs = map[string]json.RawMessage{
 // shrinks says, for a response the wire saw, whether the go-sdk should
 // get a stub instead: a big final result of a request whose exchange keeps
 // the raw bytes. The exchange is marked so that the loop decodes them.
-func (w *wire) shrinks(s *sent, result []byte) bool {
+func (w *wire) shrinks(s *sent, result []byte, top sentResult) bool {
 	if s == nil || s.ex == nil || len(result) < bigResult || stubs[s.method] == nil {
 		return false
 	}
-	switch rt, _ := jsonpeek.String(jsonpeek.Get(result, "resultType")); rt {
+	switch top.resultType {
 	case "", "complete":
 	default:
 		return false // interim results and tasks: the loop reads their fields

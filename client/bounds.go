@@ -19,38 +19,32 @@ import (
 // own bound (completion.mdx: "values ... maximum 100 items").
 const MaxCompletionValues = 100
 
-// listFields names, for each list method, the member holding its items.
-var listFields = map[string]string{
-	"tools/list":               "tools",
-	"prompts/list":             "prompts",
-	"resources/list":           "resources",
-	"resources/templates/list": "resourceTemplates",
-}
-
 // bounded is the stub the go-sdk gets for a result past a bound, or nil;
 // it notes in s's exchange what was left out.
-func (w *wire) bounded(s *sent, result []byte) json.RawMessage {
+func (w *wire) bounded(s *sent, result []byte, top sentResult) json.RawMessage {
 	if s == nil || s.ex == nil {
 		return nil
 	}
-	if _, list := listFields[s.method]; list && len(result) < transport.MinStub {
+	list := s.method != "completion/complete" && resultField[s.method] != ""
+	if list && len(result) < transport.MinStub {
 		// Smaller pages are far from the bound (which takes at least
 		// 200 KB), and the transport may not offer them to the filter:
 		// a stub kept for them would never be taken.
 		return nil
 	}
-	if field, ok := listFields[s.method]; ok {
-		return listBound(s.ex, field, result)
+	if list {
+		return listBound(s.ex, resultField[s.method], result, top.field)
 	}
 	if s.method == "completion/complete" {
-		return completionBound(s.ex, result)
+		return completionBound(s.ex, result, top.field)
 	}
 	return nil
 }
 
-// listBound counts the items of a list page, up to one past the most its
-// exchange allows; past it, the page is stubbed empty.
-func listBound(ex *exchange, field string, result []byte) json.RawMessage {
+// listBound counts the items of a list page (items, its member field), up
+// to one past the most its exchange allows; past it, the page is stubbed
+// empty.
+func listBound(ex *exchange, field string, result, items []byte) json.RawMessage {
 	ex.mu.Lock()
 	most := ex.maxItems
 	ex.mu.Unlock()
@@ -58,7 +52,7 @@ func listBound(ex *exchange, field string, result []byte) json.RawMessage {
 		return nil
 	}
 	n := 0
-	_ = jsonpeek.Array(jsonpeek.Get(result, field), func([]byte) bool { n++; return n <= most })
+	_ = jsonpeek.Array(items, func([]byte) bool { n++; return n <= most })
 	if n <= most {
 		return nil
 	}
@@ -71,8 +65,7 @@ func listBound(ex *exchange, field string, result []byte) json.RawMessage {
 // completionBound counts a completion's values; past MaxCompletionValues,
 // the go-sdk gets the first of them only when the result is big enough
 // for the transport to offer it to the filter (Complete cuts the rest).
-func completionBound(ex *exchange, result []byte) json.RawMessage {
-	c := jsonpeek.Get(result, "completion")
+func completionBound(ex *exchange, result, c []byte) json.RawMessage {
 	var first [][]byte
 	n := 0
 	_ = jsonpeek.Array(jsonpeek.Get(c, "values"), func(v []byte) bool {

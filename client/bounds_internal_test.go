@@ -28,7 +28,8 @@ func TestListBoundCountsWhatIsLeft(t *testing.T) {
 		{0, 50, false}, // no bound
 	} {
 		ex := &exchange{maxItems: tc.most}
-		stub := listBound(ex, "tools", page(tc.items))
+		p := page(tc.items)
+		stub := listBound(ex, "tools", p, peekResult(p, "tools").field)
 		if (stub != nil) != tc.stubbed || ex.overItems != tc.stubbed {
 			t.Errorf("listBound(at most %d, a page of %d) = %s, over %v; want stubbed %v", tc.most, tc.items, stub, ex.overItems, tc.stubbed)
 		}

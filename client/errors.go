@@ -165,14 +165,6 @@ func (e *StreamError) Error() string {
 
 func (e *StreamError) Unwrap() error { return e.Cause }
 
-// brokenStream reports whether err is the go-sdk's answer to a response
-// stream that ended (cleanly or not) before the response arrived, without
-// a way to resume it. That is the only signal the SDK gives; the
-// transport's tests pin it against a real server.
-func brokenStream(err error) bool {
-	return strings.Contains(err.Error(), "request terminated without response")
-}
-
 // NoLoggingError is a log level asked of an older server that does not
 // declare the logging capability.
 type NoLoggingError struct{ Server string }

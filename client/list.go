@@ -70,27 +70,6 @@ func (c *listCache) forget() {
 	c.mu.Unlock()
 }
 
-// droppedTools collects the go-sdk's warnings about tools it left out.
-type droppedTools struct {
-	mu     sync.Mutex
-	reason map[string]string
-}
-
-func (d *droppedTools) add(name, reason string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.reason == nil {
-		d.reason = map[string]string{}
-	}
-	d.reason[name] = reason
-}
-
-func (d *droppedTools) get(name string) string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.reason[name]
-}
-
 // PageCycleError is a server whose nextCursor comes back to one it gave
 // before: its pages go round in a circle.
 type PageCycleError struct {
@@ -181,9 +160,10 @@ func (s *Session) Offers(feature string) bool {
 	return false
 }
 
-// pages reads every page of a list. page returns its items, the next
-// cursor, and the raw result. Each raw item is handed to keep with its key.
-func pages[T any](ctx context.Context, s *Session, method string, page func(ctx context.Context, cursor string) ([]T, string, error), field string, keyOf func(raw []byte) string, keep func(key string, raw json.RawMessage)) ([]T, error) {
+// pages reads every page of a list. page returns its items and the next
+// cursor. Each raw item (of the member resultField names) is handed to
+// keep with its key.
+func pages[T any](ctx context.Context, s *Session, method string, page func(ctx context.Context, cursor string) ([]T, string, error), keyOf func(raw []byte) string, keep func(key string, raw json.RawMessage)) ([]T, error) {
 	var all []T
 	seen := map[string]bool{}
 	cursor := ""
@@ -215,16 +195,15 @@ func pages[T any](ctx context.Context, s *Session, method string, page func(ctx 
 		if over {
 			return nil, &PageLimitError{Server: s.server.Display(), Method: method, Pages: n, Items: len(all), InPage: true}
 		}
-		if sent := peekResult(ex.result()); sent.resultType != "" && sent.resultType != "complete" || sent.keys != nil {
+		raw, sent := ex.read()
+		if sent.resultType != "" && sent.resultType != "complete" || sent.keys != nil {
 			// The go-sdk reads such an answer as an empty list: the
 			// server sent no list at all.
 			return nil, &ListError{Server: s.server.Display(), Method: method, ResultType: sent.resultType, InputRequests: sent.keys != nil}
 		}
 		all = append(all, items...)
-		if raw := ex.result(); raw != nil && keep != nil {
-			if arr := jsonpeek.Get(raw, field); arr != nil {
-				_ = jsonpeek.Array(arr, func(v []byte) bool { keep(keyOf(v), v); return true })
-			}
+		if raw != nil && keep != nil && sent.field != nil {
+			_ = jsonpeek.Array(sent.field, func(v []byte) bool { keep(keyOf(v), v); return true })
 		}
 		if next == "" {
 			return all, nil
@@ -258,7 +237,7 @@ func (s *Session) ListTools(ctx context.Context) (*ToolList, error) {
 		}
 		paged.page(res.TTLMs, res.CacheScope)
 		return res.Tools, res.NextCursor, nil
-	}, "tools", nameOf, func(name string, v json.RawMessage) {
+	}, nameOf, func(name string, v json.RawMessage) {
 		raw[name] = v
 		listed = append(listed, name)
 	})
@@ -368,7 +347,7 @@ func (s *Session) ListPrompts(ctx context.Context) (*PromptList, error) {
 			return nil, "", err
 		}
 		return res.Prompts, res.NextCursor, nil
-	}, "prompts", nameOf, func(name string, v json.RawMessage) { out.Raw[name] = v })
+	}, nameOf, func(name string, v json.RawMessage) { out.Raw[name] = v })
 	if err != nil {
 		return nil, err
 	}
@@ -395,7 +374,7 @@ func (s *Session) ListResources(ctx context.Context) (*ResourceList, error) {
 			return nil, "", err
 		}
 		return res.Resources, res.NextCursor, nil
-	}, "resources", uriOf("uri"), keep)
+	}, uriOf("uri"), keep)
 	if err != nil {
 		return nil, err
 	}
@@ -425,7 +404,7 @@ func (s *Session) ListResourceTemplates(ctx context.Context) (*TemplateList, err
 			return nil, "", err
 		}
 		return res.ResourceTemplates, res.NextCursor, nil
-	}, "resourceTemplates", keyOf, func(key string, v json.RawMessage) { out.Raw[key] = v })
+	}, keyOf, func(key string, v json.RawMessage) { out.Raw[key] = v })
 	if err != nil {
 		return nil, err
 	}

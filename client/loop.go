@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -27,6 +26,8 @@ type Result struct {
 	Raw json.RawMessage
 	// Rounds is how many interim results came before it.
 	Rounds int
+	// top is what the wire read of Raw's members.
+	top sentResult
 	// One of these is set, by Method.
 	Tool     *mcp.CallToolResult
 	Prompt   *mcp.GetPromptResult
@@ -83,8 +84,8 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 		}
 		return nil, err
 	}
-	st, poll, ok := createdTask(out.Raw)
-	if !ok && peekResult(out.Raw).resultType == "task" {
+	st, poll, ok := createdTask(out.Raw, out.top)
+	if !ok && out.top.resultType == "task" {
 		return nil, &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
 			"answered tools/call %q with resultType \"task\" but no taskId; the tasks extension requires one", name)}
 	}
@@ -183,16 +184,15 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 			continue
 		}
 		if err != nil {
-			if i := strings.Index(err.Error(), "unsupported InputRequest method"); i >= 0 {
+			if what, ok := unsupportedInputRequest(err); ok {
 				// The go-sdk cannot decode the interim result at all.
 				return &ProtocolError{Server: s.server.Display(), Detail: fmt.Sprintf(
 					"answered %s %q with an input request mcpcli cannot read (%s); input requests are elicitation/create, sampling/createMessage or roots/list, so this is a bug in the server",
-					method, target, err.Error()[i:])}
+					method, target, what)}
 			}
 			return err
 		}
-		raw := ex.result()
-		sent := peekResult(raw)
+		raw, sent := ex.read()
 		switch sent.resultType {
 		case "", "complete", "input_required":
 		case "task":
@@ -210,7 +210,7 @@ func (s *Session) loop(ctx context.Context, out *Result, do send) error {
 				method, target, sent.resultType)}
 		}
 		if !got.needsInput {
-			out.Raw, out.Rounds = raw, rounds
+			out.Raw, out.Rounds, out.top = raw, rounds, sent
 			if ex.isStubbed() {
 				if err := decodeStubbed(out, raw, s.opts.RawOnly); err != nil {
 					return &ProtocolError{Server: s.server.Display(), Detail: err.Error()}
@@ -323,14 +323,32 @@ func (s *Session) urlRequired(ctx context.Context, out *Result, je *jsonrpc.Erro
 	return nil
 }
 
-// sentResult is what the loop reads of a result in the server's own bytes.
+// sentResult is what the session reads of a result in the server's own
+// bytes, in one look at its members (the wire's, as the result arrives).
 type sentResult struct {
 	resultType string
 	keys       []string          // inputRequests, in the server's order
 	requests   map[string][]byte // and each one's raw JSON
+	// task: it has a "task" member (a 2025-11-25 task handle).
+	task bool
+	// field is the member resultField names for the method, as written
+	// (the last of them): a list's items, a completion.
+	field []byte
 }
 
-func peekResult(raw json.RawMessage) sentResult {
+// resultField names, for each method whose result the session reads a
+// member of, that member.
+var resultField = map[string]string{
+	"tools/list":               "tools",
+	"prompts/list":             "prompts",
+	"resources/list":           "resources",
+	"resources/templates/list": "resourceTemplates",
+	"completion/complete":      "completion",
+}
+
+// peekResult reads the members of a result the session needs; field, when
+// not "", names one more to keep.
+func peekResult(raw json.RawMessage, field string) sentResult {
 	var r sentResult
 	if raw == nil {
 		return r
@@ -348,6 +366,11 @@ func peekResult(raw json.RawMessage) sentResult {
 				r.requests[key] = req
 				return true
 			})
+		case "task":
+			r.task = true
+		}
+		if field != "" && k == field {
+			r.field = v
 		}
 		return true
 	})

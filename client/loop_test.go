@@ -724,6 +724,12 @@ func TestBigResultsAreWhole(t *testing.T) {
 // or error) as its text.
 func rawLegacyServer(t *testing.T, params string) mcp.Transport {
 	t.Helper()
+	return rawLegacyServerAsking(t, "elicitation/create", params)
+}
+
+// rawLegacyServerAsking is rawLegacyServer sending a request of method.
+func rawLegacyServerAsking(t *testing.T, method, params string) mcp.Transport {
+	t.Helper()
 	return pipeServer(t, func(sc *bufio.Scanner, sw io.Writer) {
 		var callID json.RawMessage
 		for sc.Scan() {
@@ -743,7 +749,7 @@ func rawLegacyServer(t *testing.T, params string) mcp.Transport {
 				fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"ask","inputSchema":{"type":"object"}}]}}`+"\n", m.ID)
 			case "tools/call":
 				callID = m.ID
-				fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":%s}`+"\n", params)
+				fmt.Fprintf(sw, `{"jsonrpc":"2.0","id":"e1","method":%q,"params":%s}`+"\n", method, params)
 			case "":
 				reply := m.Result
 				if m.Error != nil {

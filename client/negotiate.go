@@ -133,12 +133,6 @@ func (n *negotiator) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			n.discovered(err, n.s.wire.discoverAnswers() > seen, orphan)
 			return res, err
 		case "initialize":
-			// The go-sdk falls back to initialize on any failed
-			// server/discover, a cancelled one too: a person who pressed
-			// Ctrl+C while mcpcli connected wants nothing more sent.
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
 			n.mu.Lock()
 			neg := n.neg
 			n.mu.Unlock()

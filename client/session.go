@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/transport"
@@ -190,15 +188,42 @@ type inflight struct {
 // Connect starts a session over t. The session observes t's traffic
 // (which must not be connected yet), and closing the session closes t.
 func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session, error) {
-	if opts.ClientName == "" {
-		opts.ClientName = "mcpcli"
+	s := newSession(t, opts.withDefaults())
+	c, err := s.newClient()
+	if err != nil {
+		return nil, err
 	}
-	if opts.ClientVersion == "" {
-		opts.ClientVersion = "dev"
+	// The handshake's timeout pauses while a person signs in (PauseTimeout).
+	cctx, timer, cancel := withPausableTimeout(ctx, opts.ConnectTimeout)
+	defer cancel()
+	cs, err := s.handshake(cctx, c)
+	if err != nil {
+		return nil, s.connectError(ctx, err, timer.expired())
 	}
-	if opts.MaxRounds <= 0 {
-		opts.MaxRounds = DefaultMaxRounds
+	s.cs = cs
+	s.server = serverOf(cs, s.t.Via())
+	if err := s.afterHandshake(cctx); err != nil {
+		return nil, err
 	}
+	return s, nil
+}
+
+// withDefaults is o with its defaults filled in.
+func (o Options) withDefaults() Options {
+	if o.ClientName == "" {
+		o.ClientName = "mcpcli"
+	}
+	if o.ClientVersion == "" {
+		o.ClientVersion = "dev"
+	}
+	if o.MaxRounds <= 0 {
+		o.MaxRounds = DefaultMaxRounds
+	}
+	return o
+}
+
+// newSession is a session over t, not connected yet, that observes t.
+func newSession(t transport.Transport, opts Options) *Session {
 	s := &Session{opts: opts, t: t, wire: newWire(), rootsServed: make(chan struct{})}
 	if opts.OnNotification != nil {
 		s.wire.onNote = s.notify
@@ -206,53 +231,42 @@ func Connect(ctx context.Context, t transport.Transport, opts Options) (*Session
 	s.wire.toolsChanged = s.forgetTools
 	s.level.Store(&opts.LogLevel)
 	s.neg = &negotiator{s: s}
+	s.caps.roots = append([]*mcp.Root(nil), opts.Roots...)
+	s.caps.sampling = opts.Sampler != nil && !opts.SamplingOff
+	s.caps.initRoots = len(opts.Roots) > 0 || opts.ChangeableRoots
+	s.caps.initSampling = s.caps.sampling
 	t.Observe(s.wire.observe)
-	caps := &mcp.ClientCapabilities{}
-	copts := s.sdkOptions(caps)
-	s.declare(caps, copts)
-	impl := &mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion}
+	return s
+}
+
+// newClient is the go-sdk client the session speaks through: what it
+// declares, the handlers of what the server sends, and mcpcli's
+// middleware around both directions.
+func (s *Session) newClient() (*mcp.Client, error) {
+	copts := s.handlers()
+	caps := s.declare(copts)
+	base := *caps
+	s.baseCaps = &base
+	impl := &mcp.Implementation{Name: s.opts.ClientName, Version: s.opts.ClientVersion}
 	s.declared = declaredOf(impl, caps)
 	c := mcp.NewClient(impl, copts)
 	if err := registerTasks(c); err != nil {
 		return nil, err
 	}
 	s.client = c
-	c.AddRoots(opts.Roots...)
+	c.AddRoots(s.opts.Roots...)
 	c.AddSendingMiddleware(s.declareNow)
 	c.AddSendingMiddleware(s.neg.middleware)
+	c.AddSendingMiddleware(noInitializeWhenStopped) // outermost: before the negotiator's pin
 	c.AddReceivingMiddleware(s.refuseUndeclared)
-	// The handshake's timeout pauses while a person signs in (PauseTimeout).
-	cctx, timer, cancel := withPausableTimeout(ctx, opts.ConnectTimeout)
-	defer cancel()
-	cs, err := s.dial(cctx, c)
-	if err != nil {
-		t := s.t
-		t.Close()
-		return nil, s.connectError(ctx, t, timer, err)
-	}
-	s.started(cs)
-	if len(opts.Roots) > 0 && !s.server.Modern() {
-		s.awaitRoots(cctx)
-	}
-	if opts.LogLevel != "" && !s.server.Modern() {
-		if caps := s.Capabilities(); caps.Logging != nil {
-			if err := cs.SetLoggingLevel(cctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(opts.LogLevel)}); err != nil {
-				s.Close()
-				return nil, &ConnectError{Via: s.t.Via(), Err: fmt.Errorf("logging/setLevel %s: %w", opts.LogLevel, s.explain(err))}
-			}
-		}
-	}
-	return s, nil
+	return c, nil
 }
 
-// sdkOptions are the go-sdk's options for the session: its handlers of
-// progress, logs and completed URL asks, and with Listen the handlers
-// that make it subscribe (every notification then reaches OnNotification
-// from the wire).
-func (s *Session) sdkOptions(caps *mcp.ClientCapabilities) *mcp.ClientOptions {
+// handlers are the go-sdk client's options with the handlers of what the
+// server tells (progress, logs, a URL elicitation's end, list changes).
+func (s *Session) handlers() *mcp.ClientOptions {
 	copts := &mcp.ClientOptions{
-		Capabilities:   caps,
-		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, // the loop is mcpcli's
 		Logger:         slog.New(&sdkLog{s: s}),
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			// The server is working on it: its request timeout starts
@@ -283,6 +297,8 @@ func (s *Session) sdkOptions(caps *mcp.ClientCapabilities) *mcp.ClientOptions {
 		},
 	}
 	if s.opts.Listen {
+		// The handlers only make the go-sdk subscribe: every
+		// notification reaches OnNotification from the wire.
 		copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {}
 		copts.PromptListChangedHandler = func(context.Context, *mcp.PromptListChangedRequest) {}
 		copts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {}
@@ -291,27 +307,24 @@ func (s *Session) sdkOptions(caps *mcp.ClientCapabilities) *mcp.ClientOptions {
 	return copts
 }
 
-// declare fills in the client capabilities the options call for, and the
-// handlers that go with them: elicitation in the modes given, roots,
-// sampling (only when it starts on), the tasks extension.
-func (s *Session) declare(caps *mcp.ClientCapabilities, copts *mcp.ClientOptions) {
-	opts := s.opts
-	if !opts.Modes.none() {
+// declare sets in copts the capabilities mcpcli declares at the start
+// (elicitation in its modes, roots, sampling, tasks) and the handlers
+// that answer for them, and returns them.
+func (s *Session) declare(copts *mcp.ClientOptions) *mcp.ClientCapabilities {
+	caps := &mcp.ClientCapabilities{}
+	copts.Capabilities = caps
+	if m := s.opts.Modes; !m.none() {
 		caps.Elicitation = &mcp.ElicitationCapabilities{}
-		if opts.Modes.Form {
+		if m.Form {
 			caps.Elicitation.Form = &mcp.FormElicitationCapabilities{}
 		}
-		if opts.Modes.URL {
+		if m.URL {
 			caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
 		}
 		copts.ElicitationHandler = s.answerLegacy
 	}
-	s.caps.roots = append([]*mcp.Root(nil), opts.Roots...)
-	s.caps.sampling = opts.Sampler != nil && !opts.SamplingOff
-	s.caps.initRoots = len(opts.Roots) > 0 || opts.ChangeableRoots
-	s.caps.initSampling = s.caps.sampling
 	if s.caps.initRoots {
-		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: opts.ChangeableRoots}
+		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: s.opts.ChangeableRoots}
 	}
 	if s.caps.initSampling {
 		// Plain sampling: a person writes text, not tool calls. (The
@@ -323,32 +336,36 @@ func (s *Session) declare(caps *mcp.ClientCapabilities, copts *mcp.ClientOptions
 	// Tasks (2026-07-28 extension): a server may answer any tools/call
 	// with a task, which mcpcli follows.
 	caps.AddExtension(TasksExtension, nil)
-	base := *caps
-	s.baseCaps = &base
+	return caps
 }
 
-// dial connects c over the session's transport; a Streamable HTTP POST
-// the server refuses in a way that says it may be an HTTP+SSE server is
-// tried again over that, with the same observers.
-func (s *Session) dial(ctx context.Context, c *mcp.Client) (*mcp.ClientSession, error) {
+// handshake connects c over the session's transport; a Streamable HTTP
+// server that refuses the first POST in a way that says it may be an
+// HTTP+SSE server is tried that way, with the same observers.
+func (s *Session) handshake(ctx context.Context, c *mcp.Client) (*mcp.ClientSession, error) {
 	cs, err := s.connect(ctx, c, s.t)
-	if err == nil {
-		return cs, nil
+	if err == nil || errors.As(err, new(*PinError)) {
+		return cs, err
 	}
-	if fb, ok := s.t.(transport.Fallbacker); ok && !errors.As(err, new(*PinError)) {
-		if next := fb.Fallback(err); next != nil {
-			s.t.Close()
-			s.t = next
-			s.wire.forget()
-			return s.connect(ctx, c, next)
-		}
+	fb, ok := s.t.(transport.Fallbacker)
+	if !ok {
+		return cs, err
 	}
-	return nil, err
+	next := fb.Fallback(err)
+	if next == nil {
+		return cs, err
+	}
+	s.t.Close()
+	s.t = next
+	s.wire.forget()
+	return s.connect(ctx, c, next)
 }
 
-// connectError says why connecting over t failed: the server that
-// exited, the time it took, the probe that gave up.
-func (s *Session) connectError(ctx context.Context, t transport.Transport, timer *pausableTimer, err error) error {
+// connectError is why connecting failed, as a *ConnectError (or a
+// *TimeoutError when the connect timeout ran out, timedOut); the
+// transport is closed. ctx is Connect's own.
+func (s *Session) connectError(ctx context.Context, err error, timedOut bool) error {
+	t := s.t
 	var pe *PinError
 	if errors.As(err, &pe) {
 		// A server that exited or closed its stdout is that, not a
@@ -357,10 +374,12 @@ func (s *Session) connectError(ctx context.Context, t transport.Transport, timer
 		if ex := t.Explain(err); ex != err {
 			why = ex
 		}
+		t.Close()
 		return &ConnectError{Via: t.Via(), Err: why}
 	}
 	err = s.explain(err)
-	if timer.expired() && ctx.Err() == nil {
+	t.Close()
+	if timedOut && ctx.Err() == nil {
 		return &TimeoutError{Server: t.Via(), After: s.opts.ConnectTimeout, Connecting: true}
 	}
 	if p, ok := t.(interface{ ProbeGaveUp() (time.Duration, bool) }); ok && ctx.Err() == nil {
@@ -371,21 +390,40 @@ func (s *Session) connectError(ctx context.Context, t transport.Transport, timer
 	return &ConnectError{Via: t.Via(), Err: err}
 }
 
-// started keeps the go-sdk session and who the server says it is.
-func (s *Session) started(cs *mcp.ClientSession) {
-	s.cs = cs
-	s.server = Server{Via: s.t.Via()}
+// serverOf is who answered the handshake of cs, reached through via.
+func serverOf(cs *mcp.ClientSession, via string) Server {
+	srv := Server{Via: via}
 	if ir := cs.InitializeResult(); ir != nil {
-		s.server.Protocol = ir.ProtocolVersion
+		srv.Protocol = ir.ProtocolVersion
 		if ir.ServerInfo != nil {
-			s.server.Name = ir.ServerInfo.Name
-			s.server.Title = ir.ServerInfo.Title
-			s.server.Version = ir.ServerInfo.Version
+			srv.Name = ir.ServerInfo.Name
+			srv.Title = ir.ServerInfo.Title
+			srv.Version = ir.ServerInfo.Version
 		}
 	}
-	if s.server.Name == "" {
-		s.server.Name = s.t.Via()
+	if srv.Name == "" {
+		srv.Name = via
 	}
+	return srv
+}
+
+// afterHandshake is what a server before 2026-07-28 gets once connected:
+// time to ask for the roots, and logging/setLevel. On failure the session
+// is closed.
+func (s *Session) afterHandshake(ctx context.Context) error {
+	if s.server.Modern() {
+		return nil
+	}
+	if len(s.opts.Roots) > 0 {
+		s.awaitRoots(ctx)
+	}
+	if level := s.opts.LogLevel; level != "" && s.Capabilities().Logging != nil {
+		if err := s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)}); err != nil {
+			s.Close()
+			return &ConnectError{Via: s.t.Via(), Err: fmt.Errorf("logging/setLevel %s: %w", level, s.explain(err))}
+		}
+	}
+	return nil
 }
 
 // connect starts the go-sdk session over t, asking for the version the
@@ -493,45 +531,6 @@ func (s *Session) awaitRoots(ctx context.Context) {
 	}
 }
 
-// refuseUndeclared answers a server's request for a capability mcpcli did
-// not declare with an error (the go-sdk would answer roots/list with an
-// empty list whatever was declared).
-func (s *Session) refuseUndeclared(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		switch {
-		case method == "roots/list" && s.caps.initRoots:
-			res, err := next(ctx, method, req)
-			s.rootsOnce.Do(func() { close(s.rootsServed) })
-			if lr, ok := res.(*mcp.ListRootsResult); ok && err == nil {
-				s.rootsListed(ctx, lr)
-			}
-			return res, err
-		case method == "roots/list":
-			if s.opts.OnUndeclared != nil {
-				s.opts.OnUndeclared(&UndeclaredError{Server: s.server.Display(), Method: method, Capability: "roots", Legacy: true})
-			}
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client did not declare the roots capability"}
-		case method == "sampling/createMessage" && !s.caps.initSampling:
-			// The person learns of it from the run's error: nobody opted
-			// in to answer for a model.
-			err := &UndeclaredError{Server: s.server.Display(), Method: method, Capability: "sampling", Legacy: true}
-			s.mu.Lock()
-			fl := s.current
-			s.mu.Unlock()
-			switch {
-			case fl != nil:
-				s.failLegacy(fl, err)
-			case s.opts.OnUndeclared != nil:
-				s.opts.OnUndeclared(err)
-			}
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "the client did not declare the sampling capability"}
-		case method == "elicitation/create":
-			return s.elicitOrExplain(ctx, method, req, next)
-		}
-		return next(ctx, method, req)
-	}
-}
-
 // rootsListed tells OnStep that a legacy server was sent the roots while
 // one of mcpcli's requests was in flight: an ask of that request, as an
 // elicitation would be.
@@ -546,108 +545,6 @@ func (s *Session) rootsListed(ctx context.Context, lr *mcp.ListRootsResult) {
 	done()
 	s.step(Step{Kind: StepRootsListed, Call: fl.call, Method: fl.method, Target: fl.target, Round: number,
 		RootsSent: rootsSent(mcp.InputResponseMap{"roots": lr})})
-}
-
-// legacyReached marks, in a legacy elicitation/create's context, that the
-// go-sdk handed the request to answerLegacy, and keeps what it answered.
-type legacyReached struct{}
-
-// legacyAnswer is what answerLegacy gave the go-sdk for one request.
-type legacyAnswer struct {
-	reached bool
-	ask     Ask
-	sent    *mcp.ElicitResult
-}
-
-// elicitOrExplain lets the go-sdk answer a 2025-11-25 elicitation/create
-// as usual; when the go-sdk refuses the ask before mcpcli sees it (a form
-// schema it will not take: a nested object, enumNames that do not match),
-// the person is shown the ask anyway, as mcpcli cannot show it, and picks
-// decline or cancel, as on the 2026-07-28 path: never a silent refusal.
-func (s *Session) elicitOrExplain(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
-	la := &legacyAnswer{}
-	if er, ok := req.(*mcp.ElicitRequest); ok && er.Params != nil {
-		er.Params.RequestedSchema = titledMultiForSDK(er.Params.RequestedSchema)
-	}
-	res, err := next(context.WithValue(ctx, legacyReached{}, la), method, req)
-	if err == nil {
-		la.keepLeftOut(res)
-	}
-	var jerr *jsonrpc.Error
-	er, ok := req.(*mcp.ElicitRequest)
-	if err == nil || la.reached || !ok || er.Params == nil || !errors.As(err, &jerr) || jerr.Code != jsonrpc.CodeInvalidParams {
-		return res, err
-	}
-	if m := er.Params.Mode; m != "" && m != "form" {
-		return res, err // a URL ask the go-sdk refused: its error says why
-	}
-	return s.answerLegacyWith(ctx, er, jerr.Message)
-}
-
-// titledMultiForSDK is a requested schema as the go-sdk's elicitation
-// check takes it. SEP-1330's titled multi-select is an array whose items
-// have anyOf, and the spec's own example (and the go-sdk's conformance
-// server) writes "type": "string" beside it; but the go-sdk's check reads
-// items with a type as an untitled multi-select, wants an enum there, and
-// refuses the whole ask before mcpcli sees it. The go-sdk gets the same
-// schema without that type (every anyOf const is a string: nothing it
-// checks changes); mcpcli builds its form from the schema as the server
-// wrote it, kept on the wire.
-func titledMultiForSDK(schema any) any {
-	top, ok := schema.(map[string]any)
-	if !ok {
-		return schema
-	}
-	props, ok := top["properties"].(map[string]any)
-	if !ok {
-		return schema
-	}
-	var out map[string]any
-	for name, p := range props {
-		prop, ok := p.(map[string]any)
-		if !ok || prop["type"] != "array" {
-			continue
-		}
-		items, ok := prop["items"].(map[string]any)
-		_, anyOf := items["anyOf"]
-		_, enum := items["enum"]
-		if !ok || items["type"] != "string" || !anyOf || enum {
-			continue
-		}
-		if out == nil {
-			out = maps.Clone(top)
-			out["properties"] = maps.Clone(props)
-		}
-		untyped := maps.Clone(items)
-		delete(untyped, "type")
-		changed := maps.Clone(prop)
-		changed["items"] = untyped
-		out["properties"].(map[string]any)[name] = changed
-	}
-	if out == nil {
-		return schema
-	}
-	return out
-}
-
-// keepLeftOut takes back what the go-sdk added to an accepted answer from
-// a default mcpcli left out because it does not fit its field (a default
-// outside its enum): the person was told it is not sent, and the go-sdk,
-// which applies every default of the schema to what is omitted, would
-// send it. Defaults that fit stay: the review shows them as sent.
-func (la *legacyAnswer) keepLeftOut(res mcp.Result) {
-	er, ok := res.(*mcp.ElicitResult)
-	if !ok || !la.reached || la.sent == nil || er.Action != Accept || er.Content == nil || la.ask.Form == nil {
-		return
-	}
-	for k := range er.Content {
-		if _, answered := la.sent.Content[k]; answered {
-			continue
-		}
-		if f := la.ask.Form.Field(k); f != nil && f.DefaultProblem != "" {
-			delete(er.Content, k)
-		}
-	}
 }
 
 // Server says who is on the other end.
@@ -910,38 +807,3 @@ func (s *Session) timed(ctx context.Context, do func(context.Context) error) err
 	}
 	return err
 }
-
-// sdkLog turns the go-sdk's log records into what the session knows: a
-// tool it left out of tools/list (and why), or a warning for the person.
-type sdkLog struct {
-	s     *Session
-	attrs []slog.Attr
-}
-
-func (h *sdkLog) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
-
-func (h *sdkLog) Handle(_ context.Context, r slog.Record) error {
-	attrs := map[string]string{}
-	for _, a := range h.attrs {
-		attrs[a.Key] = a.Value.String()
-	}
-	r.Attrs(func(a slog.Attr) bool { attrs[a.Key] = a.Value.String(); return true })
-	if strings.Contains(r.Message, "excluding tool") && attrs["tool"] != "" {
-		h.s.dropped.add(attrs["tool"], attrs["error"])
-		return nil
-	}
-	msg := r.Message
-	for _, k := range sortedKeys(attrs) {
-		msg += fmt.Sprintf("; %s: %s", k, attrs[k])
-	}
-	h.s.warn(msg)
-	return nil
-}
-
-func (h *sdkLog) WithAttrs(as []slog.Attr) slog.Handler {
-	return &sdkLog{s: h.s, attrs: append(append([]slog.Attr(nil), h.attrs...), as...)}
-}
-
-func (h *sdkLog) WithGroup(string) slog.Handler { return h }
-
-func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }

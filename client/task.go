@@ -126,14 +126,6 @@ type taskResult struct {
 	PollInterval   *int64 `json:"pollInterval,omitempty"`   // 2025-11-25
 }
 
-// taskCallParams are the params of a 2025-11-25 task-augmented tools/call.
-type taskCallParams struct {
-	mcp.ParamsBase
-	Name      string         `json:"name"`
-	Arguments any            `json:"arguments,omitempty"`
-	Task      map[string]any `json:"task"`
-}
-
 // registerTasks teaches the go-sdk client the tasks methods, and how to
 // augment a 2025-11-25 tools/call.
 func registerTasks(c *mcp.Client) error {
@@ -146,24 +138,6 @@ func registerTasks(c *mcp.Client) error {
 	return nil
 }
 
-type augmentKey struct{}
-
-// augmentCall is a sending middleware: a tools/call whose context says so
-// goes with "task": {} (2025-11-25). The go-sdk's CallToolParams has no
-// such field.
-func augmentCall(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		p, ok := req.GetParams().(*mcp.CallToolParams)
-		cs, isClient := req.GetSession().(*mcp.ClientSession)
-		if method != "tools/call" || !ok || !isClient || ctx.Value(augmentKey{}) == nil {
-			return next(ctx, method, req)
-		}
-		tp := &taskCallParams{Name: p.Name, Arguments: p.Arguments, Task: map[string]any{}}
-		tp.Meta = p.Meta
-		return next(ctx, method, &mcp.ClientRequest[*taskCallParams]{Session: cs, Params: tp})
-	}
-}
-
 // TaskSupport is a listed tool's execution.taskSupport (2025-11-25):
 // "required", "optional", "forbidden", or "" when it has none.
 func TaskSupport(rawTool json.RawMessage) string {
@@ -171,16 +145,18 @@ func TaskSupport(rawTool json.RawMessage) string {
 	return s
 }
 
-// createdTask reads a task handle from a tools/call result as sent: a
-// 2026-07-28 CreateTaskResult (resultType "task"), or a 2025-11-25
-// {"task": {...}}. ok is false for any other result.
-func createdTask(raw json.RawMessage) (TaskStatus, time.Duration, bool) {
+// createdTask reads a task handle from a tools/call result as sent (top:
+// what the wire read of its members): a 2026-07-28 CreateTaskResult
+// (resultType "task"), or a 2025-11-25 {"task": {...}}. ok is false for
+// any other result: the rest (a 100 MB text result among them) is not
+// decoded again to find out.
+func createdTask(raw json.RawMessage, top sentResult) (TaskStatus, time.Duration, bool) {
 	var r struct {
 		ResultType string `json:"resultType"`
 		taskResult
 		Task *taskResult `json:"task"`
 	}
-	if raw == nil || !mayBeTask(raw) || jsonpeek.Unmarshal(raw, &r) != nil {
+	if raw == nil || top.resultType != "task" && !top.task || jsonpeek.Unmarshal(raw, &r) != nil {
 		return TaskStatus{}, 0, false
 	}
 	switch {
@@ -266,9 +242,9 @@ func (tc *taskCall) cancel(id string) error {
 	return err
 }
 
-// get is one tasks/get, under the request timeout; it returns the task
-// and its raw bytes.
-func (tc *taskCall) get(ctx context.Context, id string) (*taskResult, json.RawMessage, error) {
+// get is one tasks/get, under the request timeout; it returns the task,
+// its raw bytes and what the wire read of its members.
+func (tc *taskCall) get(ctx context.Context, id string) (*taskResult, json.RawMessage, sentResult, error) {
 	var res *taskResult
 	ex := &exchange{}
 	err := tc.s.request(ctx, &inflight{method: "tasks/get", target: id}, func(ctx context.Context) error {
@@ -276,7 +252,8 @@ func (tc *taskCall) get(ctx context.Context, id string) (*taskResult, json.RawMe
 		res, err = mcp.CallCustomMethod[*taskParams, *taskResult](withExchange(ctx, ex), tc.s.cs, "tasks/get", &taskParams{TaskID: id})
 		return err
 	})
-	return res, ex.result(), err
+	raw, top := ex.read()
+	return res, raw, top, err
 }
 
 // peek is a tasks/get that leaves the request in flight alone (the
@@ -296,7 +273,7 @@ func (tc *taskCall) run(ctx context.Context, id string) error {
 	answered := map[string]bool{}
 	rounds := 0
 	for {
-		res, raw, err := tc.get(ctx, id)
+		res, raw, sent, err := tc.get(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -305,7 +282,6 @@ func (tc *taskCall) run(ctx context.Context, id string) error {
 		switch res.Status {
 		case TaskWorking:
 		case TaskInputRequired:
-			sent := peekResult(raw)
 			var fresh []string
 			for _, k := range sent.keys {
 				if !answered[k] {
@@ -427,23 +403,4 @@ func (tc *taskCall) runLegacy(ctx context.Context, id string) error {
 	}
 	tc.out.Tool, tc.out.Raw = &tr, raw
 	return nil
-}
-
-// mayBeTask reports, from a glance at its members, whether a result may
-// create a task (resultType "task", or a 2025-11-25 "task" member): the
-// rest (a 100 MB text result among them) is not decoded again to find out.
-func mayBeTask(raw []byte) bool {
-	maybe := false
-	_ = jsonpeek.Object(raw, func(k string, v []byte) bool {
-		switch k {
-		case "task":
-			maybe = true
-		case "resultType":
-			if rt, _ := jsonpeek.String(v); rt == "task" {
-				maybe = true
-			}
-		}
-		return !maybe
-	})
-	return maybe
 }

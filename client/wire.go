@@ -3,9 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -43,7 +41,7 @@ type wire struct {
 	stubbed map[jsonrpc.ID]json.RawMessage
 
 	// Log and progress notifications received, and handled (shown).
-	notesSeen, notesShown atomic.Int64
+	notes notes
 
 	onNote       func(Notification) // every notification received
 	toolsChanged func()             // the server said its tool list changed
@@ -73,7 +71,8 @@ type sent struct {
 type exchange struct {
 	mu      sync.Mutex
 	raw     json.RawMessage
-	stubbed bool // the go-sdk got a stub for it (see wire.shrinks)
+	top     sentResult // raw's members, as the wire read them
+	stubbed bool       // the go-sdk got a stub for it (see wire.shrinks)
 
 	// maxItems, for a list page, is the most items it may hold (0: no
 	// bound); overItems is set when it held more (see bounds.go).
@@ -95,6 +94,13 @@ func (e *exchange) result() json.RawMessage {
 	return e.raw
 }
 
+// read is the result and what the wire read of its members.
+func (e *exchange) read() (json.RawMessage, sentResult) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.raw, e.top
+}
+
 type exchangeKey struct{}
 
 // withExchange returns ctx carrying ex: the result of a request sent with
@@ -114,44 +120,8 @@ func newWire() *wire {
 	return &wire{pending: map[jsonrpc.ID]*sent{}, stubbed: map[jsonrpc.ID]json.RawMessage{}, cancelSent: make(chan struct{})}
 }
 
-// envelope is what is looked at in every message, read as the go-sdk
-// reads it (transport.DecodeMessage, the one reader of a message's
-// members): params and result are subslices of its bytes.
-type envelope struct {
-	id             jsonrpc.ID // invalid when there is none, or null
-	request        bool       // it has a method member: a request or notification
-	method         string
-	params, result []byte
-	error          *jsonrpc.Error // nil when absent or null
-	// orphan is an error response whose id is null: an answer to no
-	// request (a server that could not read one answers that way).
-	orphan *jsonrpc.Error
-}
-
-func peek(msg []byte) (envelope, bool) {
-	var e envelope
-	m, err := transport.DecodeMessage(msg)
-	var ne *transport.NullIDError
-	if errors.As(err, &ne) {
-		e.orphan = &jsonrpc.Error{Code: ne.Code, Message: ne.Message}
-		return e, true
-	}
-	if err != nil {
-		return e, false // the go-sdk reads no such message
-	}
-	switch m := m.(type) {
-	case *jsonrpc.Request:
-		e.id, e.request, e.method, e.params = m.ID, true, m.Method, m.Params
-	case *jsonrpc.Response:
-		e.id, e.result = m.ID, m.Result
-		if m.Error != nil {
-			e.error, _ = m.Error.(*jsonrpc.Error)
-		}
-	}
-	return e, true
-}
-
-// observe is the transport's Observer.
+// observe is the transport's Observer. Each message is looked at once,
+// through the envelope the transport decoded.
 func (w *wire) observe(ev transport.Event) {
 	if ev.Dir == transport.Send && ev.HTTP != nil && ev.HTTP.Method == "POST" {
 		w.httpAuth.saw(ev.HTTP.Header)
@@ -159,104 +129,114 @@ func (w *wire) observe(ev transport.Event) {
 	if len(ev.Msg) == 0 {
 		return
 	}
-	e, ok := peek(ev.Msg)
-	if !ok {
-		return
-	}
-	method := e.method
+	e := ev.Envelope()
 	if ev.Dir == transport.Send {
-		w.sent(ev.Ctx, e, method)
+		w.sent(ev.Ctx, e)
 		return
 	}
-	switch {
-	case !e.request && e.id.IsValid():
+	switch e.Kind {
+	case transport.KindResult:
 		w.answered(e)
-	case e.orphan != nil:
+	case transport.KindError:
+		if e.ID.IsValid() {
+			w.answered(e)
+			break
+		}
+		// An answer to no request (a server that could not read one
+		// answers with id null).
 		w.mu.Lock()
 		w.orphans++
-		w.orphan = e.orphan
+		w.orphan = &jsonrpc.Error{Code: e.Error.Code, Message: e.Error.Message}
 		w.mu.Unlock()
-	case e.request && e.id.IsValid():
-		switch method {
+	case transport.KindRequest:
+		switch e.Method {
 		case "elicitation/create", "sampling/createMessage", "roots/list":
 			w.mu.Lock()
-			w.requests = append(w.requests, &serverRequest{method: method, params: e.params})
+			w.requests = append(w.requests, &serverRequest{method: e.Method, params: e.Params})
 			w.mu.Unlock()
 		}
-	case method == "notifications/message" || method == "notifications/progress":
-		w.notesSeen.Add(1)
-	case method == "notifications/tools/list_changed" && w.toolsChanged != nil:
-		w.toolsChanged()
-	}
-	if method != "" && !e.id.IsValid() && w.onNote != nil {
-		w.onNote(Notification{Method: method, Params: e.params, Raw: ev.Msg})
+	case transport.KindNotification:
+		switch e.Method {
+		case "notifications/message", "notifications/progress":
+			w.notes.seen()
+		case "notifications/tools/list_changed":
+			if w.toolsChanged != nil {
+				w.toolsChanged()
+			}
+		}
+		if e.Method != "" && w.onNote != nil {
+			w.onNote(Notification{Method: e.Method, Params: e.Params, Raw: ev.Msg})
+		}
 	}
 }
 
-func (w *wire) sent(ctx context.Context, e envelope, method string) {
-	if method == "notifications/cancelled" {
+func (w *wire) sent(ctx context.Context, e transport.Envelope) {
+	switch {
+	case e.Kind == transport.KindNotification && e.Method == "notifications/cancelled":
 		w.cancelOnce.Do(func() { close(w.cancelSent) })
 		return
-	}
-	if method == "" || !e.id.IsValid() || method == "subscriptions/listen" {
+	case e.Kind != transport.KindRequest || e.Method == "" || e.Method == "subscriptions/listen":
 		// A subscriptions/listen stream is open for the whole session: it
 		// is never a request left unanswered.
 		return
 	}
-	s := &sent{method: method}
+	s := &sent{method: e.Method}
 	if ctx != nil {
 		s.ex, _ = ctx.Value(exchangeKey{}).(*exchange)
 	}
 	w.mu.Lock()
-	w.pending[e.id] = s
+	w.pending[e.ID] = s
 	w.mu.Unlock()
 }
 
-func (w *wire) answered(e envelope) {
+func (w *wire) answered(e transport.Envelope) {
 	w.mu.Lock()
-	s := w.pending[e.id]
+	s := w.pending[e.ID]
 	if s == nil {
 		// It answers no request of this session's (a stray, or one the
 		// session forgot): what it says is about nothing mcpcli asked.
 		w.mu.Unlock()
 		return
 	}
-	delete(w.pending, e.id)
+	delete(w.pending, e.ID)
 	if s.method == "server/discover" {
 		w.discovers++
-		w.discoverOK = e.error == nil
+		w.discoverOK = e.Error == nil
 	}
 	w.mu.Unlock()
-	if e.error != nil {
+	if e.Error != nil {
 		var data *struct {
 			Supported []string `json:"supported"`
 		}
-		if e.error.Code == mcp.CodeUnsupportedProtocolVersion && len(e.error.Data) > 0 && jsonpeek.Unmarshal(e.error.Data, &data) == nil && data != nil {
+		if e.Error.Code == mcp.CodeUnsupportedProtocolVersion && len(e.Error.Data) > 0 && jsonpeek.Unmarshal(e.Error.Data, &data) == nil && data != nil {
 			w.mu.Lock()
 			w.offered = data.Supported
 			w.mu.Unlock()
 		}
 		return
 	}
-	if e.result == nil {
+	if e.Result == nil {
 		return
 	}
 	if s.ex != nil {
+		// The one look at the result's members: the loop, the lists and
+		// the bounds read it from the exchange.
+		top := peekResult(e.Result, resultField[s.method])
 		s.ex.mu.Lock()
-		s.ex.raw = e.result
+		s.ex.raw, s.ex.top = e.Result, top
 		s.ex.mu.Unlock()
-		if stub := w.bounded(s, e.result); stub != nil {
+		if stub := w.bounded(s, e.Result, top); stub != nil {
 			w.mu.Lock()
-			w.stubbed[e.id] = stub
+			w.stubbed[e.ID] = stub
 			w.mu.Unlock()
-		} else if w.shrinks(s, e.result) {
+		} else if w.shrinks(s, e.Result, top) {
 			w.mu.Lock()
-			w.stubbed[e.id] = stubs[s.method]
+			w.stubbed[e.ID] = stubs[s.method]
 			w.mu.Unlock()
 		}
 	}
 	if s.method == "server/discover" || s.method == "initialize" {
-		if caps := jsonpeek.Get(e.result, "capabilities"); caps != nil {
+		if caps := jsonpeek.Get(e.Result, "capabilities"); caps != nil {
 			w.mu.Lock()
 			w.capabilities = caps
 			w.mu.Unlock()
@@ -266,7 +246,7 @@ func (w *wire) answered(e envelope) {
 		var d struct {
 			SupportedVersions []string `json:"supportedVersions"`
 		}
-		if jsonpeek.Unmarshal(e.result, &d) == nil && d.SupportedVersions != nil {
+		if jsonpeek.Unmarshal(e.Result, &d) == nil && d.SupportedVersions != nil {
 			w.mu.Lock()
 			w.supported = d.SupportedVersions
 			w.mu.Unlock()
@@ -342,7 +322,7 @@ func (w *wire) unanswered() bool {
 }
 
 // shown counts a log or progress notification handled.
-func (w *wire) shown() { w.notesShown.Add(1) }
+func (w *wire) shown() { w.notes.shown() }
 
 // notesWait bounds how long drain waits.
 const notesWait = time.Second
@@ -351,9 +331,52 @@ const notesWait = time.Second
 // has been handled. The SDK hands notifications to their handlers apart
 // from responses, so the last log lines of a request can otherwise be
 // handled after its result, or lost when mcpcli exits.
-func (w *wire) drain() {
-	deadline := time.Now().Add(notesWait)
-	for w.notesShown.Load() < w.notesSeen.Load() && time.Now().Before(deadline) {
-		time.Sleep(2 * time.Millisecond)
+func (w *wire) drain() { w.notes.wait(notesWait) }
+
+// notes counts the log and progress notifications received and those
+// handled, and says when every one received has been handled: drain waits
+// for that, not for a poll to see it.
+type notes struct {
+	mu            sync.Mutex
+	received, got int64
+	// caughtUp is open while some received are not handled yet, and
+	// closed (then nil) when the last of them is.
+	caughtUp chan struct{}
+}
+
+func (n *notes) seen() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.got >= n.received {
+		n.caughtUp = make(chan struct{})
+	}
+	n.received++
+}
+
+func (n *notes) shown() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.got++
+	if n.got >= n.received && n.caughtUp != nil {
+		close(n.caughtUp)
+		n.caughtUp = nil
+	}
+}
+
+// wait returns once every notification received so far has been handled,
+// or after max.
+func (n *notes) wait(max time.Duration) {
+	n.mu.Lock()
+	if n.got >= n.received {
+		n.mu.Unlock()
+		return
+	}
+	ch := n.caughtUp
+	n.mu.Unlock()
+	t := time.NewTimer(max)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
 	}
 }

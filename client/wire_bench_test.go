@@ -22,26 +22,49 @@ func ask200() []byte {
 	return []byte(`{"jsonrpc":"2.0","id":7,"result":{"resultType":"input_required","requestState":"s1","inputRequests":{"big":{"method":"elicitation/create","params":{"mode":"form","message":"Fill it all in.","requestedSchema":` + schema + `}}}}}`)
 }
 
+// plain is a final tools/call result of some 16 KB of text.
+func plain() []byte {
+	text := strings.Repeat("All work and no play makes a dull server. ", 400)
+	return []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"` + text + `"}],"isError":false}}`)
+}
+
+// received is what mcpcli's own code reads of a response to its
+// tools/call, from the bytes the transport read to what the loop needs:
+// the transport's decode (as over stdio, into the event), the wire's look,
+// and the loop's looks at the result (final: whether it is a task, as
+// CallTool does). The go-sdk's own decoding of the result is not counted.
+func received(b *testing.B, w *wire, ex *exchange, msg []byte, final bool) sentResult {
+	seven, _ := jsonrpc.MakeID(float64(7))
+	w.pending[seven] = &sent{method: "tools/call", ex: ex}
+	env := transport.Decode(msg)
+	if _, err := env.Message(); err != nil {
+		b.Fatal(err)
+	}
+	w.observe(transport.Event{Dir: transport.Recv, Msg: msg, Env: env})
+	raw, got := ex.read()
+	if final {
+		if _, _, ok := createdTask(raw, got); ok || got.resultType == "task" {
+			b.Fatal("a task")
+		}
+	}
+	return got
+}
+
 // BenchmarkReceiveAsk200 is what mcpcli's own code does with a received
-// input_required result holding a 200-field ask: the wire's one look at
-// the message, the loop's look at the result, and the one parse of the
-// ask's schema. The go-sdk's own decoding is not counted.
+// input_required result holding a 200-field ask (see received), and then
+// the one parse of the ask's schema.
 func BenchmarkReceiveAsk200(b *testing.B) {
 	msg := ask200()
 	w := newWire()
 	ex := &exchange{}
-	seven, _ := jsonrpc.MakeID(float64(7))
 	var typed mcp.CallToolResult
-	if err := json.Unmarshal(peekEnvelope(b, msg), &typed); err != nil {
+	m, _ := jsonrpc.DecodeMessage(msg)
+	if err := json.Unmarshal(m.(*jsonrpc.Response).Result, &typed); err != nil {
 		b.Fatal(err)
 	}
 	p := typed.InputRequests["big"].(*mcp.ElicitParams)
-	// receive is what the session does with the message: the wire's look,
-	// then the loop's look at the result.
 	receive := func(b *testing.B) sentResult {
-		w.pending[seven] = &sent{method: "tools/call", ex: ex}
-		w.observe(transport.Event{Dir: transport.Recv, Msg: msg})
-		got := peekResult(ex.result())
+		got := received(b, w, ex, msg, false)
 		if got.resultType != "input_required" || len(schemaOf(got.requests["big"])) == 0 {
 			b.Fatal("the result was not read")
 		}
@@ -69,10 +92,17 @@ func BenchmarkReceiveAsk200(b *testing.B) {
 	})
 }
 
-func peekEnvelope(b *testing.B, msg []byte) []byte {
-	e, ok := peek(msg)
-	if !ok {
-		b.Fatal("not a message")
+// BenchmarkReceivePlain is what mcpcli's own code does with a plain final
+// result (see received).
+func BenchmarkReceivePlain(b *testing.B) {
+	msg := plain()
+	w := newWire()
+	ex := &exchange{}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(msg)))
+	for b.Loop() {
+		if got := received(b, w, ex, msg, true); got.resultType != "" || len(ex.result()) == 0 {
+			b.Fatal("the result was not read")
+		}
 	}
-	return e.result
 }

@@ -38,12 +38,15 @@ var fuzzPending = []struct {
 }{{1, "tools/call"}, {2, "server/discover"}, {3, "initialize"}}
 
 func (w *wire) state(exchanges map[int64]*exchange, notes []string) wireState {
+	w.notes.mu.Lock()
+	received := w.notes.received
+	w.notes.mu.Unlock()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	s := wireState{Pending: map[string]string{}, Results: map[string]string{},
 		Supported: w.supported, Offered: w.offered, Capabilities: string(w.capabilities),
 		Discovers: w.discovers, DiscoverOK: w.discoverOK, Orphans: w.orphans,
-		NotesSeen: w.notesSeen.Load(), Notifications: notes}
+		NotesSeen: received, Notifications: notes}
 	for k, p := range w.pending {
 		s.Pending[fmt.Sprint(k.Raw())] = p.method
 	}

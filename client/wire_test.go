@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -70,5 +71,57 @@ func TestWireKeepsVersionsOnlyFromItsOwnRequests(t *testing.T) {
 	w.observe(transport.Event{Dir: transport.Recv, Msg: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"Code":7,"message":"v","data":{"supported":["1999-01-01"],"Supported":["x"]}}}`)})
 	if _, offered := w.versions(); len(offered) != 1 || offered[0] != "1999-01-01" {
 		t.Errorf("after a -32022 with a Code of 7, offered = %q; want [1999-01-01]", offered)
+	}
+}
+
+// drain waits for a signal that every log and progress notification
+// received has been handled: it returns once the last is, however long
+// its bound; at once when none is waiting; and at its bound when one is
+// never handled.
+func TestDrainWaitsForTheLastNotificationHandled(t *testing.T) {
+	var n notes
+	n.wait(time.Hour) // none received: at once
+	n.seen()
+	n.seen()
+	n.shown()
+	done := make(chan struct{})
+	go func() { n.wait(time.Hour); close(done) }()
+	n.shown()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("wait did not return when the last notification received was handled")
+	}
+	n.seen() // a new one: waited for again
+	done = make(chan struct{})
+	go func() { n.wait(time.Hour); close(done) }()
+	n.shown()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("wait did not return when a later notification was handled")
+	}
+	n.seen()
+	n.wait(time.Millisecond) // never handled: the bound ends it
+}
+
+// The wire reads each message as the transport decoded it, once: not its
+// bytes again. The result's members are read once too, as it arrives, and
+// the loop reads them from the exchange.
+func TestWireReadsTheTransportsDecode(t *testing.T) {
+	w := newWire()
+	ex := &exchange{}
+	sent := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}`)
+	w.observe(transport.Event{Dir: transport.Send, Msg: sent, Env: transport.Decode(sent), Ctx: withExchange(context.Background(), ex)})
+	got := []byte(`{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list"}}}}`)
+	env := transport.Decode(got)
+	env.ID = transport.Decode(sent).ID // what only the event's envelope says: it answers 1
+	w.observe(transport.Event{Dir: transport.Recv, Msg: got, Env: env})
+	if w.unanswered() {
+		t.Fatalf("the wire read the bytes again (id 2), not the event's envelope (id 1)")
+	}
+	raw, top := ex.read()
+	if string(raw) != string(env.Result) || top.resultType != "input_required" || len(top.keys) != 1 || top.keys[0] != "a" {
+		t.Errorf("the exchange holds %s, read as %+v; want the result and its members read", raw, top)
 	}
 }

@@ -33,3 +33,19 @@ func FuzzObserve(f *testing.F) {
 		}
 	})
 }
+
+// Lint reads each message as the transport decoded it (as the go-sdk
+// reads it), not its bytes again: a response the event's envelope ties to
+// request 1 is read as its answer.
+func TestObserveReadsTheTransportsDecode(t *testing.T) {
+	l := lint.New(lint.Options{})
+	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`)
+	l.Observe(transport.Event{Dir: transport.Send, Msg: call, Env: transport.Decode(call)})
+	answer := []byte(`{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required"}}`)
+	env := transport.Decode(answer)
+	env.ID = transport.Decode(call).ID // what only the event's envelope says
+	l.Observe(transport.Event{Dir: transport.Recv, Msg: answer, Env: env})
+	if f := l.Findings(); len(f) != 1 || f[0].Rule != lint.EmptyInputRequired {
+		t.Errorf("findings %+v; want the one of an input_required answering request 1, read from the event's envelope", f)
+	}
+}

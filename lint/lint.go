@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 	"github.com/mcpcli/mcpcli/internal/textsafe"
@@ -114,9 +116,9 @@ type Linter struct {
 	mu         sync.Mutex
 	server     string // the name the server gave
 	protocol   string
-	legacyCaps declared         // what initialize declared
-	pending    map[string]*sent // the client's requests by id
-	calls      map[string]*call // open calls by method and target
+	legacyCaps declared             // what initialize declared
+	pending    map[jsonrpc.ID]*sent // the client's requests by id
+	calls      map[string]*call     // open calls by method and target
 	nCalls     int
 	inflight   *call // the last multi-round request sent (legacy asks come during it)
 	findings   []Finding
@@ -155,7 +157,7 @@ func New(o Options) *Linter {
 	if o.MaxState <= 0 {
 		o.MaxState = DefaultMaxState
 	}
-	return &Linter{opts: o, pending: map[string]*sent{}, calls: map[string]*call{}, seen: map[string]int{}}
+	return &Linter{opts: o, pending: map[jsonrpc.ID]*sent{}, calls: map[string]*call{}, seen: map[string]int{}}
 }
 
 // Findings are the findings so far, errors first, then in the order they
@@ -192,57 +194,35 @@ func (l *Linter) serverName() string {
 
 func (l *Linter) modern() bool { return l.protocol >= client.ModernVersion }
 
-// envelope is what lint reads of a JSON-RPC message.
-type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
-		Code int             `json:"code"`
-		Data json.RawMessage `json:"data"`
-	} `json:"error"`
-}
-
-func idKey(id json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Compact(&b, id) != nil {
-		return string(id)
-	}
-	return b.String()
-}
-
 // Observe looks at one message of the session: plug it in with
-// transport.Transport.Observe (before connecting).
+// transport.Transport.Observe (before connecting). It reads the message
+// as the transport decoded it (as the go-sdk reads it), not its bytes
+// again.
 func (l *Linter) Observe(ev transport.Event) {
 	if len(ev.Msg) == 0 {
 		return
 	}
-	var e envelope
-	if json.Unmarshal(ev.Msg, &e) != nil {
-		return
-	}
+	e := ev.Envelope()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	hasID := len(e.ID) > 0 && string(e.ID) != "null"
 	switch {
-	case ev.Dir == transport.Send && e.Method != "" && hasID:
+	case ev.Dir == transport.Send && e.Kind == transport.KindRequest:
 		l.sent(e)
-	case ev.Dir == transport.Recv && e.Method != "" && hasID:
+	case ev.Dir == transport.Recv && e.Kind == transport.KindRequest:
 		l.serverRequest(e)
-	case ev.Dir == transport.Recv && e.Method == "" && hasID:
-		s := l.pending[idKey(e.ID)]
+	case ev.Dir == transport.Recv && (e.Kind == transport.KindResult || e.Kind == transport.KindError) && e.ID.IsValid():
+		s := l.pending[e.ID]
 		if s == nil {
 			return
 		}
-		delete(l.pending, idKey(e.ID))
+		delete(l.pending, e.ID)
 		l.response(s, e)
 	}
 }
 
 var mrtrMethods = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true}
 
-func (l *Linter) sent(e envelope) {
+func (l *Linter) sent(e transport.Envelope) {
 	var p struct {
 		Name           string          `json:"name"`
 		URI            string          `json:"uri"`
@@ -283,7 +263,7 @@ func (l *Linter) sent(e envelope) {
 		s.call = c
 		l.inflight = c
 	}
-	l.pending[idKey(e.ID)] = s
+	l.pending[e.ID] = s
 }
 
 func readCaps(raw json.RawMessage) declared {
@@ -306,7 +286,7 @@ func readCaps(raw json.RawMessage) declared {
 	return d
 }
 
-func (l *Linter) response(s *sent, e envelope) {
+func (l *Linter) response(s *sent, e transport.Envelope) {
 	at := Where{Method: s.method, Target: s.target}
 	if s.call != nil {
 		at.Call = s.call.n
@@ -424,7 +404,7 @@ func (l *Linter) sameKey(at Where, c *call, params []byte) {
 }
 
 // serverRequest checks a request the server sent of its own.
-func (l *Linter) serverRequest(e envelope) {
+func (l *Linter) serverRequest(e transport.Envelope) {
 	switch e.Method {
 	case "elicitation/create", "sampling/createMessage", "roots/list":
 	default:

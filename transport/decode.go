@@ -15,54 +15,123 @@ import (
 // refuses more, and mcpcli says so before handing it over.
 const MaxNesting = 1000
 
-// decodeLine decodes one line: a message, or a batch of them.
-func decodeLine(line []byte) ([]jsonrpc.Message, error) {
-	if jsonpeek.Deeper(line, MaxNesting) {
-		return nil, &DecodeError{Line: shortLine(line), Err: &NestingError{Max: MaxNesting}}
+// MessageKind is what a JSON-RPC message is.
+type MessageKind uint8
+
+const (
+	// KindNone: no message was decoded (an event of HTTP headers, or an
+	// Event made by hand: Event.Envelope decodes it then).
+	KindNone MessageKind = iota
+	// KindRequest is a request: a method and an id.
+	KindRequest
+	// KindNotification is a method without an id (or with a null one).
+	KindNotification
+	// KindResult is a response without an error.
+	KindResult
+	// KindError is a response with an error. Its ID is invalid when the
+	// server sent it with id null: an answer to no request.
+	KindError
+	// KindInvalid is not a message the go-sdk reads: Envelope.Err says why.
+	KindInvalid
+)
+
+// Envelope is one JSON-RPC message read as the go-sdk reads it (see
+// Decode): what it is, its id and method, and its params and result as
+// slices of the message's bytes, never copies. A transport decodes each
+// message it reads or sends once, and shows it in the Event: what it
+// hands the go-sdk, the result stubs it asks its ResultFilter for, and
+// every observer (the session's wire, the Activity view, lint) read this,
+// not the bytes again.
+type Envelope struct {
+	Kind MessageKind
+	// ID is invalid for a notification, and for an error with id null.
+	ID     jsonrpc.ID
+	Method string
+	// Params and Result are nil when absent, "null" when null.
+	Params json.RawMessage
+	Result json.RawMessage
+	// Error is the error member decoded as the go-sdk decodes it (several
+	// error members read into one: not a slice of any one of them); nil
+	// when absent or null.
+	Error *jsonrpc.Error
+	// Err is why the message is KindInvalid.
+	Err error
+}
+
+// decoded is one message of what a transport read: its bytes and its
+// envelope.
+type decoded struct {
+	msg []byte
+	env Envelope
+}
+
+// lineMessages is what a stdio line holds: each message of a batch on its
+// own (a trace has one message a line; the session matches each result to
+// its request), or the line as one message.
+func lineMessages(line []byte) []decoded {
+	if line[0] == '[' {
+		var batch []decoded
+		err := jsonpeek.Array(line, func(v []byte) bool {
+			batch = append(batch, decoded{msg: v, env: Decode(v)})
+			return true
+		})
+		if err == nil && len(batch) > 0 {
+			return batch
+		}
 	}
-	if line[0] != '[' {
-		m, err := DecodeMessage(line)
+	return []decoded{{msg: line, env: Decode(line)}}
+}
+
+// lineResult is what the go-sdk gets of a line holding ms (lineMessages):
+// its messages, or why the line cannot be read.
+func lineResult(line []byte, ms []decoded) ([]jsonrpc.Message, error) {
+	if line[0] == '[' {
+		err := error(nil)
+		switch {
+		case jsonpeek.Deeper(line, MaxNesting):
+			err = &NestingError{Max: MaxNesting}
+		case len(ms[0].msg) == len(line): // not read as a batch
+			if err = jsonpeek.Array(line, func([]byte) bool { return true }); err == nil {
+				err = errors.New("an empty batch")
+			}
+		}
 		if err != nil {
 			return nil, &DecodeError{Line: shortLine(line), Err: err}
 		}
-		return []jsonrpc.Message{m}, nil
 	}
-	var msgs []jsonrpc.Message
-	var derr error
-	err := jsonpeek.Array(line, func(v []byte) bool {
-		m, err := DecodeMessage(v)
+	msgs := make([]jsonrpc.Message, 0, len(ms))
+	for _, d := range ms {
+		m, err := d.env.Message()
 		if err != nil {
-			derr = err
-			return false
+			return nil, &DecodeError{Line: shortLine(line), Err: err}
 		}
 		msgs = append(msgs, m)
-		return true
-	})
-	if err == nil {
-		err = derr
-	}
-	if err == nil && len(msgs) == 0 {
-		err = errors.New("an empty batch")
-	}
-	if err != nil {
-		return nil, &DecodeError{Line: shortLine(line), Err: err}
 	}
 	return msgs, nil
 }
 
+// decodeLine decodes one line: a message, or a batch of them.
+func decodeLine(line []byte) ([]jsonrpc.Message, error) {
+	return lineResult(line, lineMessages(line))
+}
+
 // DecodeMessage reads one JSON-RPC message as the go-sdk's
-// jsonrpc.DecodeMessage does, member by member, with the same decoder for
-// each (jsonpeek.Unmarshal: keys spelled exactly, every repeated member
+// jsonrpc.DecodeMessage does (see Decode). It says more where the go-sdk
+// falls short: a response with a null id is *NullIDError, not "invalid
+// request".
+func DecodeMessage(b []byte) (jsonrpc.Message, error) {
+	return Decode(b).Message()
+}
+
+// Decode reads one JSON-RPC message as the go-sdk's jsonrpc.DecodeMessage
+// does, member by member, with the same decoder for each
+// (jsonpeek.Unmarshal: keys spelled exactly, every repeated member
 // decoded, the last one counting, a null leaving a string as it was), but
 // without copying: a result or params is a slice of b, not a copy of it
-// (a 100 MB result was decoded three times over). It says more where the
-// go-sdk falls short: a response with a null id is *NullIDError, not
-// "invalid request". Everything mcpcli reads of a server's messages, it
-// reads through this: the transports and the session's view of the wire.
-func DecodeMessage(b []byte) (jsonrpc.Message, error) {
-	if jsonpeek.Deeper(b, MaxNesting) {
-		return nil, &NestingError{Max: MaxNesting}
-	}
+// (a 100 MB result was decoded three times over). Everything mcpcli reads
+// of a server's messages, it reads through this, once: the transports
+// decode each message into the Event they show.
+func Decode(b []byte) Envelope {
 	var (
 		version                string
 		idv                    any
@@ -72,7 +141,8 @@ func DecodeMessage(b []byte) (jsonrpc.Message, error) {
 		we                     *jsonrpc.Error
 		memberErr              error
 	)
-	err := jsonpeek.Object(b, func(k string, v []byte) bool {
+	// One pass reads the members and checks the depth.
+	err := jsonpeek.ObjectWithin(b, MaxNesting, func(k string, v []byte) bool {
 		switch k {
 		case "jsonrpc":
 			seen = true
@@ -106,41 +176,66 @@ func DecodeMessage(b []byte) (jsonrpc.Message, error) {
 		}
 		return memberErr == nil
 	})
+	if de := (*jsonpeek.DepthError)(nil); errors.As(err, &de) {
+		return invalid(&NestingError{Max: MaxNesting})
+	}
 	if err != nil {
-		return nil, fmt.Errorf("not a JSON object: %w", err)
+		return invalid(fmt.Errorf("not a JSON object: %w", err))
 	}
 	if memberErr != nil {
-		return nil, memberErr
+		return invalid(memberErr)
 	}
 	if version != "2.0" {
 		what := "missing"
 		if seen {
 			what = strconv.Quote(version)
 		}
-		return nil, fmt.Errorf("its jsonrpc member is %s, not \"2.0\"", what)
+		return invalid(fmt.Errorf("its jsonrpc member is %s, not \"2.0\"", what))
 	}
 	rid, err := jsonrpc.MakeID(idv)
 	if err != nil {
-		return nil, fmt.Errorf("its id %s is neither a number nor a string", id)
+		return invalid(fmt.Errorf("its id %s is neither a number nor a string", id))
 	}
 	if method != nil {
 		var name string // null reads as "", as in the go-sdk
 		if err := jsonpeek.Unmarshal(method, &name); err != nil {
-			return nil, fmt.Errorf("its method %s is not a string", method)
+			return invalid(fmt.Errorf("its method %s is not a string", method))
 		}
-		return &jsonrpc.Request{Method: name, ID: rid, Params: nullAsNone(params)}, nil
+		kind := KindRequest
+		if !rid.IsValid() {
+			kind = KindNotification
+		}
+		return Envelope{Kind: kind, ID: rid, Method: name, Params: nullAsNone(params)}
+	}
+	if we != nil {
+		return Envelope{Kind: KindError, ID: rid, Result: nullAsNone(result), Error: we}
 	}
 	if !rid.IsValid() {
-		if we != nil {
-			return nil, &NullIDError{Code: we.Code, Message: we.Message}
+		return invalid(errors.New("it is a response without an id"))
+	}
+	return Envelope{Kind: KindResult, ID: rid, Result: nullAsNone(result)}
+}
+
+func invalid(err error) Envelope { return Envelope{Kind: KindInvalid, Err: err} }
+
+// Message is the message the go-sdk gets: a *jsonrpc.Request or a
+// *jsonrpc.Response, sharing e's slices; or why there is none (an error
+// with id null is *NullIDError).
+func (e Envelope) Message() (jsonrpc.Message, error) {
+	switch e.Kind {
+	case KindRequest, KindNotification:
+		return &jsonrpc.Request{Method: e.Method, ID: e.ID, Params: e.Params}, nil
+	case KindResult:
+		return &jsonrpc.Response{ID: e.ID, Result: e.Result}, nil
+	case KindError:
+		if !e.ID.IsValid() {
+			return nil, &NullIDError{Code: e.Error.Code, Message: e.Error.Message}
 		}
-		return nil, errors.New("it is a response without an id")
+		return &jsonrpc.Response{ID: e.ID, Result: e.Result, Error: e.Error}, nil
+	case KindInvalid:
+		return nil, e.Err
 	}
-	resp := &jsonrpc.Response{ID: rid, Result: nullAsNone(result)}
-	if we != nil {
-		resp.Error = we
-	}
-	return resp, nil
+	return nil, errors.New("no message")
 }
 
 // nullAsNone is v, or nil for an absent member: the go-sdk reads a

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -121,5 +122,82 @@ func TestNullIDErrorGoesToTheOneRequestWaiting(t *testing.T) {
 	msgs, err = c.nullID(ne)
 	if err != nil || len(msgs) != 0 || len(warned) != 1 || !strings.Contains(warned[0], "skipping it") {
 		t.Errorf("nullID with two waiting = %v, %v, warnings %q; want it skipped with a warning", msgs, err, warned)
+	}
+}
+
+// Decode says what a message is, reads its id and method as the go-sdk
+// reads them, and hands its params and result as slices of the message.
+func TestDecodeSaysWhatAMessageIs(t *testing.T) {
+	for _, tc := range []struct {
+		msg    string
+		kind   MessageKind
+		id     any // as jsonrpc.MakeID takes it; nil for none
+		method string
+		params string
+		result string
+		code   int64
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`, KindRequest, 1.0, "tools/call", `{"name":"x"}`, "", 0},
+		{`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info"}}`, KindNotification, nil, "notifications/message", `{"level":"info"}`, "", 0},
+		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, KindNotification, nil, "ping", "", "", 0},
+		{`{"jsonrpc":"2.0","id":"a","result":{"tools":[]}}`, KindResult, "a", "", "", `{"tools":[]}`, 0},
+		{`{"jsonrpc":"2.0","id":2,"result":null}`, KindResult, 2.0, "", "", "null", 0},
+		{`{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no"}}`, KindError, 3.0, "", "", "", -32601},
+		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, KindError, nil, "", "", "", -32700},
+		{`{"jsonrpc":"2.0","id":4,"result":{},"error":null}`, KindResult, 4.0, "", "", "{}", 0},
+		{`{"jsonrpc":"2.0","id":1,"Method":"x","result":{}}`, KindResult, 1.0, "", "", "{}", 0},
+		{`{"jsonrpc":"2.0","result":{}}`, KindInvalid, nil, "", "", "", 0},
+		{`{"id":1,"method":"x"}`, KindInvalid, nil, "", "", "", 0},
+		{`not json`, KindInvalid, nil, "", "", "", 0},
+	} {
+		b := []byte(tc.msg)
+		e := Decode(b)
+		want, _ := jsonrpc.MakeID(tc.id)
+		if e.Kind != tc.kind || e.ID != want || e.Method != tc.method || string(e.Params) != tc.params || string(e.Result) != tc.result {
+			t.Errorf("Decode(%s) = %+v; want kind %d, id %v, method %q, params %s, result %s", tc.msg, e, tc.kind, tc.id, tc.method, tc.params, tc.result)
+		}
+		if tc.code != 0 && (e.Error == nil || e.Error.Code != tc.code) {
+			t.Errorf("Decode(%s).Error = %v; want code %d", tc.msg, e.Error, tc.code)
+		}
+		if (e.Kind == KindInvalid) != (e.Err != nil) {
+			t.Errorf("Decode(%s) is %d with Err %v; want an Err exactly when invalid", tc.msg, e.Kind, e.Err)
+		}
+		for name, part := range map[string][]byte{"params": e.Params, "result": e.Result} {
+			if len(part) > 0 && !within(part, b) {
+				t.Errorf("Decode(%s): its %s was copied out of the message", tc.msg, name)
+			}
+		}
+	}
+}
+
+// within reports whether part lies in b's memory.
+func within(part, b []byte) bool {
+	start, end := uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))+uintptr(len(b))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(part)))
+	return len(part) > 0 && p >= start && p+uintptr(len(part)) <= end
+}
+
+// Every message event a transport shows carries the message decoded, the
+// same as decoding its bytes again would give, with its members slices of
+// the event's bytes: no observer needs to read them again.
+func checkEnvelopes(t *testing.T, evs []Event) {
+	t.Helper()
+	for _, ev := range evs {
+		if len(ev.Msg) == 0 {
+			continue
+		}
+		got, want := ev.Env, Decode(ev.Msg)
+		if got.Kind == KindNone {
+			t.Errorf("the %s event %s came without its envelope", ev.Dir, ev.Msg)
+			continue
+		}
+		if got.Kind != want.Kind || got.ID != want.ID || got.Method != want.Method || string(got.Params) != string(want.Params) || string(got.Result) != string(want.Result) {
+			t.Errorf("the %s event %s carries %+v; decoding it gives %+v", ev.Dir, ev.Msg, got, want)
+		}
+		for _, part := range [][]byte{got.Params, got.Result} {
+			if len(part) > 0 && !within(part, ev.Msg) {
+				t.Errorf("the %s event %s: its envelope holds a copy, not a slice of the message", ev.Dir, ev.Msg)
+			}
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
@@ -16,8 +15,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 )
 
 // HTTP is a Transport to a Streamable HTTP server.
@@ -169,18 +166,13 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if rt.origin != nil && !sameOrigin(rt.origin, req.URL) {
 		return nil, &OriginError{URL: rt.origin.String(), Target: req.URL.Redacted()}
 	}
-	name := req.Header.Get(nameHeader)
-	fixName := name != "" && needsBase64(name)
-	if len(rt.header) > 0 || fixName {
+	if len(rt.header) > 0 {
 		req = req.Clone(req.Context())
 		for k, vs := range rt.header {
 			req.Header.Del(k)
 			for _, v := range vs {
 				req.Header.Add(k, v)
 			}
-		}
-		if fixName {
-			req.Header.Set(nameHeader, encodeBase64(name))
 		}
 	}
 	var body []byte
@@ -189,33 +181,27 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 			body, _ = io.ReadAll(rc)
 			rc.Close()
 		}
-		if b := bodyWithReason(req.Context(), body); len(b) != len(body) || string(b) != string(body) {
-			// A cancellation says why (WithCancelReason).
-			req = req.Clone(req.Context())
-			body = b
-			req.Body = io.NopCloser(bytes.NewReader(b))
-			req.ContentLength = int64(len(b))
-			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
-		}
 	}
-	if id := taskID(body); id != "" && modern(req.Header.Get(versionHeader)) && req.Header.Get(nameHeader) == "" {
-		// The tasks extension: tasks/get, tasks/update and tasks/cancel
-		// carry the task id in Mcp-Name, for routing; the go-sdk sets
-		// it only for the methods it knows.
+	// The body's message, read once for all that looks at it.
+	ms, sent := readBody(body)
+	if b, ok := bodyWithReason(req.Context(), sent); ok {
+		// A cancellation says why (WithCancelReason).
 		req = req.Clone(req.Context())
-		if needsBase64(id) {
-			id = encodeBase64(id)
-		}
-		req.Header.Set(nameHeader, id)
+		body = b
+		req.Body = io.NopCloser(bytes.NewReader(b))
+		req.ContentLength = int64(len(b))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+		ms, sent = readBody(body)
 	}
+	req = withMcpName(req, sent)
 	if req.Context().Value(toolSchemaKey{}) != nil && modern(req.Header.Get(versionHeader)) {
 		// x-mcp-header arguments of a tool the go-sdk did not list.
 		req = req.Clone(req.Context())
-		paramHeaders(req.Context(), req.Header, body)
+		paramHeaders(req.Context(), req.Header, sent)
 	}
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Send, HTTP: &HTTPHeaders{Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone()}, Ctx: req.Context()})
-		rt.emitBody(req.Context(), Send, body)
+		emit(rt.obs, req.Context(), Send, ms)
 	}
 	resp, err := rt.base.RoundTrip(req)
 	if err != nil {
@@ -228,12 +214,13 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if rt.obs != nil {
 		rt.obs(Event{Time: time.Now(), Dir: Recv, HTTP: &HTTPHeaders{Status: resp.StatusCode, Header: resp.Header.Clone()}})
 	}
-	if rt.rec != nil && (req.Method == http.MethodPost && isCall(body) || req.Method == http.MethodGet && rt.recordGET) {
+	isCall := req.Method == http.MethodPost && sent.Kind == KindRequest
+	if rt.rec != nil && (isCall || req.Method == http.MethodGet && rt.recordGET) {
 		rt.rec.record(req.Method, credentials(req, rt.header), resp)
 	}
-	var call json.RawMessage
-	if req.Method == http.MethodPost && isCall(body) {
-		call = requestID(body)
+	var call jsonrpc.ID
+	if isCall {
+		call = sent.ID
 	}
 	rd := reading{obs: rt.obs, filter: rt.filter, rec: rt.rec, call: call}
 	if rd.rec == nil {
@@ -251,14 +238,14 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = eb
 	case "application/json":
 		if req.Method == http.MethodPost && bodyIgnored(resp.StatusCode) {
-			deliverRPCError(resp, requestID(body))
+			deliverRPCError(resp, sent.ID)
 		}
 		length := resp.ContentLength
 		if resp.StatusCode < 200 || resp.StatusCode > 299 {
 			// An error's body says why in a line or two: more is not read.
 			resp.Body = &capped{rc: resp.Body, left: maxErrorBody}
 			length = min(length, maxErrorBody)
-			rd.call = nil // not an answer the go-sdk reads as one
+			rd.call = jsonrpc.ID{} // not an answer the go-sdk reads as one
 		}
 		resp.Body = &messageBody{reading: rd, rc: resp.Body, length: length}
 	}
@@ -320,203 +307,21 @@ func encodeBase64(v string) string {
 	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
 }
 
-// taskID is params.taskId of a tasks/get, tasks/update or tasks/cancel
-// request in body, or "".
-func taskID(body []byte) string {
-	if len(body) == 0 {
-		return ""
-	}
-	method, _ := jsonpeek.String(jsonpeek.Get(body, "method"))
-	switch method {
-	case "tasks/get", "tasks/update", "tasks/cancel":
-		id, _ := jsonpeek.String(jsonpeek.Get(jsonpeek.Get(body, "params"), "taskId"))
-		return id
-	}
-	return ""
-}
-
-// requestID is the id of the JSON-RPC request in body, or nil.
-func requestID(body []byte) json.RawMessage {
-	id := jsonpeek.Get(body, "id")
-	if jsonpeek.IsNull(id) {
-		return nil
-	}
-	return json.RawMessage(id)
-}
-
-// bodyIgnored reports the statuses whose bodies the go-sdk does not read
-// (it treats them as transient and reports only the status text).
-func bodyIgnored(status int) bool {
-	switch status {
-	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable,
-		http.StatusGatewayTimeout, http.StatusTooManyRequests:
-		return true
-	}
-	return false
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
 
 // maxErrorBody bounds how much of an error response is read to look for a
 // JSON-RPC error.
 const maxErrorBody = 1 << 20
 
-// deliverRPCError lets the JSON-RPC error in an error response reach the
-// caller whatever the HTTP status: servers disagree on the status, and the
-// go-sdk would otherwise drop a 5xx or 429 body and say only "Internal
-// Server Error". When the body is a JSON-RPC error response to this very
-// request (same id), the response is handed on as 200 so that the error is
-// delivered as the request's answer. Anything else is left as it was.
-func deliverRPCError(resp *http.Response, id json.RawMessage) {
-	if id == nil {
-		return
+// readBody is what a request body holds (see bodyMessages), and the one
+// message it is, when it is one (KindNone otherwise).
+func readBody(body []byte) (ms []decoded, one Envelope) {
+	ms = bodyMessages(body)
+	if len(ms) == 1 && len(ms[0].msg) == len(bytes.TrimSpace(body)) {
+		one = ms[0].env
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	rest := resp.Body
-	resp.Body = readCloser{io.MultiReader(bytes.NewReader(b), rest), rest}
-	if err != nil {
-		return
-	}
-	// Read as the go-sdk will read it, and the request's id as well.
-	m, err := DecodeMessage(bytes.TrimSpace(b))
-	r, ok := m.(*jsonrpc.Response)
-	want, werr := DecodeMessage(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{}}`, id))
-	if err != nil || werr != nil || !ok || r.Error == nil || r.ID != want.(*jsonrpc.Response).ID {
-		return
-	}
-	resp.StatusCode = http.StatusOK
-	resp.Status = "200 OK"
-}
-
-type readCloser struct {
-	io.Reader
-	io.Closer
-}
-
-// sseIDFilter drops the id field of every event of a modern response
-// stream. Modern protocol versions have no resumable streams (no GET, no
-// Last-Event-ID): a server may still number its events, but if the go-sdk
-// saw an id it would try to resume a broken stream with a GET, which a
-// modern server refuses with 405, and that failure would end the whole
-// session. Without ids a broken stream fails only its own request, which
-// the client then sends again.
-//
-// A line's first bytes decide whether it is the id field, so the filter
-// keeps at most those few bytes, however long the line: the rest streams
-// through (or is dropped) as it arrives.
-type sseIDFilter struct {
-	rc      io.ReadCloser
-	head    []byte // the start of the current line while undecided: a prefix of "id:"
-	crs     int    // carriage returns after a head of "id", while undecided
-	state   lineState
-	out     []byte // filtered bytes, returned up to off
-	off     int
-	buf     []byte // read buffer, reused
-	readErr error
-}
-
-// lineState is what the filter does with the rest of the current line.
-type lineState int
-
-const (
-	undecided lineState = iota
-	passLine
-	dropLine
-)
-
-func (f *sseIDFilter) Read(p []byte) (int, error) {
-	for len(f.out) == f.off && f.readErr == nil {
-		if f.buf == nil {
-			f.buf = make([]byte, 32*1024)
-		}
-		f.out, f.off = f.out[:0], 0 // all returned: reuse the space
-		n, err := f.rc.Read(f.buf)
-		f.feed(f.buf[:n])
-		if err != nil {
-			f.readErr = err
-			if f.state == undecided && string(f.head) != "id" {
-				f.flushHead()
-			}
-			f.head, f.crs = nil, 0
-		}
-	}
-	// What the reader did not take stays where it is: slicing it off
-	// would leave the next bytes a new array each time.
-	n := copy(p, f.out[f.off:])
-	f.off += n
-	if len(f.out) == f.off && f.readErr != nil {
-		return n, f.readErr
-	}
-	return n, nil
-}
-
-func (f *sseIDFilter) feed(b []byte) {
-	for len(b) > 0 {
-		seg, end := b, false
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			seg, end = b[:i+1], true
-		}
-		b = b[len(seg):]
-		if f.state == undecided {
-			seg = f.decide(seg)
-		}
-		if f.state == passLine {
-			f.out = append(f.out, seg...)
-		}
-		if end {
-			f.state = undecided
-		}
-	}
-}
-
-// decide reads the start of a line until it is known whether the line is
-// the id field, and returns the rest of seg, which the state decided
-// then says what to do with. The go-sdk trims every \r and \n at the
-// end of a line and takes what is before the first colon as the field's
-// name: "id:…" is the id field, and so is "id" followed by nothing but
-// carriage returns, however many reads they take to arrive.
-func (f *sseIDFilter) decide(seg []byte) []byte {
-	for i, c := range seg {
-		h := len(f.head)
-		switch {
-		case c == '\n':
-			f.state = passLine
-			if string(f.head) == "id" {
-				f.state = dropLine // "id", "id\r\r…": the field without a value
-				f.head, f.crs = f.head[:0], 0
-			} else {
-				f.flushHead()
-			}
-			return seg[i:]
-		case f.crs == 0 && h < 3 && c == "id:"[h]:
-			f.head = append(f.head, c)
-			if h == 2 {
-				f.state = dropLine
-				f.head = f.head[:0]
-				return seg[i+1:]
-			}
-		case c == '\r' && string(f.head) == "id":
-			f.crs++
-		default:
-			f.state = passLine
-			f.flushHead()
-			return seg[i:]
-		}
-	}
-	return nil
-}
-
-// flushHead passes on the start of a line kept while undecided.
-func (f *sseIDFilter) flushHead() {
-	f.out = append(f.out, f.head...)
-	for ; f.crs > 0; f.crs-- {
-		f.out = append(f.out, '\r')
-	}
-	f.head = f.head[:0]
-}
-
-func (f *sseIDFilter) Close() error { return f.rc.Close() }
-
-// emitBody reports a JSON body sent: one message, or each message of a
-// batch.
-func (rt *roundTripper) emitBody(ctx context.Context, dir Direction, b []byte) {
-	emitBody(rt.obs, ctx, dir, b)
+	return ms, one
 }

@@ -13,29 +13,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-
-	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 )
 
 // CodeRejectedByTransport is the go-sdk's code for a request that never
 // reached the server (the HTTP request itself failed).
 const CodeRejectedByTransport = -32005
-
-// isCall reports whether a POST body is a JSON-RPC request (with an id),
-// not a notification or a response to the server's own request.
-func isCall(body []byte) bool {
-	var method, id bool
-	_ = jsonpeek.Object(body, func(k string, v []byte) bool {
-		switch k {
-		case "method":
-			method = true
-		case "id":
-			id = !jsonpeek.IsNull(v)
-		}
-		return true
-	})
-	return method && id
-}
 
 // maxErrorText bounds the text of an error body kept to show.
 const maxErrorText = 300

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 func TestSSEIDFilterDropsOnlyTheIDField(t *testing.T) {
@@ -79,19 +82,20 @@ func TestNeedsBase64(t *testing.T) {
 func TestDeliverRPCErrorOnlyForTheSameRequest(t *testing.T) {
 	for _, tc := range []struct {
 		name, body string
-		id         string
+		id         any
 		wantStatus int
 	}{
-		{"matching id", `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"boom"}}`, "7", 200},
-		{"string id", `{"jsonrpc":"2.0","id":"a","error":{"code":-32603,"message":"boom"}}`, `"a"`, 200},
-		{"other id", `{"jsonrpc":"2.0","id":8,"error":{"code":-32603,"message":"boom"}}`, "7", 500},
-		{"null id", `{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"boom"}}`, "7", 500},
-		{"a result", `{"jsonrpc":"2.0","id":7,"result":{}}`, "7", 500},
-		{"not JSON", `<html>oops</html>`, "7", 500},
+		{"matching id", `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"boom"}}`, 7.0, 200},
+		{"string id", `{"jsonrpc":"2.0","id":"a","error":{"code":-32603,"message":"boom"}}`, "a", 200},
+		{"other id", `{"jsonrpc":"2.0","id":8,"error":{"code":-32603,"message":"boom"}}`, 7.0, 500},
+		{"null id", `{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"boom"}}`, 7.0, 500},
+		{"a result", `{"jsonrpc":"2.0","id":7,"result":{}}`, 7.0, 500},
+		{"not JSON", `<html>oops</html>`, 7.0, 500},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := &http.Response{StatusCode: 500, Status: "500 Internal Server Error", Body: io.NopCloser(strings.NewReader(tc.body))}
-			deliverRPCError(resp, []byte(tc.id))
+			id, _ := jsonrpc.MakeID(tc.id)
+			deliverRPCError(resp, id)
 			if resp.StatusCode != tc.wantStatus {
 				t.Errorf("status = %d, want %d", resp.StatusCode, tc.wantStatus)
 			}
@@ -152,5 +156,40 @@ func TestEventLimitCountsEveryByte(t *testing.T) {
 		if got := err == errTooLarge; got != tc.tooLarge {
 			t.Errorf("eventLimit(4) on %q: error %v; want too large: %v", tc.in, err, tc.tooLarge)
 		}
+	}
+}
+
+// Settle waits on the stream's own changes: a stream whose reader has not
+// begun to wait on the network is waited for until it does, and then
+// until it has waited quietFor in that one read; a closed stream at once;
+// a reader that never waits until the deadline.
+func TestSettleWaitsForTheReaderToWait(t *testing.T) {
+	never := make(chan time.Time)
+	w := (&streams{}).add()
+	settled := make(chan bool, 1)
+	go func() { settled <- w.settle(never) }()
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go io.Copy(io.Discard, watched{pr, w}) // begins to wait on the network, and stays
+	select {
+	case ok := <-settled:
+		if !ok {
+			t.Errorf("settle gave up on a stream whose reader waits")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("settle never returned for a stream whose reader waits on the network")
+	}
+
+	closed := (&streams{}).add()
+	closed.close()
+	if !closed.settle(never) {
+		t.Errorf("settle on a closed stream = false, want true")
+	}
+
+	busy := (&streams{}).add()
+	deadline := make(chan time.Time)
+	close(deadline)
+	if busy.settle(deadline) {
+		t.Errorf("settle on a stream that never waits = true at the deadline, want false")
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -129,17 +128,17 @@ type reading struct {
 	filter ResultFilter
 	rec    *recorder
 	// call is the id of the request the response answers, when it is a
-	// request (a POST of one with an id); nil for a GET stream.
-	call json.RawMessage
+	// request (a POST of one with an id); invalid for a GET stream.
+	call jsonrpc.ID
 	// minStub, when not 0, is the least size of a message handed to the
 	// filter (MinStub otherwise): tests set it.
 	minStub int
 }
 
-// handOn is what the go-sdk gets for one message the server sent: the
-// message itself, or the same response with the stub the filter gives for
-// its result.
-func (r *reading) handOn(msg []byte) []byte {
+// handOn is what the go-sdk gets for one message the server sent, msg
+// (env is its envelope, when decoded): the message itself, or the same
+// response with the stub the filter gives for its result.
+func (r *reading) handOn(msg []byte, env Envelope) []byte {
 	if r.filter == nil {
 		return msg
 	}
@@ -149,21 +148,19 @@ func (r *reading) handOn(msg []byte) []byte {
 	}
 	t := bytes.TrimSpace(msg)
 	if len(t) < least || t[0] != '{' {
-		return msg // no result worth a stub fits in less
+		return msg // no result worth a stub fits in less (nor in a batch)
 	}
-	m, err := DecodeMessage(t)
-	if err != nil {
+	if env.Kind == KindNone {
+		env = Decode(t)
+	}
+	if env.Kind != KindResult || env.Result == nil {
 		return msg
 	}
-	resp, ok := m.(*jsonrpc.Response)
-	if !ok || resp.Error != nil || resp.Result == nil {
-		return msg
-	}
-	stub, ok := r.filter(resp.ID, resp.Result)
+	stub, ok := r.filter(env.ID, env.Result)
 	if !ok {
 		return msg
 	}
-	b, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: resp.ID, Result: stub})
+	b, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: env.ID, Result: stub})
 	if err != nil {
 		return msg
 	}
@@ -177,7 +174,8 @@ func (r *reading) handOn(msg []byte) []byte {
 func (r *reading) refusal(err *TooLargeError) []byte {
 	data, _ := json.Marshal(refusalData{Nonce: r.rec.token(), Limit: err.Limit, Event: err.Event})
 	msg, _ := json.Marshal(err.Error())
-	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s,"data":%s}}`, r.call, CodeRefused, msg, data)
+	id, _ := json.Marshal(r.call.Raw())
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s,"data":%s}}`, id, CodeRefused, msg, data)
 }
 
 // refusalData is what a refusal carries: the transport's own token (a
@@ -252,7 +250,7 @@ func (b *messageBody) fill() {
 		}
 	}
 	if tl, ok := tooLarge(err); ok {
-		if b.call != nil {
+		if b.call.IsValid() {
 			b.out = bytes.NewReader(b.refusal(tl))
 			return
 		}
@@ -265,31 +263,35 @@ func (b *messageBody) fill() {
 	if len(body) >= bigMessage {
 		runtime.GC()
 	}
+	var env Envelope // the body's, when it is one message
 	if b.obs != nil {
-		emitBody(b.obs, nil, Recv, body)
+		ms := bodyMessages(body)
+		emit(b.obs, nil, Recv, ms)
+		if len(ms) == 1 && len(ms[0].msg) == len(bytes.TrimSpace(body)) {
+			env = ms[0].env
+		}
 	}
-	b.out = bytes.NewReader(b.handOn(body))
+	b.out = bytes.NewReader(b.handOn(body, env))
 }
 
 func (b *messageBody) Close() error { return b.rc.Close() }
 
-// emitBody reports a JSON body: one message, or each message of a batch.
-func emitBody(obs Observer, ctx context.Context, dir Direction, b []byte) {
+// bodyMessages is what a JSON body holds: each message of a batch on its
+// own, or the body as one message; none when it is blank.
+func bodyMessages(b []byte) []decoded {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
-		return
+		return nil
 	}
+	return lineMessages(b)
+}
+
+// emit shows the observers the messages of one body or event.
+func emit(obs Observer, ctx context.Context, dir Direction, ms []decoded) {
 	now := time.Now()
-	if b[0] == '[' {
-		var batch [][]byte
-		if jsonpeek.Array(b, func(v []byte) bool { batch = append(batch, v); return true }) == nil && len(batch) > 0 {
-			for _, m := range batch {
-				obs(Event{Time: now, Dir: dir, Msg: m, Ctx: ctx})
-			}
-			return
-		}
+	for _, m := range ms {
+		obs(Event{Time: now, Dir: dir, Msg: m.msg, Env: m.env, Ctx: ctx})
 	}
-	obs(Event{Time: now, Dir: dir, Msg: b, Ctx: ctx})
 }
 
 // SSE fields, as the go-sdk knows them.
@@ -351,7 +353,7 @@ func (e *eventBody) Read(p []byte) (int, error) {
 
 func (e *eventBody) Close() error {
 	if e.watch != nil {
-		e.watch.closed.Store(true)
+		e.watch.close()
 	}
 	return e.rc.Close()
 }
@@ -393,7 +395,7 @@ func (e *eventBody) step() {
 // its size is answered with the refusal; anything else is handed on.
 func (e *eventBody) fail(err error) {
 	if tl, ok := tooLarge(err); ok {
-		if e.call != nil {
+		if e.call.IsValid() {
 			e.out = append(e.out, []byte("data:"), e.refusal(tl), []byte("\n\n"))
 			e.end = io.EOF
 			return
@@ -525,10 +527,12 @@ func (e *eventBody) dispatch() {
 	}
 	if data != nil && (len(name) == 0 || string(name) == "message") {
 		if msg := bytes.TrimSpace(data); len(msg) > 0 {
+			var env Envelope
 			if e.obs != nil {
-				e.obs(Event{Time: time.Now(), Dir: Recv, Msg: msg})
+				env = Decode(msg)
+				e.obs(Event{Time: time.Now(), Dir: Recv, Msg: msg, Env: env})
 			}
-			if out := e.handOn(msg); len(out) != len(msg) || &out[0] != &msg[0] {
+			if out := e.handOn(msg, env); len(out) != len(msg) || &out[0] != &msg[0] {
 				data = out
 			}
 		}
@@ -569,20 +573,40 @@ type streams struct {
 	list []*watch
 }
 
-// watch is what Settle knows of one stream's reader.
+// watch is what Settle knows of one stream's reader. Each change wakes
+// whoever waits on it: Settle waits on changes and on time, never polls.
 type watch struct {
-	reads   atomic.Uint64 // reads of the network begun
-	waiting atomic.Bool   // in one now
-	closed  atomic.Bool
+	mu      sync.Mutex
+	reads   uint64 // reads of the network begun
+	waiting bool   // in one now
+	closed  bool
+	changed chan struct{} // closed, and replaced, at each change
 }
 
 func (s *streams) add() *watch {
-	w := &watch{}
+	w := &watch{changed: make(chan struct{})}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.list = slices.DeleteFunc(s.list, func(w *watch) bool { return w.closed.Load() })
+	s.list = slices.DeleteFunc(s.list, (*watch).isClosed)
 	s.list = append(s.list, w)
 	return w
+}
+
+// change applies f to w and wakes whoever waits for a change.
+func (w *watch) change(f func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f()
+	close(w.changed)
+	w.changed = make(chan struct{})
+}
+
+func (w *watch) close() { w.change(func() { w.closed = true }) }
+
+func (w *watch) isClosed() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.closed
 }
 
 // watched marks the time spent in a read of the network.
@@ -592,10 +616,9 @@ type watched struct {
 }
 
 func (r watched) Read(p []byte) (int, error) {
-	r.w.reads.Add(1)
-	r.w.waiting.Store(true)
+	r.w.change(func() { r.w.reads++; r.w.waiting = true })
 	n, err := r.r.Read(p)
-	r.w.waiting.Store(false)
+	r.w.change(func() { r.w.waiting = false })
 	return n, err
 }
 
@@ -609,18 +632,40 @@ func (s *streams) settle(max time.Duration) {
 	s.mu.Lock()
 	list := slices.Clone(s.list)
 	s.mu.Unlock()
-	deadline := time.Now().Add(max)
+	deadline := time.NewTimer(max)
+	defer deadline.Stop()
 	for _, w := range list {
-		for !w.closed.Load() && time.Now().Before(deadline) {
-			n := w.reads.Load()
-			if w.waiting.Load() {
-				time.Sleep(quietFor)
-				if w.waiting.Load() && w.reads.Load() == n {
-					break
-				}
-				continue
-			}
-			time.Sleep(time.Millisecond)
+		if !w.settle(deadline.C) {
+			return
+		}
+	}
+}
+
+// settle waits until the stream has been waiting on the network in one
+// read for quietFor, or is closed (true); or until deadline (false).
+func (w *watch) settle(deadline <-chan time.Time) bool {
+	for {
+		w.mu.Lock()
+		closed, waiting, changed := w.closed, w.waiting, w.changed
+		w.mu.Unlock()
+		if closed {
+			return true
+		}
+		var quiet *time.Timer
+		var quietC <-chan time.Time
+		if waiting {
+			quiet = time.NewTimer(quietFor)
+			quietC = quiet.C
+		}
+		select {
+		case <-changed: // it read something, or began to wait again
+		case <-quietC: // the same read all along: nothing more came
+			return true
+		case <-deadline:
+			return false
+		}
+		if quiet != nil {
+			quiet.Stop()
 		}
 	}
 }

@@ -728,3 +728,43 @@ func TestALogOnTheGETStreamJustBeforeTheResultIsKept(t *testing.T) {
 		s.Close()
 	}
 }
+
+// Over HTTP too, a 2025-11-25 request given up on tells the server why in
+// words, in the notifications/cancelled the go-sdk sends: the transport
+// rewrites the body it posts.
+func TestALegacyCancelOverHTTPSaysWhy(t *testing.T) {
+	started := make(chan struct{})
+	var once sync.Once
+	srv := wiretest.New(t, map[string]wiretest.Handler{
+		"server/discover": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			wiretest.Error(w, r, http.StatusBadRequest, -32601, "Method not found", "")
+		},
+		"initialize": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			wiretest.Result(w, r, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"old","version":"1"}}`)
+		},
+		"tools/call": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			once.Do(func() { close(started) })
+			<-r.Context.Done()
+		},
+		"notifications/cancelled": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			w.WriteHeader(http.StatusAccepted)
+		},
+	})
+	s := connect(t, srv.URL, client.Options{})
+	ctx, cancel := context.WithCancelCause(testCtx(t))
+	go func() { <-started; cancel(errors.New("the user closed the window")) }()
+	if _, err := s.CallTool(ctx, "slow", nil); err == nil {
+		t.Fatal("CallTool given up on returned no error")
+	}
+	var reason string
+	for deadline := time.Now().Add(10 * time.Second); reason == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		for _, r := range srv.Calls("notifications/cancelled") {
+			var p struct{ Reason string }
+			_ = json.Unmarshal(r.Params, &p)
+			reason = p.Reason
+		}
+	}
+	if reason != "the user closed the window" {
+		t.Errorf("notifications/cancelled over HTTP gives the reason %q, want the cause in words", reason)
+	}
+}

@@ -15,8 +15,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 )
 
 // MaxMessageSize bounds one message from a stdio server by default. The
@@ -115,10 +113,10 @@ func (c *conn) pump() {
 		if err != nil {
 			break
 		}
-		if c.obs != nil {
-			c.observe(line)
-		}
 		if line[0] != '{' && line[0] != '[' {
+			if c.obs != nil {
+				c.obs(Event{Time: time.Now(), Dir: Recv, Msg: line, Env: invalid(errNotMessage)})
+			}
 			err = c.notMessage(line)
 			continue
 		}
@@ -127,8 +125,15 @@ func (c *conn) pump() {
 			// before the go-sdk decodes the message into as much more.
 			runtime.GC()
 		}
+		ms := lineMessages(line)
+		if c.obs != nil {
+			now := time.Now()
+			for _, m := range ms {
+				c.obs(Event{Time: now, Dir: Recv, Msg: m.msg, Env: m.env})
+			}
+		}
 		var msgs []jsonrpc.Message
-		msgs, err = decodeLine(line)
+		msgs, err = lineResult(line, ms)
 		var ne *NullIDError
 		if errors.As(err, &ne) {
 			msgs, err = c.nullID(ne)
@@ -161,22 +166,9 @@ func (c *conn) pump() {
 	close(c.in)
 }
 
-// observe shows the observers what a line holds: each message of a batch
-// on its own (a trace has one message a line; the session matches each
-// result to its request), anything else as it is.
-func (c *conn) observe(line []byte) {
-	now := time.Now()
-	if line[0] == '[' {
-		var elems [][]byte
-		if jsonpeek.Array(line, func(v []byte) bool { elems = append(elems, v); return true }) == nil && len(elems) > 0 {
-			for _, e := range elems {
-				c.obs(Event{Time: now, Dir: Recv, Msg: e})
-			}
-			return
-		}
-	}
-	c.obs(Event{Time: now, Dir: Recv, Msg: line})
-}
+// errNotMessage is a line that cannot be a JSON-RPC message: it is
+// neither an object nor an array.
+var errNotMessage = errors.New("not a JSON-RPC message: neither an object nor an array")
 
 // notMessage skips a line that is not a message (a banner, a log line on
 // the wrong stream), up to MaxBannerLines of them, with one warning.
@@ -252,7 +244,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return c.broken
 	}
 	if c.obs != nil {
-		c.obs(Event{Time: time.Now(), Dir: Send, Msg: data[:len(data)-1], Ctx: ctx})
+		c.obs(Event{Time: time.Now(), Dir: Send, Msg: data[:len(data)-1], Env: Decode(data[:len(data)-1]), Ctx: ctx})
 	}
 	if r, ok := msg.(*jsonrpc.Request); ok && r.ID.IsValid() {
 		c.pendingMu.Lock()
@@ -273,29 +265,6 @@ func (c *conn) answered(id jsonrpc.ID) {
 	c.pendingMu.Lock()
 	delete(c.pending, id)
 	c.pendingMu.Unlock()
-}
-
-// nullID handles an error response with a null id. A server sends one when
-// it could not read a request well enough to tell its id. With exactly one
-// request waiting it can only be about that one, which gets the error,
-// marked as sent without an id; otherwise it is skipped with a warning
-// (the requests it concerns wait on, for --timeout).
-func (c *conn) nullID(ne *NullIDError) ([]jsonrpc.Message, error) {
-	c.pendingMu.Lock()
-	var only jsonrpc.ID
-	n := len(c.pending)
-	for id := range c.pending {
-		only = id
-	}
-	c.pendingMu.Unlock()
-	if n == 1 {
-		return []jsonrpc.Message{&jsonrpc.Response{ID: only, Error: &jsonrpc.Error{
-			Code: ne.Code, Message: ne.Message + " (the server sent this error with id null, tied to no request)"}}}, nil
-	}
-	if c.warn != nil {
-		c.warn(fmt.Sprintf("the server sent %s; skipping it", ne.Error()))
-	}
-	return nil, nil
 }
 
 // Close implements mcp.Connection: it shuts the server down.

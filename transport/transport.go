@@ -47,12 +47,24 @@ type Event struct {
 	Dir  Direction
 	// Msg is the message as it crossed the wire. It belongs to the event:
 	// an observer may keep it, and must not change it.
-	Msg  json.RawMessage
+	Msg json.RawMessage
+	// Env is Msg decoded, once, by the transport that showed it: read it
+	// through Envelope, never Msg again.
+	Env  Envelope
 	HTTP *HTTPHeaders
 	// Ctx is the context of the request a sent message belongs to, when
 	// the transport knows it; observers read values from it (which
 	// request of which caller this is). Nil otherwise.
 	Ctx context.Context
+}
+
+// Envelope is the event's message decoded: as the transport decoded it,
+// or, for an event it did not decode (one made by hand), now.
+func (ev *Event) Envelope() Envelope {
+	if ev.Env.Kind != KindNone || len(ev.Msg) == 0 {
+		return ev.Env
+	}
+	return Decode(ev.Msg)
 }
 
 // HTTPHeaders describes one HTTP request (Method, URL) or response (Status).
@@ -155,7 +167,7 @@ func (c *wrappedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	m, err := c.Connection.Read(ctx)
 	if err == nil && c.obs != nil {
 		if b, err := jsonrpc.EncodeMessage(m); err == nil {
-			c.obs(Event{Time: time.Now(), Dir: Recv, Msg: b})
+			c.obs(Event{Time: time.Now(), Dir: Recv, Msg: b, Env: Decode(b)})
 		}
 	}
 	if err == nil {
@@ -170,7 +182,7 @@ func (c *wrappedConn) Write(ctx context.Context, m jsonrpc.Message) error {
 		return c.Connection.Write(ctx, m)
 	}
 	if b, err := jsonrpc.EncodeMessage(m); err == nil {
-		c.obs(Event{Time: time.Now(), Dir: Send, Msg: b, Ctx: ctx})
+		c.obs(Event{Time: time.Now(), Dir: Send, Msg: b, Env: Decode(b), Ctx: ctx})
 	}
 	return c.Connection.Write(ctx, m)
 }

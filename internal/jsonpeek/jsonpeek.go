@@ -29,6 +29,30 @@ var ErrNotObject = errors.New("not a JSON object")
 // Object calls fn for each member of the object in b, in order, with its
 // key and its raw value (a subslice of b). fn returns false to stop early.
 func Object(b []byte, fn func(key string, value []byte) bool) error {
+	return object(b, MaxDepth, MaxDepth, fn)
+}
+
+// ObjectWithin is Object for an object that nests at most limit levels of
+// arrays and objects (itself the first, as Deeper counts them): each value
+// is checked as it is skipped, so that one pass reads the members and the
+// depth. Past limit, it fails with *DepthError (after fn has seen the
+// members before the one too deep).
+func ObjectWithin(b []byte, limit int, fn func(key string, value []byte) bool) error {
+	return object(b, min(limit-1, MaxDepth), limit, fn)
+}
+
+// DepthError is JSON nested deeper than the limit it was read with.
+type DepthError struct{ Limit int }
+
+func (e *DepthError) Error() string { return fmt.Sprintf("JSON nested deeper than %d levels", e.Limit) }
+
+// errTooDeep is a value nested deeper than skipValue was told: the caller
+// says by how much, as a *DepthError.
+var errTooDeep = errors.New("too deep")
+
+// object is Object with the most levels a member value may nest (limit,
+// in the caller's words).
+func object(b []byte, most, limit int, fn func(key string, value []byte) bool) error {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return ErrNotObject
@@ -54,7 +78,10 @@ func Object(b []byte, fn func(key string, value []byte) bool) error {
 			return syntaxErr(b, i, "want ':'")
 		}
 		i = skipSpace(b, i+1)
-		vend, err := skipValue(b, i, 1)
+		vend, err := skipValue(b, i, 1, most)
+		if errors.Is(err, errTooDeep) {
+			return &DepthError{Limit: limit}
+		}
 		if err != nil {
 			return err
 		}
@@ -124,7 +151,11 @@ const maxSDKDepth = 1000
 // leading space), or an error when there is none.
 func Len(b []byte) (int, error) {
 	i := skipSpace(b, 0)
-	return skipValue(b, i, 1)
+	n, err := skipValue(b, i, 1, MaxDepth)
+	if errors.Is(err, errTooDeep) {
+		err = &DepthError{Limit: MaxDepth}
+	}
+	return n, err
 }
 
 // IsNull reports whether a raw value is absent or null.
@@ -151,8 +182,9 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// skipValue returns the index just past the value that starts at i.
-func skipValue(b []byte, i, depth int) (int, error) {
+// skipValue returns the index just past the value that starts at i, at
+// depth; an array or object deeper than most is refused.
+func skipValue(b []byte, i, depth, most int) (int, error) {
 	if i >= len(b) {
 		return i, syntaxErr(b, i, "want a value")
 	}
@@ -160,8 +192,8 @@ func skipValue(b []byte, i, depth int) (int, error) {
 	case c == '"':
 		return skipString(b, i)
 	case c == '{' || c == '[':
-		if depth > MaxDepth {
-			return i, fmt.Errorf("JSON nested deeper than %d levels", MaxDepth)
+		if depth > most {
+			return i, errTooDeep
 		}
 		closer := byte('}')
 		if c == '[' {
@@ -186,7 +218,7 @@ func skipValue(b []byte, i, depth int) (int, error) {
 				}
 				i = skipSpace(b, i+1)
 			}
-			end, err := skipValue(b, i, depth+1)
+			end, err := skipValue(b, i, depth+1, most)
 			if err != nil {
 				return end, err
 			}
@@ -301,7 +333,10 @@ func Array(b []byte, fn func(value []byte) bool) error {
 		return nil
 	}
 	for {
-		end, err := skipValue(b, i, 1)
+		end, err := skipValue(b, i, 1, MaxDepth)
+		if errors.Is(err, errTooDeep) {
+			return &DepthError{Limit: MaxDepth}
+		}
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,8 @@ package jsonpeek
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -168,6 +170,35 @@ func TestStringReadsLikeEncodingJSON(t *testing.T) {
 		var key string
 		if err := Object([]byte("{"+q+":1}"), func(k string, _ []byte) bool { key = k; return true }); err != nil || key != want {
 			t.Errorf("Object({%s:1}) key = %q, %v; encoding/json reads %q", q, key, err, want)
+		}
+	}
+}
+
+// ObjectWithin reads the members and checks the depth in one pass, and
+// agrees with Deeper on valid JSON.
+func TestObjectWithinAgreesWithDeeper(t *testing.T) {
+	for _, in := range []string{
+		`{"a":[1,2]}`,
+		`{"a":[1,[2]]}`,
+		`{"a":"[[[[[[[[","b":{}}`,
+		`{"a":{"b":{"c":[]}},"d":1}`,
+		`{"a":` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `}`,
+		`{"a":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`,
+	} {
+		for _, limit := range []int{1, 2, 3, 4, 1000, 1001} {
+			var keys []string
+			err := ObjectWithin([]byte(in), limit, func(k string, _ []byte) bool { keys = append(keys, k); return true })
+			var de *DepthError
+			deeper := Deeper([]byte(in), limit)
+			if deeper != errors.As(err, &de) || !deeper && err != nil {
+				t.Errorf("ObjectWithin(%.30q, %d) = %v; Deeper says %v", in, limit, err, deeper)
+			}
+			if deeper && de.Limit != limit {
+				t.Errorf("ObjectWithin(%.30q, %d) = %v; want the limit named", in, limit, err)
+			}
+			if want, _, _ := Members([]byte(in)); !deeper && !slices.Equal(keys, want) {
+				t.Errorf("ObjectWithin(%.30q, %d) read %q; want %q", in, limit, keys, want)
+			}
 		}
 	}
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
@@ -149,52 +151,33 @@ func (a *activity) summary(ev transport.Event) string {
 		}
 		return fmt.Sprintf("%s HTTP %d %s", arrow, h.Status, render.Line(h.Header.Get("Content-Type")))
 	}
-	msg := ev.Msg
-	var id, method, params, result, errv []byte
-	_ = jsonpeek.Object(msg, func(k string, v []byte) bool {
-		switch k {
-		case "id":
-			id = v
-		case "method":
-			method = v
-		case "params":
-			params = v
-		case "result":
-			result = v
-		case "error":
-			errv = v
-		}
-		return true
-	})
-	m, _ := jsonpeek.String(method)
-	ids := render.Line(string(id))
-	size := render.Size(len(msg))
-	switch {
-	case m != "" && id != nil:
+	e := ev.Envelope() // as the transport decoded it
+	ids := render.Line(idText(e.ID))
+	size := render.Size(len(ev.Msg))
+	switch e.Kind {
+	case transport.KindRequest:
 		// Either side's requests: a reply names what it answers.
-		a.methods[reqKey(ev.Dir, ids)] = m
+		a.methods[reqKey(ev.Dir, ids)] = e.Method
 		about := ""
 		for _, k := range []string{"name", "uri"} {
-			if s, _ := jsonpeek.String(jsonpeek.Get(params, k)); s != "" {
+			if s, _ := jsonpeek.String(jsonpeek.Get(e.Params, k)); s != "" {
 				about = " " + render.Line(s)
 				break
 			}
 		}
-		return fmt.Sprintf("%s #%s %s%s · %s", arrow, ids, render.Line(m), about, size)
-	case m != "":
-		return fmt.Sprintf("%s %s · %s", arrow, render.Line(m), size)
-	case errv != nil:
-		code := render.Line(string(jsonpeek.Get(errv, "code")))
-		text, _ := jsonpeek.String(jsonpeek.Get(errv, "message"))
+		return fmt.Sprintf("%s #%s %s%s · %s", arrow, ids, render.Line(e.Method), about, size)
+	case transport.KindNotification:
+		return fmt.Sprintf("%s %s · %s", arrow, render.Line(e.Method), size)
+	case transport.KindError:
 		of := a.answers(ev.Dir, ids)
 		if of != "" {
 			of = " (" + of + ")"
 		}
-		return fmt.Sprintf("%s #%s error %s %s%s · %s", arrow, ids, code, render.Line(text), of, size)
-	default:
+		return fmt.Sprintf("%s #%s error %d %s%s · %s", arrow, ids, e.Error.Code, render.Line(e.Error.Message), of, size)
+	case transport.KindResult:
 		of := a.answers(ev.Dir, ids)
 		kind := "result"
-		if rt, _ := jsonpeek.String(jsonpeek.Get(result, "resultType")); rt != "" && rt != "complete" {
+		if rt, _ := jsonpeek.String(jsonpeek.Get(e.Result, "resultType")); rt != "" && rt != "complete" {
 			kind = render.Line(rt)
 		}
 		if of != "" {
@@ -202,6 +185,18 @@ func (a *activity) summary(ev transport.Event) string {
 		}
 		return fmt.Sprintf("%s #%s %s · %s", arrow, ids, kind, size)
 	}
+	return fmt.Sprintf("%s not a JSON-RPC message · %s", arrow, size)
+}
+
+// idText is a message's id as written: a number, a JSON string, or null.
+func idText(id jsonrpc.ID) string {
+	switch v := id.Raw().(type) {
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case string:
+		return strconv.Quote(v)
+	}
+	return "null"
 }
 
 // reqKey keys a request by who sent it: both sides number their own.

@@ -145,3 +145,15 @@ func TestWireSummaryNamesWhatAReplyAnswers(t *testing.T) {
 		}
 	}
 }
+
+// A wire line is made from the message as the transport decoded it, not
+// from its bytes read again.
+func TestWireSummaryReadsTheTransportsDecode(t *testing.T) {
+	msg := []byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t"}}`)
+	env := transport.Decode(msg)
+	env.Method = "prompts/get" // what only the event's envelope says
+	got := newActivity().summary(transport.Event{Dir: transport.Send, Msg: msg, Env: env})
+	if !strings.Contains(got, "#3 prompts/get t") {
+		t.Errorf("summary = %q; want it made from the event's envelope (#3 prompts/get t)", got)
+	}
+}

@@ -1,5 +1,13 @@
 package transport
 
+// Works around go-sdk v1.8.0: over Streamable HTTP at 2026-07-28 it
+// mirrors a tools/call's x-mcp-header arguments in Mcp-Param-* headers
+// only for a tool it listed itself in this session; a definition mcpcli
+// kept from an earlier run (the tool cache) was not, and its call would
+// go without them. gosdk_paramheaders_test.go shows the go-sdk alone
+// sending none for a tool it did not list: when it fails, the go-sdk
+// mirrors them from the call itself, and this file can go.
+
 import (
 	"context"
 	"encoding/json"
@@ -27,18 +35,15 @@ func WithToolSchema(ctx context.Context, inputSchema json.RawMessage) context.Co
 
 const paramHeaderPrefix = "Mcp-Param-"
 
-// paramHeaders sets on h the Mcp-Param-* headers of a tools/call body
-// whose context carries the tool's inputSchema, each one the go-sdk has
-// not set. It reports whether it set any.
-func paramHeaders(ctx context.Context, h http.Header, body []byte) bool {
+// paramHeaders sets on h the Mcp-Param-* headers of a tools/call (sent,
+// the body's message) whose context carries the tool's inputSchema, each
+// one the go-sdk has not set. It reports whether it set any.
+func paramHeaders(ctx context.Context, h http.Header, sent Envelope) bool {
 	schema, _ := ctx.Value(toolSchemaKey{}).(json.RawMessage)
-	if schema == nil || len(body) == 0 {
+	if schema == nil || sent.Kind != KindRequest || sent.Method != "tools/call" {
 		return false
 	}
-	if m, _ := jsonpeek.String(jsonpeek.Get(body, "method")); m != "tools/call" {
-		return false
-	}
-	args := jsonpeek.Get(jsonpeek.Get(body, "params"), "arguments")
+	args := jsonpeek.Get(sent.Params, "arguments")
 	set := false
 	annotated(schema, nil, func(path []string, name string) {
 		key := http.CanonicalHeaderKey(paramHeaderPrefix + name)

@@ -1,5 +1,13 @@
 package transport
 
+// Works around go-sdk v1.8.0: the notifications/cancelled it sends for an
+// abandoned request gives as its reason the context's error ("context
+// canceled", "context deadline exceeded"), which says nothing to the
+// server's author; mcpcli puts its own words there (the timeout that ran
+// out, Ctrl+C). gosdk_cancelreason_test.go shows the go-sdk alone saying
+// "context canceled": when it fails, the go-sdk takes a reason (or says
+// more), and withReason must follow.
+
 import (
 	"context"
 	"encoding/json"
@@ -52,22 +60,24 @@ func withReason(ctx context.Context, msg jsonrpc.Message) jsonrpc.Message {
 	return &c
 }
 
-// bodyWithReason is withReason for an encoded message (an HTTP body).
-func bodyWithReason(ctx context.Context, body []byte) []byte {
-	if len(body) == 0 || cancelReason(ctx) == "" {
-		return body
+// bodyWithReason is the body of sent (an HTTP request's one message) with
+// the reason ctx carries, when it is a notifications/cancelled to rewrite
+// (ok set).
+func bodyWithReason(ctx context.Context, sent Envelope) (body []byte, ok bool) {
+	if sent.Method != "notifications/cancelled" || cancelReason(ctx) == "" {
+		return nil, false
 	}
-	msg, err := jsonrpc.DecodeMessage(body)
+	msg, err := sent.Message()
 	if err != nil {
-		return body
+		return nil, false
 	}
 	m2 := withReason(ctx, msg)
 	if m2 == msg {
-		return body
+		return nil, false
 	}
 	b, err := jsonrpc.EncodeMessage(m2)
 	if err != nil {
-		return body
+		return nil, false
 	}
-	return b
+	return b, true
 }

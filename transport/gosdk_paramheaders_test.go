@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/internal/wiretest"
 )
 
 func TestParamHeaders(t *testing.T) {
@@ -41,13 +44,40 @@ func TestParamHeaders(t *testing.T) {
 		for k, v := range c.set {
 			h[k] = v
 		}
-		paramHeaders(WithToolSchema(context.Background(), schema), h, c.body)
+		paramHeaders(WithToolSchema(context.Background(), schema), h, Decode(c.body))
 		if diff := cmp.Diff(c.want, h); diff != "" {
 			t.Errorf("%s: paramHeaders(%s) (-want +got):\n%s", c.name, c.body, diff)
 		}
 	}
 	h := http.Header{}
-	if paramHeaders(context.Background(), h, call(`{"region":"a"}`)) || len(h) > 0 {
+	if paramHeaders(context.Background(), h, Decode(call(`{"region":"a"}`))) || len(h) > 0 {
 		t.Errorf("paramHeaders without a schema in the context set %v", h)
+	}
+}
+
+// The go-sdk alone mirrors x-mcp-header arguments only for a tool it
+// listed in this session (see gosdk_paramheaders.go).
+func TestGoSDKMirrorsParamHeadersOnlyForToolsItListed(t *testing.T) {
+	var headers []string
+	srv := wiretest.New(t, map[string]wiretest.Handler{
+		"tools/list": wiretest.Tools(`[{"name":"run","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}}]`),
+		"tools/call": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			headers = append(headers, r.Header.Get("Mcp-Param-Region"))
+			wiretest.Text("ok")(w, r, n)
+		},
+	})
+	cs, _ := bareHTTP(t, srv.URL, nil)
+	call := func() {
+		if _, err := cs.CallTool(bareCtx(t), &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"region": "eu"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call()
+	if _, err := cs.ListTools(bareCtx(t), nil); err != nil {
+		t.Fatal(err)
+	}
+	call()
+	if len(headers) != 2 || headers[0] != "" || headers[1] != "eu" {
+		t.Errorf("the go-sdk alone sent Mcp-Param-Region %q before and after listing the tool; v1.8.0 sent [\"\" \"eu\"]: the transport's own mirroring may go", headers)
 	}
 }
