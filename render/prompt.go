@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/term"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/plural"
@@ -59,6 +60,23 @@ type Prompter struct {
 // NewPrompter returns a Prompter reading in and writing out.
 func NewPrompter(in io.Reader, out io.Writer) *Prompter {
 	return &Prompter{In: bufio.NewReader(in), Out: out}
+}
+
+// NewTerminalPrompter is a Prompter reading in: on a terminal (tty, its
+// descriptor fd), a secret is read without echo and what was typed ahead
+// is dropped before a question; piped, each answer read is echoed.
+func NewTerminalPrompter(in io.Reader, out io.Writer, tty bool, fd int) *Prompter {
+	p := NewPrompter(in, out)
+	if !tty {
+		p.Echo = true
+		return p
+	}
+	p.ReadSecret = func() (string, error) {
+		b, err := term.ReadPassword(fd)
+		return string(b), err
+	}
+	p.DropTypeahead = func() { DropTerminalInput(fd) }
+	return p
 }
 
 // Write writes to the Prompter's output: what it asks, and what goes with

@@ -10,7 +10,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
@@ -152,17 +151,7 @@ func (f *Factory) ui() *asking {
 		return f.ask
 	}
 	con := f.Console()
-	a := &asking{prompter: render.NewPrompter(f.Deps.In, con)}
-	if d := f.Deps; d.InTTY {
-		fd := d.InFd
-		a.prompter.ReadSecret = func() (string, error) {
-			b, err := term.ReadPassword(fd)
-			return string(b), err
-		}
-		a.prompter.DropTypeahead = func() { render.DropTerminalInput(fd) }
-	} else {
-		a.prompter.Echo = true
-	}
+	a := &asking{prompter: render.NewTerminalPrompter(f.Deps.In, con, f.Deps.InTTY, f.Deps.InFd)}
 	if f.fullScreen() {
 		a.forms = &render.FormAnswerer{Term: con.Terminal(f.Deps.In), Status: con}
 	}

@@ -9,16 +9,6 @@ import (
 	"github.com/mcpcli/mcpcli/internal/cast"
 )
 
-// recording is the run's --cast: what mcpcli draws on the terminal (all
-// of stderr, and stdout when it is the terminal), as an asciinema cast,
-// with a marker for each round and each chapter of the tour. Keys typed
-// are never recorded.
-type recording struct {
-	w    *cast.Writer
-	path string
-	stop func() // stops watching the terminal's size
-}
-
 // startCast starts --cast: from here on, the run's stderr (and stdout,
 // when it is the terminal) is also written to the cast.
 func (f *Factory) startCast(cmd *cobra.Command) error {
@@ -35,41 +25,13 @@ func (f *Factory) startCast(cmd *cobra.Command) error {
 	if f.cast != nil {
 		return nil
 	}
-	d := *f.Deps
-	var fds []int // the terminals drawn on, the one to size first
-	if fd, ok := cast.TTYFd(d.Err); ok {
-		fds = append(fds, fd)
-	}
-	outFd, outTTY := cast.TTYFd(d.Out)
-	if outTTY {
-		fds = append(fds, outFd)
-	}
-	cols, rows := cast.Size(fds, f.getenv)
-	h := cast.Header{
-		Width: cols, Height: rows, Timestamp: time.Now(),
-		IdleTimeLimit: time.Duration(fl.CastIdle * float64(time.Second)),
-		Title:         cmd.CommandPath(),
-	}
-	if t := f.getenv("TERM"); t != "" {
-		h.Env = map[string]string{"TERM": t}
-	}
-	w, err := cast.Create(fl.Cast, h, nil)
+	rec, err := cast.Record(fl.Cast, cmd.CommandPath(), time.Duration(fl.CastIdle*float64(time.Second)), f.Deps.Err, f.Deps.Out, f.getenv)
 	if err != nil {
 		return usageErrorf(cmd, "--cast %q: %v", fl.Cast, err)
 	}
-	rec := &recording{w: w, path: fl.Cast, stop: func() {}}
-	if len(fds) > 0 {
-		rec.stop = cast.WatchSize(fds[0], cols, rows, w.Resize)
-	}
-	// Stdout is recorded when it is the terminal: a result drawn there
-	// is part of what the person saw. Piped or redirected, it is not.
-	d.Err = cast.Tee(d.Err, w)
-	if outTTY {
-		d.Out = cast.Tee(d.Out, w)
-	}
-	f.Deps = &d
-	f.con = nil
-	f.cast = rec
+	d := *f.Deps
+	d.Err, d.Out = rec.Err, rec.Out
+	f.Deps, f.con, f.cast = &d, nil, rec
 	return nil
 }
 
@@ -80,15 +42,14 @@ func (f *Factory) endCast() {
 		return
 	}
 	f.cast = nil
-	rec.stop()
-	if err := rec.w.Close(); err != nil {
-		f.Console().Warn(fmt.Sprintf("the recording %s is incomplete: %v", rec.path, err))
+	if err := rec.Close(); err != nil {
+		f.Console().Warn(fmt.Sprintf("the recording %s is incomplete: %v", rec.Path, err))
 	}
 }
 
 // mark adds a marker to the cast, if the run records one.
 func (f *Factory) mark(label string) {
 	if f.cast != nil {
-		f.cast.w.Mark(label)
+		f.cast.Mark(label)
 	}
 }

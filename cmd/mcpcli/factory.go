@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/config"
 	"github.com/mcpcli/mcpcli/connect"
+	"github.com/mcpcli/mcpcli/internal/cast"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -63,11 +62,11 @@ type Factory struct {
 	Args []string
 
 	con   *render.Console
-	ask   *asking        // how this run asks: an answers file, forms or lines
-	conf  configs        // the config files and the server -s names
-	trace *connect.Trace // --trace, opened by the first connection
-	cast  *recording     // --cast, once started
-	end   []func()       // closed when the run ends
+	ask   *asking         // how this run asks: an answers file, forms or lines
+	conf  configs         // the config files and the server -s names
+	trace *connect.Trace  // --trace, opened by the first connection
+	cast  *cast.Recording // --cast, once started
+	end   []func()        // closed when the run ends
 }
 
 // atEnd has fn run when the run ends.
@@ -87,49 +86,9 @@ func (f *Factory) JSON() bool { return f.Flags.Output == "json" }
 // Console is the run's stderr, made on first use.
 func (f *Factory) Console() *render.Console {
 	if f.con == nil {
-		d := f.Deps
-		guard, bad := keyGuard(f.getenv(keyGuardEnv))
-		f.con = render.NewConsole(d.Err, render.ConsoleOptions{
-			TTY:      d.ErrTTY,
-			Color:    f.getenv("NO_COLOR") == "" && f.getenv("TERM") != "dumb",
-			KeyGuard: guard,
-			Width: func() int {
-				if fd, ok := d.Err.(interface{ Fd() uintptr }); ok {
-					if w, _, err := term.GetSize(int(fd.Fd())); err == nil {
-						return w
-					}
-				}
-				return 0
-			},
-		})
-		if bad {
-			f.con.Warn(fmt.Sprintf("%s=%q is not a duration (300ms, 1s, 0 for none); the forms ignore keys for the first %v as usual", keyGuardEnv, f.getenv(keyGuardEnv), render.DefaultKeyGuard))
-		}
+		f.con = render.NewConsoleFor(f.Deps.Err, f.Deps.ErrTTY, f.getenv)
 	}
 	return f.con
-}
-
-// keyGuardEnv lengthens (or, for tests that type at machine speed, turns
-// off) the time a form or consent screen ignores keys after it appears.
-const keyGuardEnv = "MCPCLI_KEY_GUARD"
-
-// keyGuard reads MCPCLI_KEY_GUARD: "" is the default, 0 none; bad is set
-// for a value that is not a duration.
-func keyGuard(v string) (d time.Duration, bad bool) {
-	if v == "" {
-		return 0, false
-	}
-	if v == "0" {
-		return render.NoKeyGuard, false
-	}
-	d, err := time.ParseDuration(v)
-	switch {
-	case err != nil || d < 0:
-		return 0, true
-	case d == 0:
-		return render.NoKeyGuard, false
-	}
-	return d, false
 }
 
 func (f *Factory) getenv(k string) string {

@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -49,10 +47,10 @@ when the server goes away or refuses a subscription.`,
   mcpcli watch -o json --url http://127.0.0.1:8080/mcp | jq .method`,
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out := &watchWriter{out: f.Deps.Out, json: f.JSON()}
+			out := render.NewNotifications(f.Deps.Out, f.JSON())
 			connect, err := f.connector(cmd, dial{adjust: func(o *client.Options) {
 				o.Listen = true
-				o.OnNotification = out.write
+				o.OnNotification = out.Write
 				// Every notification is printed on stdout: not on stderr
 				// as well.
 				o.OnLog, o.OnProgress = nil, nil
@@ -69,23 +67,6 @@ when the server goes away or refuses a subscription.`,
 	}
 	cmd.Flags().StringArrayVar(&resources, "resource", nil, "subscribe to the resource `URI` too (repeatable): notifications/resources/updated when it changes")
 	return cmd
-}
-
-// watchWriter prints notifications, one line each.
-type watchWriter struct {
-	mu   sync.Mutex
-	out  io.Writer
-	json bool
-}
-
-func (w *watchWriter) write(n client.Notification) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.json {
-		_ = render.WriteJSONLine(w.out, n.Raw)
-		return
-	}
-	fmt.Fprintln(w.out, render.NotificationLine(n.Method, n.Params))
 }
 
 func watchRun(ctx context.Context, opts *WatchOptions) error {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"time"
 
 	"golang.org/x/term"
 )
@@ -134,4 +135,53 @@ func watchSize[T any](events <-chan T, end func(), fd, cols, rows int, resize fu
 			wg.Wait()
 		})
 	}
+}
+
+// Recording is a run's recording of its terminal: what it draws on stderr,
+// and on stdout when that is the terminal (a result drawn there is part
+// of what the person saw; piped or redirected, it is not). Keys typed are
+// never recorded.
+type Recording struct {
+	*Writer
+	Path string
+	// Err and Out are the run's streams, recorded as they are written.
+	Err, Out io.Writer
+	stop     func() // stops watching the terminal's size
+}
+
+// Record starts recording the run's streams (errw, out) in the cast file
+// path: title heads it, idle caps its pauses, getenv finds its size where
+// no terminal says it ($COLUMNS, $LINES) and its $TERM.
+func Record(path, title string, idle time.Duration, errw, out io.Writer, getenv func(string) string) (*Recording, error) {
+	var fds []int // the terminals drawn on, the one to size first
+	if fd, ok := TTYFd(errw); ok {
+		fds = append(fds, fd)
+	}
+	outFd, outTTY := TTYFd(out)
+	if outTTY {
+		fds = append(fds, outFd)
+	}
+	cols, rows := Size(fds, getenv)
+	h := Header{Width: cols, Height: rows, Timestamp: time.Now(), IdleTimeLimit: idle, Title: title}
+	if t := getenv("TERM"); t != "" {
+		h.Env = map[string]string{"TERM": t}
+	}
+	w, err := Create(path, h, nil)
+	if err != nil {
+		return nil, err
+	}
+	r := &Recording{Writer: w, Path: path, Err: Tee(errw, w), Out: out, stop: func() {}}
+	if outTTY {
+		r.Out = Tee(out, w)
+	}
+	if len(fds) > 0 {
+		r.stop = WatchSize(fds[0], cols, rows, w.Resize)
+	}
+	return r, nil
+}
+
+// Close stops the recording and closes the cast.
+func (r *Recording) Close() error {
+	r.stop()
+	return r.Writer.Close()
 }
