@@ -34,10 +34,9 @@ the URL is printed on stderr. The URL asks of a -32042 error (2025-11-25
 servers) are answered under "elicitation" too.
 
 --save-answers FILE writes the answers you give by hand (and the sampling
-replies you write) in this format, to
-send them again later with --answers FILE; when a retry carrying your
-answers fails, mcpcli keeps them in a file of this format and says how to
-send them again.
+replies you write) in this format, to send them again later with --answers
+FILE; when a retry carrying your answers fails, mcpcli keeps them in a file
+of this format and says how to send them again.
 
 Sampling requests (declared with --sampling) are answered the same way,
 under the input request's key, or "sampling" for a request from an older
