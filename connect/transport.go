@@ -25,6 +25,7 @@ import (
 	"github.com/mcpcli/mcpcli/config"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -351,4 +352,14 @@ func Entry(fl Flags) (config.Entry, error) {
 		e.Env[k] = v
 	}
 	return e, nil
+}
+
+// Replay is how a saved script's commands reach the server fl names, run
+// by program (mcpcli's path) from dir; defaultPath is where the script
+// goes when no file is named.
+func Replay(fl Flags, program, dir, defaultPath string) request.Replay {
+	return request.NewReplay(request.ReplayFlags{Program: program, Dir: dir, DefaultPath: defaultPath,
+		Server: fl.Server, Config: fl.Config, URL: fl.URL, Stdio: fl.Stdio, ServerArgv: fl.ServerArgv,
+		Headers: fl.Headers, Env: fl.Env, Roots: fl.Roots, Cwd: fl.Cwd, Elicitation: fl.Elicitation,
+		Protocol: fl.Protocol, Transport: fl.Transport, Timeout: fl.Timeout, MaxRounds: fl.MaxRounds, Sampling: fl.Sampling})
 }

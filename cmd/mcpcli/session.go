@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/internal/interrupt"
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
@@ -285,24 +286,19 @@ func (f *Factory) scriptPath() string {
 }
 
 // replay is how the saved script's commands reach this server: the flags
-// that named it, as given.
+// that named it, as given, run by the mcpcli that saved it (by its path:
+// on a fresh clone built with go build, mcpcli is not on $PATH).
 func (f *Factory) replay() request.Replay {
-	fl := f.Flags
-	r := request.ReplayFlags{DefaultPath: f.scriptPath(),
-		Server: fl.Server, Config: fl.Config, URL: fl.URL, Stdio: fl.Stdio, ServerArgv: fl.ServerArgv,
-		Headers: fl.Headers, Env: fl.Env, Roots: fl.Roots, Cwd: fl.Cwd, Elicitation: fl.Elicitation,
-		Protocol: fl.Protocol, Transport: fl.Transport, Timeout: fl.Timeout, MaxRounds: fl.MaxRounds, Sampling: fl.Sampling}
-	// The script runs the mcpcli that saved it, by its path: on a fresh
-	// clone built with go build, mcpcli is not on $PATH.
+	var exe, dir string
 	if f.Deps.Executable != nil {
-		if exe, err := f.Deps.Executable(); err == nil && filepath.IsAbs(exe) {
-			r.Program = exe
+		if e, err := f.Deps.Executable(); err == nil && filepath.IsAbs(e) {
+			exe = e
 		}
 	}
-	if dir, err := os.Getwd(); err == nil {
-		r.Dir = dir
+	if d, err := os.Getwd(); err == nil {
+		dir = d
 	}
-	return request.NewReplay(r)
+	return connect.Replay(f.flags(), exe, dir, f.scriptPath())
 }
 
 func sessionRun(ctx context.Context, opts *SessionOptions) error {
