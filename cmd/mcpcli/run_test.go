@@ -5,13 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/wiretest"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/transport"
@@ -204,5 +207,46 @@ func TestListAndDiscoverRuns(t *testing.T) {
 	out.Reset()
 	if err := discoverRun(testContext(t), &DiscoverOptions{Out: out, Console: con, Connect: inMemory(t, shop()), JSON: true}); err != nil || !strings.Contains(out.String(), `"name": "shop"`) {
 		t.Errorf("discoverRun -o json = %v:\n%s", err, out)
+	}
+}
+
+// A 2025-11-25 server's task (tasks/result waits for its end, tasks/get
+// is polled meanwhile): the result arrives, the status is shown as it
+// goes.
+func TestLegacyTask(t *testing.T) {
+	const task = `"taskId":"t1","createdAt":"2026-12-01T00:00:00Z","ttl":60000,"pollInterval":20`
+	var srv *wiretest.Server
+	srv = wiretest.New(t, map[string]wiretest.Handler{
+		"server/discover": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			wiretest.Error(w, r, http.StatusOK, jsonrpc.CodeMethodNotFound, "Method not found", "")
+		},
+		"initialize": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			wiretest.Result(w, r, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"tasks":{"requests":{"tools":{"call":{}}},"list":{},"cancel":{}}},"serverInfo":{"name":"old","version":"1"}}`)
+		},
+		"tools/list": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			wiretest.Result(w, r, `{"tools":[{"name":"slow","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}]}`)
+		},
+		"tools/call": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			wiretest.Result(w, r, `{"task":{`+task+`,"status":"working"}}`)
+		},
+		"tasks/get": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			wiretest.Result(w, r, `{`+task+`,"status":"working","statusMessage":"halfway"}`)
+		},
+		"tasks/result": func(w http.ResponseWriter, r *wiretest.Request, n int) {
+			deadline := time.Now().Add(5 * time.Second)
+			for len(srv.Calls("tasks/get")) == 0 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			wiretest.Result(w, r, `{"content":[{"type":"text","text":"done"}]}`)
+		},
+	})
+	code, out, errs := cli(t, "call", "slow", "--url", srv.URL)
+	if code != 0 || strings.TrimSpace(out) != "done" {
+		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, errs)
+	}
+	for _, want := range []string{": working — halfway", ": completed"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr does not show %q:\n%s", want, errs)
+		}
 	}
 }
