@@ -250,3 +250,34 @@ func TestLegacyTask(t *testing.T) {
 		}
 	}
 }
+
+// A 2025-11-25 server's own requests: sampling/createMessage answered from
+// an answers file with --sampling; roots/list without --root refused,
+// with the flag that gives roots named.
+func TestLegacyServerRequests(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "old", Version: "1"}, &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}})
+	srv.AddTool(&mcp.Tool{Name: "sample", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "capital?"}}}})
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "model said: " + res.Content.(*mcp.TextContent).Text}}}, nil
+	})
+	srv.AddTool(&mcp.Tool{Name: "roots", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := req.Session.ListRoots(ctx, nil)
+		if err != nil {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Roots[0].URI}}}, nil
+	})
+	url := serve(t, srv, false)
+	reply := writeFile(t, "reply.json", `{"sampling": {"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "atlas-7"}}`)
+	out, errs := wantRun(t, 0, "call", "sample", "--sampling", "--answers", reply, "--url", url)
+	wantContains(t, "sample", out, "model said: Paris")
+	wantContains(t, "stderr", errs, `→ sampling: reply from model atlas-7 (answers file, key "sampling")`)
+	dir := t.TempDir()
+	out, _ = wantRun(t, 0, "call", "roots", "--root", dir, "--url", url)
+	wantContains(t, "roots", out, "file://")
+	_, errs = wantRun(t, 2, "call", "roots", "--url", url)
+	wantContains(t, "stderr", errs, "sent a roots/list request, although mcpcli did not declare roots", "pass --root DIR")
+}
