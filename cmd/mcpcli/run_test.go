@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -280,4 +282,49 @@ func TestLegacyServerRequests(t *testing.T) {
 	wantContains(t, "roots", out, "file://")
 	_, errs = wantRun(t, 2, "call", "roots", "--url", url)
 	wantContains(t, "stderr", errs, "sent a roots/list request, although mcpcli did not declare roots", "pass --root DIR")
+}
+
+// Ctrl+C while a tool runs as a task cancels the task: tasks/cancel is
+// sent, and the run says the task was abandoned.
+func TestCtrlCCancelsATask(t *testing.T) {
+	url := demoHTTP(t, true)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	errw := &stderrWatcher{match: ": working — ", cancel: cancel}
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	deps := &Deps{Streams: Streams{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: errw}, Getenv: func(string) string { return "" }}
+	code := Run(ctx, []string{"call", "build_release", "version=9", "--trace", trace, "--url", url}, deps)
+	errw.mu.Lock()
+	errs := errw.b.String()
+	errw.mu.Unlock()
+	if code != exitAbandoned {
+		t.Fatalf("exit %d after Ctrl+C, want %d; stderr:\n%s", code, exitAbandoned, errs)
+	}
+	wantContains(t, "stderr", errs, `of tool "build_release" was abandoned; tasks/cancel was sent`)
+	wantContains(t, "the trace", readFile(t, trace), `"method":"tasks/cancel"`)
+}
+
+// --save writes a resource's blob under its URI's name; a result with
+// nothing to save says so.
+func TestCallRunSavesBlobs(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "files", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "zip", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "files://out/hello.gz", MIMEType: "application/gzip", Blob: []byte("\x1f\x8bhello")}}}}, nil
+	})
+	srv.AddTool(&mcp.Tool{Name: "say", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hi"}}}, nil
+	})
+	dir := t.TempDir()
+	out, errb, con := buffers()
+	if err := callRun(testContext(t), &CallOptions{Out: out, Console: con, Connect: inMemory(t, srv), Tool: "zip", Base: map[string]any{}, Save: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "hello.gz")); err != nil || !strings.HasPrefix(string(b), "\x1f\x8b") {
+		t.Errorf("hello.gz: %q, %v; stderr:\n%s", b, err, errb)
+	}
+	errb.Reset()
+	if err := callRun(testContext(t), &CallOptions{Out: out, Console: con, Connect: inMemory(t, srv), Tool: "say", Base: map[string]any{}, Save: dir}); err != nil {
+		t.Fatal(err)
+	}
+	wantContains(t, "stderr", errb.String(), "--save: the result has no image, audio or blob content to save")
 }
