@@ -282,6 +282,8 @@ func TestLegacyServerRequests(t *testing.T) {
 	wantContains(t, "roots", out, "file://")
 	_, errs = wantRun(t, 2, "call", "roots", "--url", url)
 	wantContains(t, "stderr", errs, "sent a roots/list request, although mcpcli did not declare roots", "pass --root DIR")
+	_, errs = wantRun(t, 1, "call", "sample", "--url", url)
+	wantContains(t, "stderr", errs, "did not declare sampling", "pass --sampling")
 }
 
 // Ctrl+C while a tool runs as a task cancels the task: tasks/cancel is
@@ -327,4 +329,38 @@ func TestCallRunSavesBlobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantContains(t, "stderr", errb.String(), "--save: the result has no image, audio or blob content to save")
+
+	// A resource read's blobs are saved the same way.
+	srv.AddResource(&mcp.Resource{URI: "files://out/logo.png", Name: "logo", MIMEType: "image/png"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "files://out/logo.png", MIMEType: "image/png", Blob: []byte("\x89PNG")}}}, nil
+	})
+	errb.Reset()
+	if err := readRun(testContext(t), &ReadOptions{Out: out, Console: con, Connect: inMemory(t, srv), URI: "files://out/logo.png", Save: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "logo.png")); err != nil || string(b) != "\x89PNG" {
+		t.Errorf("logo.png: %q, %v; stderr:\n%s", b, err, errb)
+	}
+}
+
+// A value the tool's enum does not list is refused before anything is
+// sent, naming the values it takes.
+func TestCallRunRefusesAValueOutsideTheEnum(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "paint", Version: "1"}, nil)
+	called := false
+	srv.AddTool(&mcp.Tool{Name: "paint", InputSchema: json.RawMessage(`{"type":"object","properties":{"colour":{"type":"string","enum":["red","green"]}},"required":["colour"]}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		called = true
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "painted"}}}, nil
+	})
+	out, _, con := buffers()
+	err := callRun(testContext(t), &CallOptions{Out: out, Console: con, Connect: inMemory(t, srv), Tool: "paint", Base: map[string]any{}, Pairs: []request.Pair{{Key: "colour", Value: "blue"}}})
+	if err == nil || called {
+		t.Fatalf("colour=blue: err %v, called %v; want refused before the call", err, called)
+	}
+	if msg := explain(err); !strings.Contains(msg, `the tool takes one of "red", "green"`) {
+		t.Errorf("colour=blue worded %q; want the values it takes", msg)
+	}
+	if err := callRun(testContext(t), &CallOptions{Out: out, Console: con, Connect: inMemory(t, srv), Tool: "paint", Base: map[string]any{}, Pairs: []request.Pair{{Key: "colour", Value: "red"}}}); err != nil || !called {
+		t.Errorf("colour=red: err %v, called %v", err, called)
+	}
 }
