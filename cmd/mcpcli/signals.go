@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -100,7 +101,11 @@ func signalContext(servers *transport.Group) (context.Context, func()) {
 		}
 		servers.KillAll()
 		// The screen a form or the session was showing is left, and the
-		// terminal's settings put back, as the program would have.
+		// terminal's settings put back, as the program would have. The
+		// gate first: a program setting the terminal up (the session
+		// taking it back after a form the first signal ended) finishes,
+		// and none starts after.
+		render.FreezeTerminal(time.Second)
 		tty.restore()
 		fmt.Fprintf(os.Stderr, "mcpcli: stopped on %s; %s, so its servers were killed\n", interrupted{s}.signal(), why)
 		os.Exit(interrupted{s}.exitCode())
