@@ -90,6 +90,7 @@ type guarded struct {
 	m      tea.Model
 	g      *Guard
 	onDrop func(key string)
+	inited func() // the terminal is set up: Init comes after (nil: nothing)
 }
 
 // drop reports whether key is dropped, and says so.
@@ -103,7 +104,12 @@ func (w *guarded) drop(key string) bool {
 	return true
 }
 
-func (w *guarded) Init() tea.Cmd { return w.m.Init() }
+func (w *guarded) Init() tea.Cmd {
+	if w.inited != nil {
+		w.inited()
+	}
+	return w.m.Init()
+}
 
 func (w *guarded) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {

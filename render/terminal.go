@@ -153,7 +153,11 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 	if _, isFile := fileOf(t.Out); isFile {
 		opts = append(opts, tea.WithColorProfile(t.colorProfile()))
 	}
-	w := &guarded{m: m, g: NewGuard(guard, t.Clock), onDrop: t.OnDrop}
+	// The program sets the terminal up before its model's Init: until
+	// then it holds the terminal gate.
+	release := TakeTerminal()
+	defer release()
+	w := &guarded{m: m, g: NewGuard(guard, t.Clock), onDrop: t.OnDrop, inited: release}
 	p := tea.NewProgram(w, append(opts, t.Options...)...)
 	// ctx ends the program as a quit does, not as a kill (tea.WithContext):
 	// a killed program does not wait for its reader to let go of the

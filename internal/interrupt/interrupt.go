@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -104,7 +105,11 @@ func Context(servers *transport.Group) (context.Context, func()) {
 		}
 		servers.KillAll()
 		// The screen a form or the session was showing is left, and the
-		// terminal's settings put back, as the program would have.
+		// terminal's settings put back, as the program would have. The
+		// gate first: a program setting the terminal up (the session
+		// taking it back after a form the first signal ended) finishes,
+		// and none starts after.
+		render.FreezeTerminal(time.Second)
 		tty.restore()
 		fmt.Fprintf(os.Stderr, "mcpcli: stopped on %s; %s, so its servers were killed\n", Signal{s}.Name(), why)
 		os.Exit(Signal{s}.ExitCode())

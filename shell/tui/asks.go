@@ -32,7 +32,7 @@ func (m *Model) arrived(s *share) tea.Cmd {
 // no ask opens: one at a time.
 func (m *Model) lend(s *share) tea.Cmd {
 	m.lending = true
-	return m.exec(execShare{s}, func(error) tea.Msg { return shareDoneMsg{} })
+	return m.exec(execShare{s}, func(error) tea.Msg { s.handedBack(); return shareDoneMsg{} })
 }
 
 // waiting are the asks that still wait, oldest first (an ask given up,

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -341,6 +342,10 @@ type share struct {
 	call int       // the call it asks for (client.WithCall)
 	what string    // what it asks, in a few words: "asks: Publish it?"
 	at   time.Time // when it came
+
+	// back gives the terminal gate back once the session's program has
+	// taken the terminal again (render.TakeTerminal).
+	back func()
 }
 
 // live reports whether the share still waits its turn: not given up (its
@@ -403,7 +408,18 @@ func (e execShare) Run() error {
 	e.s.f.unhold()
 	defer e.s.f.rehold()
 	e.s.run()
+	// bubbletea sets the terminal up for the session again once this
+	// returns, and calls back (handedBack) when it has.
+	e.s.back = render.TakeTerminal()
 	return nil
+}
+
+// handedBack is the share's end, once the session's program has the
+// terminal again.
+func (s *share) handedBack() {
+	if s.back != nil {
+		s.back()
+	}
 }
 
 // The forms find the terminal themselves (render.Terminal).

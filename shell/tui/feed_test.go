@@ -65,6 +65,7 @@ func TestFeedShare(t *testing.T) {
 		if err := (execShare{s}).Run(); err != nil {
 			t.Fatal(err)
 		}
+		s.handedBack()
 		if err := <-done; err != nil {
 			t.Fatalf("Share = %v", err)
 		}
