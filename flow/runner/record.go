@@ -1,0 +1,86 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/flow"
+	"github.com/mcpcli/mcpcli/internal/plural"
+	"github.com/mcpcli/mcpcli/internal/safefile"
+	"github.com/mcpcli/mcpcli/request"
+)
+
+// Recorded is one request as a front end made and recorded it: the
+// request as sent, its rounds as request.Recorder kept them, and how it
+// ended.
+type Recorded struct {
+	Request *request.Request
+	Rounds  []request.Round
+	Result  *client.Result
+	Err     error
+}
+
+// Runs are recorded requests as flow runs: each round's asks as they
+// came with the answers given (a secret field as an $env: reference).
+func Runs(reqs []Recorded) []flow.Run {
+	var out []flow.Run
+	for _, r := range reqs {
+		if r.Request == nil || request.Verb(r.Request.Method) == "" {
+			continue
+		}
+		run := flow.Run{Request: flow.Request{Kind: r.Request.Verb(), Target: r.Request.Target}, Result: r.Result, Err: r.Err}
+		if r.Request.Method != request.ResourcesRead && len(r.Request.Args) > 0 {
+			run.Args, _ = json.Marshal(r.Request.Args)
+		}
+		for _, rd := range r.Rounds {
+			if len(rd.Asks) == 0 {
+				continue // sampling or roots alone: a flow answers elicitations
+			}
+			lr := flow.LiveRound{Number: rd.Number}
+			for _, a := range rd.Asks {
+				lr.Asks = append(lr.Asks, flow.Kept(a, rd.Answers[a.Key]))
+			}
+			run.Rounds = append(run.Rounds, lr)
+		}
+		out = append(out, run)
+	}
+	return out
+}
+
+// marker is how a flow file mcpcli wrote begins: one it may write over.
+const marker = "# Recorded by mcpcli."
+
+// Save writes reqs as the flow file path: a new file, or one mcpcli wrote
+// before (a recording, kept or not as a test), never another file
+// (safefile.Write). It returns what to tell the person.
+func Save(path string, server flow.Server, reqs []Recorded) (string, error) {
+	runs := Runs(reqs)
+	f, err := flow.FromRecording(path, server, false, runs)
+	if err != nil {
+		return "", err
+	}
+	ours := func(head []byte) bool { return strings.HasPrefix(string(head), marker) }
+	if err := safefile.Write(path, f.Format(), 0o644, ours); err != nil {
+		return "", err
+	}
+	msg := fmt.Sprintf("saved the flow %s (%s); run it again with: mcpcli test %s", path, plural.Count(len(runs), "step", "steps"), path)
+	if n := secretRefs(runs); n > 0 {
+		msg += fmt.Sprintf("; %s from the environment (the file names the variables)", plural.Count(n, "answer takes its secret", "answers take their secrets"))
+	}
+	return msg, nil
+}
+
+// secretRefs counts the $env: references a recording wrote.
+func secretRefs(runs []flow.Run) int {
+	n := 0
+	for _, r := range runs {
+		for _, lr := range r.Rounds {
+			for _, a := range lr.Asks {
+				n += strings.Count(string(a.Answer.Content), `"$env:`)
+			}
+		}
+	}
+	return n
+}
