@@ -77,6 +77,13 @@ func report(ctx context.Context, w *render.Console, err error, login string) int
 	if err == nil {
 		return exitOK
 	}
+	var ew *exitWith
+	if errors.As(err, &ew) {
+		if ew.err != nil {
+			report(ctx, w, ew.err, login)
+		}
+		return ew.code
+	}
 	var te toolError
 	if errors.As(err, &te) {
 		return exitToolError

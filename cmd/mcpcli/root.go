@@ -155,6 +155,7 @@ session). Try it first with:
 		{"demo", func() *cobra.Command { return NewCmdDemo(f, nil) }},
 		{"demo-server", func() *cobra.Command { return NewCmdDemoServer(f) }},
 		{"servers", func() *cobra.Command { return NewCmdServers(f, nil) }},
+		{"test", func() *cobra.Command { return NewCmdTest(f, nil) }},
 		{"auth", func() *cobra.Command { return NewCmdAuth(f) }},
 	}
 	// A run makes the command it runs, and no other: making them all
