@@ -246,6 +246,7 @@ func Kept(a client.Ask, res *mcp.ElicitResult) LiveAsk {
 	if a.Params != nil {
 		la.Message, la.URL = a.Params.Message, a.Params.URL
 	}
+	la.Answer = Answer{Key: a.Key, Action: client.Cancel} // unanswered: a replay cancels it
 	if res != nil {
 		la.Answer = recorded(a, res)
 	}

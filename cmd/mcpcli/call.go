@@ -28,11 +28,13 @@ type CallOptions struct {
 	// usage error (no terminal, or a scripted run).
 	Form request.FormAsker
 	Save string // --save DIR
+	// Record is --record FILE (nil without).
+	Record *recording
 }
 
 // NewCmdCall is the call command.
 func NewCmdCall(f *Factory, runF func(context.Context, *CallOptions) error) *cobra.Command {
-	var argsJSON, save string
+	var argsJSON, save, record string
 	cmd := &cobra.Command{
 		Use:   "call TOOL [KEY=VALUE ...]",
 		Short: "Call a tool, answering what the server asks along the way",
@@ -72,11 +74,12 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 				return asUsage(cmd, err) // before starting any server
 			}
 			// -o json prints the bytes: nothing to decode.
-			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == ""})
+			rec := f.recording(record)
+			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == "" && rec == nil, adjust: rec.adjust()})
 			if err != nil {
 				return err
 			}
-			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs, Form: f.arguments(), Save: save}
+			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs, Form: f.arguments(), Save: save, Record: rec}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -85,6 +88,7 @@ Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
 	}
 	cmd.Flags().StringVar(&argsJSON, "args", "", "tool arguments as a JSON object, or @FILE")
 	cmd.Flags().StringVar(&save, "save", "", "write every image, audio and blob content of the result to `DIR` (paths on stderr)")
+	addRecordFlag(cmd, &record)
 	return cmd
 }
 
@@ -95,7 +99,10 @@ func callRun(ctx context.Context, opts *CallOptions) error {
 		if err != nil {
 			return beforeSending(ctx, err)
 		}
-		res, _, err := p.Send(ctx, r, 0)
+		res, sent, err := p.Send(ctx, r, 0)
+		if rerr := opts.Record.save(sent, res, err); rerr != nil {
+			return rerr
+		}
 		if err != nil {
 			return err
 		}
@@ -158,12 +165,14 @@ type PromptOptions struct {
 	// Value asks, one by one with the server's completion suggestions,
 	// for the arguments not given, when the server offers completions;
 	// nil when nobody can be asked.
-	Value request.ValueAsker
+	Value  request.ValueAsker
+	Record *recording // --record FILE
 }
 
 // NewCmdPrompt is the prompt command.
 func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) *cobra.Command {
-	return &cobra.Command{
+	var record string
+	cmd := &cobra.Command{
 		Use:   "prompt NAME [KEY=VALUE ...]",
 		Short: "Get a prompt, answering what the server asks along the way",
 		Long: `prompt gets the prompt NAME and prints its messages. Prompt arguments are
@@ -190,17 +199,20 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 			if err != nil {
 				return asUsage(cmd, err)
 			}
-			connect, err := f.connector(cmd, dial{rawOnly: f.JSON()})
+			rec := f.recording(record)
+			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && rec == nil, adjust: rec.adjust()})
 			if err != nil {
 				return err
 			}
-			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: request.Values(pairs), Form: f.arguments(), Value: f.values()}
+			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: request.Values(pairs), Form: f.arguments(), Value: f.values(), Record: rec}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
 			return asUsage(cmd, promptRun(cmd.Context(), opts))
 		},
 	}
+	addRecordFlag(cmd, &record)
+	return cmd
 }
 
 func promptRun(ctx context.Context, opts *PromptOptions) error {
@@ -211,6 +223,9 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 			return beforeSending(ctx, err)
 		}
 		res, err := request.Send(ctx, s, r, 0)
+		if rerr := opts.Record.save(r, res, err); rerr != nil {
+			return rerr
+		}
 		if err != nil {
 			return err
 		}
@@ -229,14 +244,15 @@ type ReadOptions struct {
 	// variables are asked of Value (nil when nobody can be asked).
 	URI   string
 	Vars  map[string]string
-	Value request.ValueAsker
-	Save  string // --save DIR
+	Value  request.ValueAsker
+	Save   string     // --save DIR
+	Record *recording // --record FILE
 }
 
 // NewCmdRead is the read command.
 func NewCmdRead(f *Factory, runF func(context.Context, *ReadOptions) error) *cobra.Command {
 	var vars []string
-	var save string
+	var save, record string
 	cmd := &cobra.Command{
 		Use:   "read URI | TEMPLATE [--var NAME=VALUE ...]",
 		Short: "Read a resource, answering what the server asks along the way",
@@ -278,11 +294,12 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 			if tmpl != nil && ask == nil && len(tmpl.Missing()) > 0 {
 				return asUsage(cmd, &request.MissingError{What: "template", Name: args[0], Missing: tmpl.Missing()})
 			}
-			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == ""})
+			rec := f.recording(record)
+			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == "" && rec == nil, adjust: rec.adjust()})
 			if err != nil {
 				return err
 			}
-			opts := &ReadOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), URI: args[0], Vars: request.Values(pairs), Value: ask, Save: save}
+			opts := &ReadOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), URI: args[0], Vars: request.Values(pairs), Value: ask, Save: save, Record: rec}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -291,6 +308,7 @@ Exit status: 0 done, 1 error, 130 you abandoned the request.`,
 	}
 	cmd.Flags().StringArrayVar(&vars, "var", nil, "fill the URI template's variable: `NAME=VALUE` (repeatable)")
 	cmd.Flags().StringVar(&save, "save", "", "write every blob of the contents to `DIR` (paths on stderr)")
+	addRecordFlag(cmd, &record)
 	return cmd
 }
 
@@ -302,6 +320,9 @@ func readRun(ctx context.Context, opts *ReadOptions) error {
 			return beforeSending(ctx, err)
 		}
 		res, err := request.Send(ctx, s, r, 0)
+		if rerr := opts.Record.save(r, res, err); rerr != nil {
+			return rerr
+		}
 		var je *jsonrpc.Error
 		if errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == -32002) {
 			// 2026-07-28 answers an unknown resource with -32602; older

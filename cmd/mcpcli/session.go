@@ -150,7 +150,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 func (f *Factory) lineOptions(cmd *cobra.Command, save string, replay request.Replay, restart string, transportOnce func() (transport.Transport, error)) *line.Options {
 	con := f.Console()
 	return &line.Options{
-		Out: f.Deps.Out, Console: con, JSON: f.JSON(), Save: save, Replay: replay, Words: lineWords{f.loginArgs()},
+		Out: f.Deps.Out, Console: con, JSON: f.JSON(), Save: save, Replay: replay, Flow: f.flowServer(), Words: lineWords{f.loginArgs()},
 		Restart: restart,
 		Connect: func(ctx context.Context, rec *request.Recorder) (*client.Session, error) {
 			t, err := transportOnce()

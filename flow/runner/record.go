@@ -3,6 +3,8 @@ package runner
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -49,6 +51,19 @@ func Runs(reqs []Recorded) []flow.Run {
 	return out
 }
 
+// FromSession are a session's requests as recorded, but those still
+// running.
+func FromSession(reqs []request.Saved) []Recorded {
+	var out []Recorded
+	for _, r := range reqs {
+		if r.Request == nil || r.Result == nil && r.Err == nil {
+			continue
+		}
+		out = append(out, Recorded{Request: r.Request, Rounds: r.Rounds, Result: r.Result, Err: r.Err})
+	}
+	return out
+}
+
 // marker is how a flow file mcpcli wrote begins: one it may write over.
 const marker = "# Recorded by mcpcli."
 
@@ -62,6 +77,11 @@ func Save(path string, server flow.Server, reqs []Recorded) (string, error) {
 		return "", err
 	}
 	ours := func(head []byte) bool { return strings.HasPrefix(string(head), marker) }
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", err
+		}
+	}
 	if err := safefile.Write(path, f.Format(), 0o644, ours); err != nil {
 		return "", err
 	}
