@@ -242,8 +242,8 @@ type ReadOptions struct {
 
 	// URI is a URI, or a URI template filled with Vars; its missing
 	// variables are asked of Value (nil when nobody can be asked).
-	URI   string
-	Vars  map[string]string
+	URI    string
+	Vars   map[string]string
 	Value  request.ValueAsker
 	Save   string     // --save DIR
 	Record *recording // --record FILE
