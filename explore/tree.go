@@ -290,3 +290,62 @@ func Table(w io.Writer, tool string, branches []Branch) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// Lister is what Tools needs of a session besides sending.
+type Lister interface {
+	request.Sender
+	ListTools(ctx context.Context) (*client.ToolList, error)
+}
+
+// ToolTree is one tool's tree, or why it was skipped.
+type ToolTree struct {
+	Tool     string
+	Args     map[string]any
+	Branches []Branch
+	Skipped  string
+}
+
+// Tools explores each tool of names (every tool the server lists, with
+// all): args are the arguments of each call, or, when nil, made up from
+// each tool's inputSchema (Arguments); a tool they cannot be made for is
+// skipped, with the reason.
+func Tools(ctx context.Context, s Lister, plug *Plug, names []string, all bool, args map[string]any, o Options) ([]ToolTree, error) {
+	list, err := s.ListTools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]*mcp.Tool{}
+	for _, t := range list.Tools {
+		byName[t.Name] = t
+	}
+	if all {
+		names = nil
+		for _, t := range list.Tools {
+			names = append(names, t.Name)
+		}
+	}
+	var out []ToolTree
+	for _, n := range names {
+		tt := ToolTree{Tool: n, Args: args}
+		tool := byName[n]
+		switch {
+		case tool == nil:
+			tt.Skipped = "the server lists no such tool"
+		case args == nil:
+			raw, _ := json.Marshal(tool.InputSchema)
+			a, err := Arguments(raw)
+			if err != nil {
+				tt.Skipped = err.Error()
+			}
+			tt.Args = a
+		}
+		if tt.Skipped == "" {
+			tt.Branches = Tree(ctx, s, plug, &request.Request{Method: request.ToolsCall, Target: n, Args: tt.Args}, o)
+		}
+		out = append(out, tt)
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+	}
+	return out, nil
+}

@@ -156,6 +156,7 @@ session). Try it first with:
 		{"demo-server", func() *cobra.Command { return NewCmdDemoServer(f) }},
 		{"servers", func() *cobra.Command { return NewCmdServers(f, nil) }},
 		{"test", func() *cobra.Command { return NewCmdTest(f, nil) }},
+		{"explore", func() *cobra.Command { return NewCmdExplore(f, nil) }},
 		{"auth", func() *cobra.Command { return NewCmdAuth(f) }},
 	}
 	// A run makes the command it runs, and no other: making them all

@@ -71,7 +71,11 @@ const marker = "# Recorded by mcpcli."
 // before (a recording, kept or not as a test), never another file
 // (safefile.Write). It returns what to tell the person.
 func Save(path string, server flow.Server, reqs []Recorded) (string, error) {
-	runs := Runs(reqs)
+	return SaveRuns(path, server, Runs(reqs))
+}
+
+// SaveRuns writes runs as the flow file path, as Save does.
+func SaveRuns(path string, server flow.Server, runs []flow.Run) (string, error) {
 	f, err := flow.FromRecording(path, server, false, runs)
 	if err != nil {
 		return "", err
