@@ -45,6 +45,8 @@ type GlobalFlags struct {
 	ClientMetadataURL string // --client-metadata-url: mcpcli's OAuth client ID metadata document
 	MaxMessageSize    byteSize
 
+	Lint bool // --lint: check every ask against the spec, findings at the end
+
 	Cast     string  // --cast FILE: record what is drawn as an asciinema cast
 	CastIdle float64 // --cast-idle N: cap the recording's pauses at N seconds
 }
@@ -66,6 +68,7 @@ type Factory struct {
 	conf  configs         // the config files and the server -s names
 	trace *connect.Trace  // --trace, opened by the first connection
 	cast  *cast.Recording // --cast, once started
+	lint  watchLint       // --lint
 	end   []func()        // closed when the run ends
 }
 
@@ -174,6 +177,7 @@ func (f *Factory) dial(ctx context.Context, cmd *cobra.Command, t transport.Tran
 		f.trace = &connect.Trace{Name: f.Flags.Trace, Console: f.Console(), AtEnd: f.atEnd}
 	}
 	signIn := f.signIn(false, d.share)
+	f.lintObserve(t)
 	s, err := connect.Dial(ctx, t, connect.Options{
 		Flags: f.flags(), Console: f.Console(), Version: version,
 		Answerer: a.answerer, Sampler: a.sampler, RawOnly: d.rawOnly, ToolCache: f.toolCache(t),

@@ -34,6 +34,7 @@ func Run(ctx context.Context, args []string, deps *Deps) int {
 		}
 	}
 	f.cleanup()
+	f.lintReport()
 	code := report(ctx, f.Console(), err, f.loginArgs())
 	f.keepAnswers(err)
 	f.endCast()
@@ -127,12 +128,13 @@ session). Try it first with:
 	p.StringVar(&fl.Elicitation, "elicitation", "form,url", "elicitation `MODES` to declare: form,url | form | url | none")
 	p.IntVar(&fl.MaxRounds, "max-rounds", client.DefaultMaxRounds, "give up after `N` rounds of input requests for one request")
 	p.DurationVar(&fl.Timeout, "timeout", 0, "give up on a request the server has not answered within `DURATION` (time spent answering is not counted; 0, the default, waits as long as it takes; a sign-in's requests to the authorization server get 30s then)")
-	p.StringVarP(&fl.Output, "output", "o", "text", "result `FORMAT`: text or json (json prints only the final result, as the server sent it)")
+	p.StringVarP(&fl.Output, "output", "o", "text", "result `FORMAT`: text or json (json prints only the final result, as the server sent it); lint takes sarif too")
 	p.BoolVar(&fl.Accessible, "accessible", false, "ask questions as plain lines instead of full-screen forms (also used when stdin is not a terminal)")
 	p.StringVar(&fl.LogLevel, "log-level", "", "ask the server for log messages at `LEVEL` (debug, info, notice, warning, error, ...) and show them on stderr")
 	p.BoolVar(&fl.Sampling, "sampling", false, "declare sampling: show each sampling request and let you write the model's reply (or decline); answers files answer it too, see 'mcpcli help answers'")
 	p.StringArrayVar(&fl.Roots, "root", nil, "declare the roots capability and give the server `DIR` as a root (repeatable; absolute file:// URIs)")
 	p.StringVar(&fl.Protocol, "protocol", "auto", "protocol `VERSION`: auto (2026-07-28 with server/discover, falling back to the 2025-11-25 initialize handshake), or pin 2026-07-28 or 2025-11-25")
+	p.BoolVar(&fl.Lint, "lint", false, "check every ask the server makes against the MCP spec, and list the findings on stderr at the end ('mcpcli help lint')")
 	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip, and what a stdio server writes to its stderr, on stderr")
 	p.StringVar(&fl.ClientID, "client-id", "", "sign in (OAuth) as the client `ID` registered with the server's authorization server; its secret comes from $MCPCLI_CLIENT_SECRET or the keyring")
 	p.StringVar(&fl.ClientMetadataURL, "client-metadata-url", "", "sign in (OAuth) with the client ID metadata document at `URL`, where the authorization server takes one")
@@ -157,6 +159,7 @@ session). Try it first with:
 		{"servers", func() *cobra.Command { return NewCmdServers(f, nil) }},
 		{"test", func() *cobra.Command { return NewCmdTest(f, nil) }},
 		{"explore", func() *cobra.Command { return NewCmdExplore(f, nil) }},
+		{"lint", func() *cobra.Command { return NewCmdLint(f, nil) }},
 		{"auth", func() *cobra.Command { return NewCmdAuth(f) }},
 	}
 	// A run makes the command it runs, and no other: making them all
@@ -274,6 +277,10 @@ const annotOpenURLs = "open-urls-alone"
 func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
 	switch fl.Output {
 	case "text", "json":
+	case "sarif":
+		if cmd.Annotations[annotSARIF] == "" {
+			return usageErrorf(cmd, "--output sarif is lint's; use text or json")
+		}
 	default:
 		return usageErrorf(cmd, "--output %q: use text or json", fl.Output)
 	}

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/flow/runner"
+	"github.com/mcpcli/mcpcli/internal/safefile"
+	"github.com/mcpcli/mcpcli/lint"
+	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/transport"
+)
+
+// LintOptions are what lint needs.
+type LintOptions struct {
+	Out     io.Writer
+	Console *render.Console
+	Format  string // text, json or sarif
+	SARIF   string // --sarif FILE
+	Strict  bool
+
+	Paths   []string       // flow files to replay
+	Run     runner.Options // how they run
+	Explore *ExploreOptions
+	Lint    lint.Options
+}
+
+// NewCmdLint is the lint command.
+func NewCmdLint(f *Factory, runF func(context.Context, *LintOptions) error) *cobra.Command {
+	var (
+		tools       []string
+		all, strict bool
+		sarif       string
+	)
+	cmd := &cobra.Command{
+		Use:   "lint [FILE|DIR]... | --tool NAME... | --all",
+		Short: "Check every ask a server makes against the MCP spec",
+		Long: `lint checks each ask a server makes (its forms, URLs, sampling and roots
+requests, its input_required results and its requestState) against the MCP
+spec: a schema outside what form mode allows, a required key that is not a
+property, a default that does not fit, enum and enumNames of different
+lengths, a form asking for a password or key (which belongs in URL mode), a
+URL that is not https or carries credentials, an empty message, input_required
+on a list method, an ask for a capability mcpcli did not declare, a key asked
+again with another schema, too many rounds, a very large requestState, and
+more. Each finding has a severity (error: the spec says MUST; warning: it says
+SHOULD, or mcpcli advises), the spec section, and where it happened.
+
+It makes the server ask in one of two ways: by replaying flow files (FILE,
+or every *.flow below DIR), or by exploring tools (--tool NAME, or --all):
+each ask answered accept, decline and cancel in turn, as 'mcpcli explore'
+does. The global --lint flag watches any other command, or a session, the
+same way.
+
+Output: text, -o json, or -o sarif (SARIF 2.1.0, for code-scanning views;
+--sarif FILE writes it to a file as well). Exit status: 0 clean (warnings
+only, without --strict), 1 a finding that fails, 2 a mistake in the command.`,
+		Example: `  mcpcli lint --all -- mcpcli demo-server
+  mcpcli lint --tool login --strict --url http://127.0.0.1:8080/mcp
+  mcpcli lint flows/ -o sarif > lint.sarif
+  mcpcli lint flows/ --sarif lint.sarif`,
+		Args:        cobra.ArbitraryArgs,
+		Annotations: map[string]string{annotSARIF: "yes"},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			args = splitDash(f, cmd, args)
+			usage := func(err error) error { return &exitWith{code: exitUsage, err: asUsage(cmd, err)} }
+			if len(args) > 0 && (len(tools) > 0 || all) {
+				return usage(usageErrorf(cmd, "give flow files or tools to explore (--tool, --all), not both"))
+			}
+			opts := &LintOptions{Out: f.Deps.Out, Console: f.Console(), Format: f.Flags.Output, SARIF: sarif, Strict: strict, Lint: lint.Options{MaxRounds: f.Flags.MaxRounds}}
+			if len(tools) > 0 || all {
+				if all && len(tools) > 0 {
+					return usage(usageErrorf(cmd, "give --tool NAME or --all, not both"))
+				}
+				if _, err := f.Transport(cmd); err != nil {
+					return usage(err)
+				}
+				eo := &ExploreOptions{Console: f.Console(), Tools: tools, All: all, Max: 64, Server: f.flowServer()}
+				dial := f.flowDialer(cmd)
+				eo.Dial = func(ctx context.Context, a client.Answerer, observe transport.Observer) (*client.Session, error) {
+					return dial(ctx, eo.Server, a, observe)
+				}
+				opts.Explore = eo
+			} else {
+				paths, err := runner.Files(args)
+				if err != nil {
+					return usage(usageErrorf(cmd, "%v", err))
+				}
+				ro, err := f.flowRun(cmd, defaultJobs(), false)
+				if err != nil {
+					return usage(err)
+				}
+				opts.Paths, opts.Run = paths, ro
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return lintRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringArrayVar(&tools, "tool", nil, "explore the tool `NAME` (repeatable)")
+	cmd.Flags().BoolVar(&all, "all", false, "explore every tool the server lists")
+	cmd.Flags().BoolVar(&strict, "strict", false, "fail on warnings too")
+	cmd.Flags().StringVar(&sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `FILE`")
+	return cmd
+}
+
+// annotSARIF marks a command that takes -o sarif.
+const annotSARIF = "output-sarif"
+
+func lintRun(ctx context.Context, opts *LintOptions) error {
+	var findings []lint.Finding
+	failed := false
+	if opts.Explore != nil {
+		l := lint.New(opts.Lint)
+		trees, err := exploreTools(ctx, opts.Explore, l.Observe)
+		if err != nil {
+			return err
+		}
+		for _, t := range trees {
+			if t.Skipped != "" {
+				opts.Console.Printf("mcpcli: skipped %s: %s", render.Line(t.Tool), render.Line(t.Skipped))
+			}
+		}
+		findings = l.Findings()
+	} else {
+		for _, o := range runner.Run(ctx, opts.Paths, opts.Run) {
+			if o.Err != nil {
+				opts.Console.Printf("mcpcli: %s", render.Line(o.Err.Error()))
+				failed = true
+			}
+			findings = append(findings, o.Findings...)
+		}
+	}
+	if err := writeFindings(opts.Out, opts.Format, findings); err != nil {
+		return err
+	}
+	if opts.SARIF != "" {
+		var b bytesWriter
+		if err := lint.SARIF(&b, findings, version); err != nil {
+			return err
+		}
+		if err := safefile.Replace(opts.SARIF, b.b, 0o644); err != nil {
+			return fmt.Errorf("--sarif %s: %v", opts.SARIF, err)
+		}
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if failed || lint.Failed(findings, opts.Strict) {
+		return &exitWith{code: exitError}
+	}
+	return nil
+}
+
+func writeFindings(w io.Writer, format string, findings []lint.Finding) error {
+	switch format {
+	case "json":
+		return lint.JSON(w, findings)
+	case "sarif":
+		return lint.SARIF(w, findings, version)
+	}
+	return lint.Text(w, findings)
+}
+
+// watchLint is the global --lint: one linter watching every connection
+// of the run, its findings said on stderr when the run ends.
+type watchLint struct {
+	once sync.Once
+	l    *lint.Linter
+}
+
+// linter is the run's --lint linter, made on first use; nil without
+// --lint.
+func (f *Factory) linter() *lint.Linter {
+	if !f.Flags.Lint {
+		return nil
+	}
+	f.lint.once.Do(func() {
+		f.lint.l = lint.New(lint.Options{MaxRounds: f.Flags.MaxRounds})
+	})
+	return f.lint.l
+}
+
+// lintObserve has the run's --lint linter watch t.
+func (f *Factory) lintObserve(t transport.Transport) {
+	if l := f.linter(); l != nil {
+		t.Observe(l.Observe)
+	}
+}
+
+// lintReport says the --lint findings on stderr at the end of the run.
+func (f *Factory) lintReport() {
+	if f.lint.l == nil {
+		return
+	}
+	_ = lint.Text(f.Console(), f.lint.l.Findings())
+}
