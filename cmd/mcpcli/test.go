@@ -77,8 +77,8 @@ that changed, a round more or less, and a result that does not match each
 fail the flow, shown as a diff that names the step, the round and the key.
 
 A DIR runs every *.flow file below it; with no argument, ./flows. Record a
-flow with --record on call, prompt or read, or with the session's save
-('mcpcli help flows' is the format). Each flow runs where its server line
+flow with --record on call, prompt or read, or with save flow FILE in the
+line session (the format: the README's "Flows" section, flow/FORMAT.md). Each flow runs where its server line
 says; -s NAME, --stdio, --url or -- CMD run them all against that server.
 
 --update rewrites the expectations of the flows that fail from the live run,
