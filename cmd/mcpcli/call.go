@@ -2,16 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
+	"github.com/mcpcli/mcpcli/shell"
 )
 
 // CallOptions are what call needs.
@@ -105,7 +104,7 @@ func callRun(ctx context.Context, opts *CallOptions) error {
 
 // noteOn says a request's notes on con.
 func noteOn(con *render.Console) func(request.Note) {
-	return func(n request.Note) { con.Printf("mcpcli: %s", noteText(n)) }
+	return func(n request.Note) { con.Printf("mcpcli: %s", shell.Words{}.Note(n)) }
 }
 
 // printResult prints a final result (writing its binary contents to dir
@@ -302,14 +301,8 @@ func readRun(ctx context.Context, opts *ReadOptions) error {
 			return beforeSending(ctx, err)
 		}
 		res, err := request.Send(ctx, s, r, 0)
-		var je *jsonrpc.Error
-		if errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == -32002) {
-			// 2026-07-28 answers an unknown resource with -32602; older
-			// servers with -32002.
-			return &resourceError{server: s.Server().Display(), uri: r.Target, rpc: je}
-		}
 		if err != nil {
-			return err
+			return request.Unreadable(s.Server().Display(), r.Target, err)
 		}
 		return printResult(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 	})

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/internal/cast"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/shell"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -177,7 +178,7 @@ func (f *Factory) dial(ctx context.Context, cmd *cobra.Command, t transport.Tran
 	s, err := connect.Dial(ctx, t, connect.Options{
 		Flags: f.flags(), Console: f.Console(), Version: version,
 		Answerer: a.answerer, Sampler: a.sampler, RawOnly: d.rawOnly, ToolCache: f.toolCache(t),
-		SignIn: signIn.For, Again: d.session, Trace: f.trace, Mark: f.mark, Undeclared: undeclared, Adjust: d.adjust,
+		SignIn: signIn.For, Again: d.session, Trace: f.trace, Mark: f.mark, Undeclared: shell.Undeclared, Adjust: d.adjust,
 	})
 	return s, asUsage(cmd, err)
 }

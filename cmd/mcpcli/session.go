@@ -150,7 +150,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 func (f *Factory) lineOptions(cmd *cobra.Command, save string, replay request.Replay, restart string, transportOnce func() (transport.Transport, error)) *line.Options {
 	con := f.Console()
 	return &line.Options{
-		Out: f.Deps.Out, Console: con, JSON: f.JSON(), Save: save, Replay: replay, Words: lineWords{f.loginArgs()},
+		Out: f.Deps.Out, Console: con, JSON: f.JSON(), Save: save, Replay: replay, Words: shell.Words{Login: f.loginArgs(), Line: true},
 		Restart: restart,
 		Connect: func(ctx context.Context, rec *request.Recorder) (*client.Session, error) {
 			t, err := transportOnce()
@@ -212,7 +212,7 @@ func (f *Factory) tuiOptions(cmd *cobra.Command, save string, replay request.Rep
 				feed.Hooks(o, fa, fa)
 				o.SamplingOff = !f.Flags.Sampling
 				o.ChangeableRoots = true
-				o.OnUndeclared = func(e *client.UndeclaredError) { feed.Warn(undeclared(e)) }
+				o.OnUndeclared = func(e *client.UndeclaredError) { feed.Warn(shell.Undeclared(e)) }
 			}})
 	}
 	return o

@@ -7,6 +7,7 @@ import (
 	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/shell"
 )
 
 // loginArgs is how this run names its server to mcpcli, for the commands
@@ -24,7 +25,7 @@ func (f *Factory) loginArgs() string {
 
 // errorText words an error of this run as report does, naming the server
 // as the run named it.
-func (f *Factory) errorText(err error) string { return explainAs(err, f.loginArgs()) }
+func (f *Factory) errorText(err error) string { return shell.Words{Login: f.loginArgs()}.Error(err) }
 
 // keyring is the system keyring, or nil.
 func (f *Factory) keyring() oauth.Keyring {
