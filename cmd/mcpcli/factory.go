@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,36 +14,18 @@ import (
 	"github.com/mcpcli/mcpcli/transport"
 )
 
-// GlobalFlags are the flags every server command shares.
+// GlobalFlags are the flags every server command shares: those that say
+// how to reach the server and talk to it (connect's), and the run's own.
 type GlobalFlags struct {
-	Stdio       string
-	URL         string
-	Headers     []string
-	Env         []string
-	Cwd         string
-	Trace       string
-	Answers     string
-	OpenURLs    bool
-	Elicitation string
-	MaxRounds   int
-	Timeout     time.Duration
-	Output      string
-	SaveAnswers string
-	Accessible  bool
-	LogLevel    string
-	Verbose     bool
-	Protocol    string   // auto, or a version to pin
-	Transport   string   // for --url: auto, streamable or sse
-	Roots       []string // --root directories
-	Sampling    bool     // --sampling: declare sampling, answered by a person
-	ServerArgv  []string // after --
+	connect.Flags
 
-	Server            string // -s NAME: a server from the config files
-	Config            string // --config FILE: read before every other config file
-	TrustProject      bool   // --trust-project: trust the project's config files for this run
-	ClientID          string // --client-id: a pre-registered OAuth client
-	ClientMetadataURL string // --client-metadata-url: mcpcli's OAuth client ID metadata document
-	MaxMessageSize    byteSize
+	Trace        string // --trace FILE
+	Answers      string // --answers FILE: answer from a file instead of asking
+	SaveAnswers  string // --save-answers FILE
+	OpenURLs     bool   // --open-urls: with --answers, open what they accept
+	Output       string // -o text|json
+	Accessible   bool   // --accessible: lines instead of full-screen forms
+	TrustProject bool   // --trust-project: trust the project's config files for this run
 
 	Cast     string  // --cast FILE: record what is drawn as an asciinema cast
 	CastIdle float64 // --cast-idle N: cap the recording's pauses at N seconds
@@ -100,13 +81,7 @@ func (f *Factory) getenv(k string) string {
 }
 
 // flags are the global flags connect reads.
-func (f *Factory) flags() connect.Flags {
-	fl := f.Flags
-	return connect.Flags{Server: fl.Server, Config: fl.Config, Stdio: fl.Stdio, URL: fl.URL, Transport: fl.Transport, Cwd: fl.Cwd,
-		ServerArgv: fl.ServerArgv, Headers: fl.Headers, Env: fl.Env, MaxMessageSize: int(fl.MaxMessageSize),
-		Protocol: fl.Protocol, Elicitation: fl.Elicitation, LogLevel: fl.LogLevel, Roots: fl.Roots, MaxRounds: fl.MaxRounds,
-		Timeout: fl.Timeout, Sampling: fl.Sampling, Verbose: fl.Verbose, ClientID: fl.ClientID, ClientMetadataURL: fl.ClientMetadataURL}
-}
+func (f *Factory) flags() connect.Flags { return f.Flags.Flags }
 
 // machine is what reaching a server needs of this run's machine.
 func (f *Factory) machine() connect.Machine {
