@@ -123,7 +123,7 @@ Flows:
 			f.Flags.Verbose = true
 			t := connect.Stdio(f.flags(), f.machine(), transport.Command{Argv: []string{exe, "demo-server"}})
 			opts := &tour.Options{
-				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows, Banner: f.setBanner, Chapter: f.mark, Explain: explain,
+				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows, Banner: f.asking().SetBanner, Chapter: f.mark, Explain: explain,
 				Connect: func(ctx context.Context) (*client.Session, error) { return f.dial(ctx, cmd, t, dial{}) },
 			}
 			if runF != nil {

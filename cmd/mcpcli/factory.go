@@ -44,7 +44,7 @@ type Factory struct {
 	Args []string
 
 	con   *render.Console
-	ask   *asking         // how this run asks: an answers file, forms or lines
+	ask   *connect.Asking // how this run asks: an answers file, forms or lines
 	conf  configs         // the config files and the server -s names
 	trace *connect.Trace  // --trace, opened by the first connection
 	cast  *cast.Recording // --cast, once started
@@ -108,7 +108,7 @@ func (f *Factory) Transport(cmd *cobra.Command) (transport.Transport, error) {
 // dial is how one command connects, over what the run does for all.
 type dial struct {
 	// answers answer the asks (nil: the run's one-shot set, recorded).
-	answers *answerSet
+	answers *connect.Answers
 	// rawOnly: the command prints results' bytes only.
 	rawOnly bool
 	// session: each request may ask for a sign-in again, and a sign-in's
@@ -141,9 +141,9 @@ func (f *Factory) dial(ctx context.Context, cmd *cobra.Command, t transport.Tran
 	a := d.answers
 	if a == nil {
 		var err error
-		if a, err = f.oneShot(cmd); err != nil {
+		if a, err = f.asking().OneShot(ctx); err != nil {
 			t.Close()
-			return nil, err
+			return nil, asUsage(cmd, err)
 		}
 	}
 	if f.trace == nil && f.Flags.Trace != "" {
@@ -152,7 +152,7 @@ func (f *Factory) dial(ctx context.Context, cmd *cobra.Command, t transport.Tran
 	signIn := f.signIn(false, d.share)
 	s, err := connect.Dial(ctx, t, connect.Options{
 		Flags: f.flags(), Console: f.Console(), Version: version,
-		Answerer: a.answerer, Sampler: a.sampler, RawOnly: d.rawOnly, ToolCache: f.toolCache(t),
+		Answerer: a.Answerer, Sampler: a.Sampler, RawOnly: d.rawOnly, ToolCache: f.toolCache(t),
 		SignIn: signIn.For, Again: d.session, Trace: f.trace, Mark: f.mark, Undeclared: shell.Undeclared, Adjust: d.adjust,
 	})
 	return s, asUsage(cmd, err)

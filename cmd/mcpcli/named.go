@@ -35,7 +35,7 @@ func (f *Factory) loadConfig(ctx context.Context) (*config.Config, error) {
 	opts.File = f.Flags.Config
 	opts.Trusted = f.trustStore()
 	opts.TrustProject = f.Flags.TrustProject
-	if f.onTerminal() {
+	if f.person().OnTerminal() {
 		opts.Ask = func(in config.Input) (string, error) {
 			f.Console().EndProgress()
 			return render.AskInput(ctx, f.prompter(), in)

@@ -132,7 +132,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 		opts.Line = f.lineOptions(cmd, save, replay, restartWord(t), transportOnce)
 		return opts, nil
 	}
-	if why := f.noTerminal(); why != "" {
+	if why := f.person().NoTerminal(); why != "" {
 		t.Close()
 		opts.NoTerminal = why
 		return opts, nil
@@ -157,15 +157,15 @@ func (f *Factory) lineOptions(cmd *cobra.Command, save string, replay request.Re
 			if err != nil {
 				return nil, err
 			}
-			a, err := f.asking(cmd)
+			a, err := f.asking().Way(ctx)
 			if err != nil {
 				t.Close()
-				return nil, err
+				return nil, asUsage(cmd, err)
 			}
 			return f.dial(ctx, cmd, t, dial{session: true,
 				// --save writes each request with its answers: the
 				// answers of a whole session are not one answers file.
-				answers: &answerSet{rec.Answerer(a.answerer), rec.Sampler(a.sampler)},
+				answers: &connect.Answers{Answerer: rec.Answerer(a.Answerer), Sampler: rec.Sampler(a.Sampler)},
 				adjust: func(o *client.Options) {
 					rec.Hook(o)
 					// Roots can be added and removed, and sampling turned
@@ -205,7 +205,7 @@ func (f *Factory) tuiOptions(cmd *cobra.Command, save string, replay request.Rep
 			st.Warn = feed.Warn
 		}
 		t.Observe(feed.Observe)
-		return f.dial(ctx, cmd, t, dial{session: true, share: feed.Share, answers: &answerSet{fa, fa},
+		return f.dial(ctx, cmd, t, dial{session: true, share: feed.Share, answers: &connect.Answers{Answerer: fa, Sampler: fa},
 			adjust: func(o *client.Options) {
 				// Sampling can be turned on (C), and roots added, while
 				// connected.
@@ -223,7 +223,7 @@ func (f *Factory) tuiOptions(cmd *cobra.Command, save string, replay request.Rep
 // to name one.
 func (f *Factory) pickServer(cmd *cobra.Command) error {
 	fl := f.Flags
-	if fl.Server != "" || fl.Stdio != "" || fl.URL != "" || len(fl.ServerArgv) > 0 || fl.Accessible || f.noTerminal() != "" {
+	if fl.Server != "" || fl.Stdio != "" || fl.URL != "" || len(fl.ServerArgv) > 0 || fl.Accessible || f.person().NoTerminal() != "" {
 		return nil
 	}
 	cfg, err := f.loadConfig(cmd.Context())
@@ -252,22 +252,6 @@ func (f *Factory) pickServer(cmd *cobra.Command) error {
 
 // errNoServerChosen is the picker left without a choice: nothing to do.
 var errNoServerChosen = errors.New("no server chosen")
-
-// noTerminal says why the full-screen session cannot run here, or "".
-func (f *Factory) noTerminal() string {
-	d := f.Deps
-	switch {
-	case !d.InTTY && !d.ErrTTY:
-		return "stdin and stderr are not a terminal"
-	case !d.InTTY:
-		return "stdin is not a terminal"
-	case !d.ErrTTY:
-		return "stderr is not a terminal"
-	case f.getenv("TERM") == "dumb":
-		return "the terminal is \"dumb\" (TERM=dumb)"
-	}
-	return ""
-}
 
 // scriptPath is where a session's script is saved when no file is named:
 // in mcpcli's state directory, outside the working tree (a repository's

@@ -61,10 +61,5 @@ func (f *Factory) signIn(login bool, share func(ctx context.Context, run func())
 	return &connect.SignIn{Flags: f.flags(), Named: f.conf.server, Console: f.Console(), Keyring: kr, Getenv: f.getenv,
 		Store:  oauth.LazyStore(func() (oauth.Store, error) { return f.tokenStore(kr) }),
 		Notice: f.notice, Login: f.loginArgs(), Open: f.Deps.Open, Prompter: f.prompter(), Share: share,
-		Terminal: f.onTerminal(), Scripted: f.Flags.Answers != "", OpenURLs: f.Flags.OpenURLs, Purpose: login}
+		Terminal: f.person().OnTerminal(), Scripted: f.Flags.Answers != "", OpenURLs: f.Flags.OpenURLs, Purpose: login}
 }
-
-// onTerminal reports whether the person can be asked on the terminal:
-// stdin to answer, stderr to see the question (piped answers never
-// consent to a sign-in, nor fill in a secret).
-func (f *Factory) onTerminal() bool { return f.Deps.InTTY && f.Deps.ErrTTY }
