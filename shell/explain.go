@@ -17,6 +17,7 @@ import (
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/config"
 	"github.com/mcpcli/mcpcli/connect"
+	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
@@ -450,8 +451,18 @@ func explainConfig(err error) (string, bool) {
 	var (
 		ex *config.ExistsError
 		nf *config.NotFoundError
+		ut *config.UntrustedError
 	)
 	switch {
+	case errors.As(err, &ut):
+		trust := "'mcpcli servers trust " + shellwords.Quote(ut.Source.Path) + "'"
+		switch {
+		case ut.Declined:
+			return fmt.Sprintf("%s; once you have read it, %s trusts it", render.Line(ut.Error()), trust), true
+		case ut.Err != nil:
+			return fmt.Sprintf("%s, and asking failed (%s); read it, then %s (or pass --trust-project to trust the project's files for this run)", render.Line(ut.Error()), render.Line(ut.Err.Error()), trust), true
+		}
+		return fmt.Sprintf("%s; read it, then %s (or pass --trust-project to trust the project's files for this run)", render.Line(ut.Error()), trust), true
 	case errors.As(err, &ex):
 		return fmt.Sprintf("server %q is already in %s; pass --force to replace it, or 'mcpcli servers remove %s' first", ex.Name, ex.File, ex.Name), true
 	case errors.As(err, &nf):

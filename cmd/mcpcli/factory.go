@@ -44,11 +44,11 @@ type Factory struct {
 	Args []string
 
 	con   *render.Console
-	ask   *connect.Asking // how this run asks: an answers file, forms or lines
-	conf  configs         // the config files and the server -s names
-	trace *connect.Trace  // --trace, opened by the first connection
-	cast  *cast.Recording // --cast, once started
-	end   []func()        // closed when the run ends
+	ask   *connect.Asking  // how this run asks: an answers file, forms or lines
+	conf  *connect.Configs // the config files and the server -s names
+	trace *connect.Trace   // --trace, opened by the first connection
+	cast  *cast.Recording  // --cast, once started
+	end   []func()         // closed when the run ends
 }
 
 // atEnd has fn run when the run ends.

@@ -72,18 +72,6 @@ never another tool's. See 'mcpcli help config' for the file formats.`,
 	return cmd
 }
 
-// home is the home directory, "" when unknown.
-func (f *Factory) home() string {
-	if f.Deps.Home == nil {
-		return ""
-	}
-	h, err := f.Deps.Home()
-	if err != nil {
-		return ""
-	}
-	return h
-}
-
 func serversRun(ctx context.Context, opts *ServersOptions) error {
 	cfg, err := opts.Config()
 	if err != nil {

@@ -58,7 +58,7 @@ func (f *Factory) tokenStore(kr oauth.Keyring) (oauth.Store, error) {
 // question (nil where the terminal is free).
 func (f *Factory) signIn(login bool, share func(ctx context.Context, run func()) error) *connect.SignIn {
 	kr := f.keyring()
-	return &connect.SignIn{Flags: f.flags(), Named: f.conf.server, Console: f.Console(), Keyring: kr, Getenv: f.getenv,
+	return &connect.SignIn{Flags: f.flags(), Named: f.configs().Named(), Console: f.Console(), Keyring: kr, Getenv: f.getenv,
 		Store:  oauth.LazyStore(func() (oauth.Store, error) { return f.tokenStore(kr) }),
 		Notice: f.notice, Login: f.loginArgs(), Open: f.Deps.Open, Prompter: f.prompter(), Share: share,
 		Terminal: f.person().OnTerminal(), Scripted: f.Flags.Answers != "", OpenURLs: f.Flags.OpenURLs, Purpose: login}
