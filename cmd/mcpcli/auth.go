@@ -69,7 +69,7 @@ func (f *Factory) authOptions(cmd *cobra.Command) (*AuthOptions, *transport.HTTP
 	}
 	opts := &AuthOptions{
 		Out: f.Deps.Out, Console: f.Console(), Server: h.URL, LoginArgs: f.loginArgs(), JSON: f.JSON(), Now: time.Now,
-		Store: func() (oauth.Store, error) { return f.tokenStore(f.keyring()) },
+		Store: f.signIn(false, nil).OpenStore,
 	}
 	return opts, h, nil
 }
@@ -85,7 +85,7 @@ func newAuthCmd(f *Factory, c *cobra.Command, runF, run func(context.Context, *A
 			// Signing in on purpose needs somewhere to keep the token.
 			s := f.signIn(true, nil)
 			var err error
-			if s.Store, err = f.tokenStore(s.Keyring); err != nil {
+			if s.Store, err = s.OpenStore(); err != nil {
 				return err
 			}
 			handler, err := s.For(h, nil)
