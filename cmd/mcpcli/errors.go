@@ -57,10 +57,10 @@ func report(ctx context.Context, w *render.Console, err error, login string) int
 	if errors.As(err, &te) {
 		return exitToolError
 	}
-	var ended *sessionEndedError
+	var ended *shell.Stopped
 	if errors.As(err, &ended) {
 		w.Printf("mcpcli: %s", ended)
-		return ended.sig.ExitCode()
+		return ended.Sig.ExitCode()
 	}
 	var sig interrupt.Signal
 	if errors.As(err, &sig) {

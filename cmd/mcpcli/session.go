@@ -3,19 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/connect"
-	"github.com/mcpcli/mcpcli/internal/interrupt"
-	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/shell"
@@ -88,7 +81,7 @@ Results go to stdout, flushed after each; everything else to stderr.`,
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := f.sessionOptions(cmd, save)
-			if errors.Is(err, errNoServerChosen) {
+			if errors.Is(err, tui.ErrNoChoice) {
 				return nil
 			}
 			if err != nil {
@@ -127,9 +120,9 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 		return f.Transport(cmd)
 	}
 	opts := &SessionOptions{Console: f.Console(), Accessible: f.Flags.Accessible}
-	replay := f.replay()
+	replay := connect.ReplayHere(f.flags(), f.Deps.Executable, f.getenv, f.Deps.Home)
 	if opts.Accessible {
-		opts.Line = f.lineOptions(cmd, save, replay, restartWord(t), transportOnce)
+		opts.Line = f.lineOptions(cmd, save, replay, connect.RestartWord(t), transportOnce)
 		return opts, nil
 	}
 	if why := f.person().NoTerminal(); why != "" {
@@ -226,63 +219,11 @@ func (f *Factory) pickServer(cmd *cobra.Command) error {
 	if fl.Server != "" || fl.Stdio != "" || fl.URL != "" || len(fl.ServerArgv) > 0 || fl.Accessible || f.person().NoTerminal() != "" {
 		return nil
 	}
-	cfg, err := f.loadConfig(cmd.Context())
-	if err != nil {
-		return nil // Transport says what to give instead
+	name, err := tui.PickServer(cmd.Context(), f.Console().Terminal(f.Deps.In), f.loadConfig)
+	if name != "" {
+		f.Flags.Server = name
 	}
-	listed, _ := cfg.List()
-	choices := tui.Choices(listed)
-	if len(choices) == 0 {
-		return nil
-	}
-	name, err := tui.Pick(cmd.Context(), f.Console().Terminal(f.Deps.In), choices)
-	if errors.Is(err, tui.ErrNoChoice) {
-		return errNoServerChosen
-	}
-	var sig interrupt.Signal
-	if err != nil && errors.As(context.Cause(cmd.Context()), &sig) {
-		return sig // nothing was sent: no server was chosen
-	}
-	if err != nil {
-		return err
-	}
-	f.Flags.Server = name
-	return nil
-}
-
-// errNoServerChosen is the picker left without a choice: nothing to do.
-var errNoServerChosen = errors.New("no server chosen")
-
-// scriptPath is where a session's script is saved when no file is named:
-// in mcpcli's state directory, outside the working tree (a repository's
-// own files, or a link planted there, are never written), one file per
-// session.
-func (f *Factory) scriptPath() string {
-	home := f.Deps.Home
-	if home == nil {
-		return ""
-	}
-	dir, err := oauth.StateDir(f.getenv, home)
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "sessions", "session-"+time.Now().Format("20060102-150405")+"-"+strconv.Itoa(os.Getpid())+".sh")
-}
-
-// replay is how the saved script's commands reach this server: the flags
-// that named it, as given, run by the mcpcli that saved it (by its path:
-// on a fresh clone built with go build, mcpcli is not on $PATH).
-func (f *Factory) replay() request.Replay {
-	var exe, dir string
-	if f.Deps.Executable != nil {
-		if e, err := f.Deps.Executable(); err == nil && filepath.IsAbs(e) {
-			exe = e
-		}
-	}
-	if d, err := os.Getwd(); err == nil {
-		dir = d
-	}
-	return connect.Replay(f.flags(), exe, dir, f.scriptPath())
+	return err
 }
 
 func sessionRun(ctx context.Context, opts *SessionOptions) error {
@@ -290,7 +231,7 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 		return shellOutcome(ctx, line.Run(ctx, opts.Line))
 	}
 	if opts.NoTerminal != "" {
-		return &noTerminalError{why: opts.NoTerminal}
+		return &shell.NoTerminalError{Why: opts.NoTerminal}
 	}
 	err := shellOutcome(ctx, tui.Run(ctx, opts.TUI))
 	if errors.Is(err, render.ErrCancelled) {
@@ -301,57 +242,9 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 
 // shellOutcome is how a shell ended, as report words it.
 func shellOutcome(ctx context.Context, err error) error {
-	var (
-		ended *shell.Ended
-		sig   interrupt.Signal
-	)
-	switch {
-	case errors.As(err, &ended) && errors.As(context.Cause(ctx), &sig):
-		// The session, not a request, was what the signal stopped.
-		return &sessionEndedError{sig: sig, connecting: ended.Connecting, cut: ended.Cut}
-	case errors.As(err, &ended):
-		return ended.Err
-	case errors.Is(err, line.ErrToolReported):
+	err = shell.Outcome(ctx, err)
+	if errors.Is(err, line.ErrToolReported) {
 		return toolError{}
 	}
 	return err
-}
-
-// restartWord is what restarting a session does to the server t: restart
-// a stdio server, reconnect to an HTTP one.
-func restartWord(t transport.Transport) string {
-	if _, ok := t.(*transport.Stdio); ok {
-		return "restart"
-	}
-	return "reconnect"
-}
-
-// sessionEndedError is a full-screen session ended by a signal: the
-// session, not a request, was what the signal stopped.
-type sessionEndedError struct {
-	sig        interrupt.Signal
-	connecting bool // before it opened
-	cut        int  // requests it cut short
-}
-
-func (e *sessionEndedError) Error() string {
-	msg := "the session ended on " + e.sig.Name()
-	if e.connecting {
-		msg += " while it connected to the server"
-	}
-	switch e.cut {
-	case 0:
-	case 1:
-		msg += "; the request still running was cancelled, and its server told"
-	default:
-		msg += fmt.Sprintf("; the %d requests still running were cancelled, and their server told", e.cut)
-	}
-	return msg
-}
-
-// noTerminalError is a full-screen session asked for without a terminal.
-type noTerminalError struct{ why string }
-
-func (e *noTerminalError) Error() string {
-	return fmt.Sprintf("the session needs a terminal, and %s; for a session of plain lines (commands on stdin, results on stdout) use --accessible: mcpcli session --accessible -- CMD", e.why)
 }
