@@ -56,23 +56,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpcli",
 		Short: "A terminal MCP client that renders elicitations",
-		Long: `mcpcli talks to an MCP server, over stdio, Streamable HTTP or the older
-HTTP+SSE, and shows you what it asks for. When a server answers a tool call,
-a prompt or a resource read with "input_required", mcpcli shows each question
-(a form, or a URL to open), then retries the original request with your
-answers until the result arrives. Results go to stdout; everything else goes
-to stderr.
-
-Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, with
---url for HTTP (Streamable, or HTTP+SSE when the server speaks only that), or
-by name with -s NAME from the config files you already have (Claude Code,
-Claude Desktop, VS Code, Cursor, or mcpcli's own; 'mcpcli servers' lists
-them). Servers that require a sign-in (OAuth) get one when they ask. Given a
-server and no command, mcpcli opens the interactive session (mcpcli
-session). Try it first with:
-
-  mcpcli demo
-  mcpcli -- mcpcli demo-server`,
+		Long:  page("mcpcli"),
 		Example: `  mcpcli demo
   mcpcli tools --stdio "npx -y @modelcontextprotocol/server-everything"
   mcpcli call delete_project project=apollo -- mcpcli demo-server

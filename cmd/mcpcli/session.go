@@ -41,39 +41,7 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error
 		Use:     "session",
 		Aliases: []string{"shell"},
 		Short:   "Browse and call a server's tools, prompts and resources on one connection",
-		Long: `session opens one connection to the server and keeps it: its tools, prompts
-and resources to browse (/ filters) and call, an argument form built from each
-tool's inputSchema, every ask of the server answered in place with the same
-forms as the one-shot commands, the rounds of each call in a timeline beside
-its result, and Activity: progress, server logs (L sets the level), list
-changes, the server's stderr and the wire. An ask from a call you are not
-looking at waits, marked, until you open it (! or its call); ? lists the keys.
-
-Running mcpcli with a server and no command opens it too. It needs a
-terminal; --accessible runs it as lines instead, one command a line, from a
-terminal or a pipe:
-
-  tools [NAME]            list the tools, or one in full
-  call TOOL [K=V ...]     call a tool (or: call TOOL {"k": "v"}); one marked
-                          destructive asks first, and the next line's y calls it
-  prompts, prompt NAME [K=V ...]
-  resources               the resources and resource templates
-  read URI [K=V ...]      read a resource; K=V fill a template's {variables}
-  history, rerun N        the requests so far; send number N again
-  level LEVEL             the server's log level
-  roots, root add|rm DIR  the roots given to the server; add or take one away
-  sampling on|off         answer the server's sampling requests, or not
-  save [FILE]             write the requests as a script (without FILE: in
-                          mcpcli's state directory)
-  restart, reconnect      start the server again, or connect again
-  quit                    (or end of input)
-
-When the server goes away, R in the session (restart in the line session)
-starts a stdio server again or connects to an HTTP server again, on the
-same session: History, Activity and the wire view are kept. A server that
-asks for a sign-in, at the start or in the middle, gets one in place.
-
-Results go to stdout, flushed after each; everything else to stderr.`,
+		Long:    page("session"),
 		Example: `  mcpcli session -- mcpcli demo-server
   mcpcli --url http://127.0.0.1:8080/mcp
   mcpcli session --save session.sh -- npx -y @modelcontextprotocol/server-everything
