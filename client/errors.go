@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mcpcli/mcpcli/internal/plural"
 )
 
 // The errors of this package carry what happened in fields; their Error
@@ -128,7 +130,7 @@ type VersionError struct {
 
 func (e *VersionError) Error() string {
 	return fmt.Sprintf("server %s supports only protocol version%s %s, and mcpcli speaks %s (-32022 unsupported protocol version)",
-		e.Via, plural(len(e.Offered)), strings.Join(e.Offered, ", "), strings.Join(e.Speaks, ", "))
+		e.Via, plural.S(len(e.Offered)), strings.Join(e.Offered, ", "), strings.Join(e.Speaks, ", "))
 }
 
 func (e *VersionError) Unwrap() error { return e.Cause }
@@ -162,13 +164,6 @@ func (e *StreamError) Error() string {
 }
 
 func (e *StreamError) Unwrap() error { return e.Cause }
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
 
 // NoLoggingError is a log level asked of an older server that does not
 // declare the logging capability.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/schema"
 )
 
@@ -303,7 +304,7 @@ func (s *Script) next(askKey string, round int, legacy bool) (scriptAnswer, stri
 		}
 		if e.used >= len(e.results) {
 			return scriptAnswer{}, key, fmt.Errorf("answers ran out for %q in round %d: key %q lists %d answer%s; add one more",
-				askKey, round, key, len(e.results), plural(len(e.results)))
+				askKey, round, key, len(e.results), plural.S(len(e.results)))
 		}
 		e.used++
 		return e.results[e.used-1].clone(), key, nil

@@ -1,14 +1,12 @@
 package client_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -114,42 +112,6 @@ func TestScriptURLAcceptHasNoContent(t *testing.T) {
 	}
 	if got["f"].Content == nil {
 		t.Errorf("form accept content = nil, want {} (an empty object)")
-	}
-}
-
-// What a Recorder writes, a Script reads back to the same answers.
-func TestRecorderWritesAScriptThatReplays(t *testing.T) {
-	asks := []client.Round{round(1, "basics"), round(2, "details"), round(3, "details")}
-	given := []map[string]*mcp.ElicitResult{
-		{"basics": {Action: "accept", Content: map[string]any{"name": "hello"}}},
-		{"details": {Action: "decline"}},
-		{"details": {Action: "accept", Content: map[string]any{"license": "MIT"}}},
-	}
-	n := 0
-	rec := &client.Recorder{Inner: client.AnswererFunc(func(context.Context, client.Round) (map[string]*mcp.ElicitResult, error) {
-		n++
-		return given[n-1], nil
-	})}
-	for _, r := range asks {
-		if _, err := rec.Answer(context.Background(), r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if rec.Len() != 3 {
-		t.Errorf("Len() = %d, want 3", rec.Len())
-	}
-	s, err := client.ParseScript(bytes.NewReader(rec.Script()), "recorded")
-	if err != nil {
-		t.Fatalf("ParseScript(%s) = %v", rec.Script(), err)
-	}
-	for i, r := range asks {
-		got, err := s.Answer(context.Background(), r)
-		if err != nil {
-			t.Fatalf("round %d: %v\n%s", i+1, err, rec.Script())
-		}
-		if diff := cmp.Diff(given[i], got); diff != "" {
-			t.Errorf("round %d replayed (-given +replayed):\n%s", i+1, diff)
-		}
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -15,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/internal/toolcache"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // ToolCache keeps a server's tool list between runs, for as long as the
@@ -199,4 +202,51 @@ func (a *httpAuth) get() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.digest
+}
+
+// ToolCacheFor is where the tool list of the server t reaches is kept
+// between runs, under dir (mcpcli's cache directory), or nil when there is nowhere to keep it (no cache
+// directory) or nothing to key it by (HTTP+SSE, whose servers speak only
+// protocols without ttlMs).
+func ToolCacheFor(t transport.Transport, dir string) *ToolCache {
+	var tc ToolCache
+	switch t := t.(type) {
+	case *transport.Stdio:
+		tc.Server, tc.Auth = stdioIdentity(t.Cmd)
+	case *transport.HTTP:
+		// Who asks is read from each request's headers (ToolCache).
+		tc.Server = "http\x00" + t.URL
+	default:
+		return nil
+	}
+	tc.Store = &toolcache.Store{Dir: filepath.Join(dir, "tools")}
+	return &tc
+}
+
+// stdioIdentity is who a stdio server is: its command, the environment
+// mcpcli adds and takes away, and where it runs (a relative command is
+// another program in another directory). auth is what it knows of who
+// runs it: a digest of the whole environment it starts with.
+func stdioIdentity(c transport.Command) (server, auth string) {
+	dir := c.Dir
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // "" is the working directory
+	}
+	var b strings.Builder
+	b.WriteString("stdio")
+	for _, part := range [][]string{c.Argv, {"env"}, c.Env, {"unset"}, c.Unset, {"dir", dir}} {
+		for _, p := range part {
+			b.WriteString("\x00")
+			b.WriteString(p)
+		}
+	}
+	env := os.Environ()
+	env = slices.DeleteFunc(env, func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(c.Unset, k)
+	})
+	env = append(env, c.Env...)
+	slices.Sort(env)
+	sum := sha256.Sum256([]byte(strings.Join(env, "\x00")))
+	return b.String(), hex.EncodeToString(sum[:])
 }

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpcli/mcpcli/internal/safefile"
 )
 
 // A project file (.mcp.json, .vscode/mcp.json, .cursor/mcp.json, found by
@@ -135,7 +137,7 @@ func (s *TrustStore) edit(change func(map[string]TrustRecord) bool) error {
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
 		return fmt.Errorf("cannot create the directory for %s: %s", showPath(s.Path), oneLine(err))
 	}
-	if err := writeFileAtomic(s.Path, append(data, '\n'), 0o600); err != nil {
+	if err := safefile.Replace(s.Path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("cannot write %s: %s", showPath(s.Path), oneLine(err))
 	}
 	return nil

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"github.com/mcpcli/mcpcli/internal/safefile"
 )
 
 // Add writes a server into mcpcli's own file, creating the file and its
@@ -128,7 +130,7 @@ func (c *Config) editUserFile(create bool, edit func(path string, servers *value
 	}
 	// Always private: what it writes may be a secret (a header, an
 	// environment variable), whatever mode the file had before.
-	if err := writeFileAtomic(path, encode(root), 0o600); err != nil {
+	if err := safefile.Replace(path, encode(root), 0o600); err != nil {
 		return fmt.Errorf("cannot write %s: %s", showPath(path), oneLine(err))
 	}
 	return nil
@@ -158,36 +160,6 @@ func firstDuplicate(v *value) (member, bool) {
 		}
 	}
 	return member{}, false
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it over path, so a reader sees the old file or the new one, never half.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp") // created 0600
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if perm != 0o600 {
-		if err := f.Chmod(perm); err != nil {
-			return err
-		}
-	}
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
 
 // entryValue is e as JSON, in a fixed order of fields, followed by the

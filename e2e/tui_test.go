@@ -48,12 +48,19 @@ var (
 	buildErr  error
 )
 
-// mcpcli builds the binary once per test run.
+// mcpcli builds the binary once per test run, for a test that drives it
+// in tmux.
 func mcpcli(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (apt-get install tmux); the TUI tests drive mcpcli inside it")
 	}
+	return binary(t)
+}
+
+// binary builds the binary once per test run.
+func binary(t *testing.T) string {
+	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "mcpcli-e2e")
 		if err != nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/mcpcli/mcpcli/internal/plural"
 )
 
 // Mismatch is one way a live run differs from its flow file.
@@ -129,18 +131,11 @@ func checkStep(n int, st *Step, run Run) []Mismatch {
 func roundsTaken(run Run) string {
 	switch {
 	case run.Result != nil:
-		return fmt.Sprintf("the request took %d round%s", run.Result.Rounds, plural(run.Result.Rounds))
+		return fmt.Sprintf("the request took %d round%s", run.Result.Rounds, plural.S(run.Result.Rounds))
 	case run.Err != nil:
 		return "the request failed first: " + jsonText(firstLine(run.Err.Error()))
 	}
 	return "the request ended"
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func firstLine(s string) string {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -29,16 +30,9 @@ func Text(w io.Writer, findings []Finding) error {
 		b.WriteString(render.Line(line))
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "lint: %d error%s, %d warning%s\n", errs, plural(errs), warns, plural(warns))
+	fmt.Fprintf(&b, "lint: %d error%s, %d warning%s\n", errs, plural.S(errs), warns, plural.S(warns))
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // JSON writes the findings as a JSON list (-o json).

@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/term"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/plural"
 )
 
 // Console is the run's stderr: everything mcpcli shows that is not a
@@ -31,6 +33,9 @@ type Console struct {
 	prog *Progress
 	opts ConsoleOptions
 	live bool // a Waiting line is on screen
+
+	waiterOnce sync.Once
+	waiter     *Waiter
 }
 
 // ConsoleOptions configure a Console.
@@ -255,12 +260,12 @@ func DescribeStep(st client.Step) string {
 		return fmt.Sprintf("← input_required (round %d): %s; %s", st.Round, asked, stateText(st.StateLen, "requestState"))
 	case client.StepRootsListed:
 		n := len(st.RootsSent["roots"])
-		return fmt.Sprintf("← roots/list (the server's own request): sent %d root%s", n, plural(n))
+		return fmt.Sprintf("← roots/list (the server's own request): sent %d root%s", n, plural.S(n))
 	case client.StepComplete:
 		if st.Round == 0 {
 			return "← result"
 		}
-		return fmt.Sprintf("← result, after %d round%s", st.Round, plural(st.Round))
+		return fmt.Sprintf("← result, after %d round%s", st.Round, plural.S(st.Round))
 	}
 	return ""
 }
@@ -270,4 +275,52 @@ func stateText(n int, what string) string {
 		return "no requestState"
 	}
 	return fmt.Sprintf("%s (%d bytes)", what, n)
+}
+
+// NewConsoleFor is the console on stderr w as the environment says:
+// colour unless NO_COLOR or TERM=dumb; the key guard of the forms and
+// consent screens from KeyGuardEnv (a value that is not a duration is
+// warned of, and the default kept); the width of the terminal w is.
+func NewConsoleFor(w io.Writer, tty bool, getenv func(string) string) *Console {
+	guard, bad := KeyGuard(getenv(KeyGuardEnv))
+	c := NewConsole(w, ConsoleOptions{
+		TTY:      tty,
+		Color:    getenv("NO_COLOR") == "" && getenv("TERM") != "dumb",
+		KeyGuard: guard,
+		Width: func() int {
+			if fd, ok := w.(interface{ Fd() uintptr }); ok {
+				if cols, _, err := term.GetSize(int(fd.Fd())); err == nil {
+					return cols
+				}
+			}
+			return 0
+		},
+	})
+	if bad {
+		c.Warn(fmt.Sprintf("%s=%q is not a duration (300ms, 1s, 0 for none); the forms ignore keys for the first %v as usual", KeyGuardEnv, getenv(KeyGuardEnv), DefaultKeyGuard))
+	}
+	return c
+}
+
+// KeyGuardEnv lengthens (or, for tests that type at machine speed, turns
+// off) the time a form or consent screen ignores keys after it appears.
+const KeyGuardEnv = "MCPCLI_KEY_GUARD"
+
+// KeyGuard reads MCPCLI_KEY_GUARD: "" is the default, 0 none; bad is set
+// for a value that is not a duration.
+func KeyGuard(v string) (d time.Duration, bad bool) {
+	if v == "" {
+		return 0, false
+	}
+	if v == "0" {
+		return NoKeyGuard, false
+	}
+	d, err := time.ParseDuration(v)
+	switch {
+	case err != nil || d < 0:
+		return 0, true
+	case d == 0:
+		return NoKeyGuard, false
+	}
+	return d, false
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/plural"
 )
 
 // FormAnswerer answers a round on the full screen: each form-mode ask as a
@@ -125,7 +126,7 @@ func statusLine(r client.Round, i int, res *mcp.ElicitResult) string {
 			return fmt.Sprintf("→ accept%s sent to %s (you agreed to continue at the URL)", which, who)
 		}
 		n := len(res.Content)
-		return fmt.Sprintf("→ accept%s sent to %s with %d value%s", which, who, n, plural(n))
+		return fmt.Sprintf("→ accept%s sent to %s with %d value%s", which, who, n, plural.S(n))
 	case client.Decline:
 		return fmt.Sprintf("→ decline%s sent to %s", which, who)
 	}

@@ -199,7 +199,7 @@ func BenchmarkOpenArguments50(b *testing.B) {
 			b.Fatalf("ParseArguments: %v %v", err, form.Problems)
 		}
 		a := Arguments{Server: client.Server{Name: "bench"}, Method: "tools/call", Target: "big", Description: "A tool with 50 arguments.", Form: form}
-		m := newAskModel(a.round(), 0)
+		m := newAskModel(argsRound(&a), 0)
 		m.args = &a
 		m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		m.slot().Input.Focus()
@@ -212,7 +212,7 @@ func BenchmarkOpenArguments50(b *testing.B) {
 func BenchmarkKeystrokeArguments50(b *testing.B) {
 	form, _ := schema.ParseArguments(schemaArgs(50))
 	a := Arguments{Server: client.Server{Name: "bench"}, Method: "tools/call", Target: "big", Form: form}
-	m := newAskModel(a.round(), 0)
+	m := newAskModel(argsRound(&a), 0)
 	m.args = &a
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.slot().Input.Focus()

@@ -146,7 +146,7 @@ func keyMap() *huh.KeyMap {
 
 func newSlot(f *schema.Field) *Slot {
 	s := &Slot{Field: f}
-	s.title = clip(Line(f.Label()), maxTitle)
+	s.title = Clip(Line(f.Label()), maxTitle)
 	if f.Required {
 		s.title += " *"
 	}
@@ -155,10 +155,10 @@ func newSlot(f *schema.Field) *Slot {
 		desc = append(desc, "⚠ "+SecretWarning)
 	}
 	if f.Description != "" {
-		desc = append(desc, clip(Sanitize(f.Description), maxDescription))
+		desc = append(desc, Clip(Sanitize(f.Description), maxDescription))
 	}
 	if f.DefaultProblem != "" {
-		desc = append(desc, "note: "+clip(Line(f.DefaultProblem), maxDescription))
+		desc = append(desc, "note: "+Clip(Line(f.DefaultProblem), maxDescription))
 	}
 	s.desc = strings.Join(desc, "\n")
 
@@ -175,9 +175,9 @@ func newSlot(f *schema.Field) *Slot {
 		s.kind = slotText
 		if f.Default != nil {
 			if f.Long() || f.Kind == schema.JSON {
-				s.text = clip(Sanitize(f.Show(f.Default)), maxDescription)
+				s.text = Clip(Sanitize(f.Show(f.Default)), maxDescription)
 			} else {
-				s.text = clip(Line(f.Show(f.Default)), maxDescription)
+				s.text = Clip(Line(f.Show(f.Default)), maxDescription)
 			}
 			shown := s.text
 			s.shownDefault = &shown
@@ -580,8 +580,8 @@ func wrapCut(s string, width, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// clip cuts s to n runes, marking the cut.
-func clip(s string, n int) string {
+// Clip cuts s to n runes, marking the cut with an ellipsis.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

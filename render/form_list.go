@@ -72,13 +72,13 @@ func newListField(s *Slot) *listField {
 	} else {
 		seen := make(map[string]int, len(f.Options))
 		for _, o := range f.Options {
-			label := clip(Line(o.Label()), maxOption)
+			label := Clip(Line(o.Label()), maxOption)
 			if label == "" {
 				label = `""`
 			}
 			seen[label]++
 			if seen[label] > 1 { // two titles alike: tell them apart by value
-				label = clip(label+" ("+Line(o.Value)+")", maxOption)
+				label = Clip(label+" ("+Line(o.Value)+")", maxOption)
 			}
 			l.opts = append(l.opts, listOpt{label: label, lower: strings.ToLower(label), value: o.Value})
 		}

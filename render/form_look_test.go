@@ -35,7 +35,7 @@ func TestCutMarksOnce(t *testing.T) {
 		{"cut inside a line", long + "\n" + long + "\n" + long, 40, 2},
 		{"cut where lines end", "one\ntwo\nthree", 40, 2},
 		{"the text ends in an ellipsis", "wait for it…\nsecond…\nthird", 40, 1},
-		{"clipped by clip first", clip(long+long, 120), 50, 2},
+		{"clipped by clip first", Clip(long+long, 120), 50, 2},
 		{"narrow", long, 12, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

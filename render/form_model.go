@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/schema"
 )
 
@@ -107,7 +108,7 @@ func newAskModel(r client.Round, i int) *askModel {
 			m.problems = []string{"the ask has no schema mcpcli could read"}
 		case !form.Renderable():
 			for _, p := range form.Problems {
-				m.problems = append(m.problems, clip(Line(p.String()), maxDescription))
+				m.problems = append(m.problems, Clip(Line(p.String()), maxDescription))
 			}
 		default:
 			m.fields = BuildForm(form)
@@ -180,7 +181,7 @@ func (m *askModel) messageLines() []string {
 	// Every frame asks for the header, and wrapping a long message is not
 	// free: keep it per width.
 	if w := m.innerWidth(); m.msgWidth != w {
-		msg := clip(Sanitize(a.Params.Message), maxMessage)
+		msg := Clip(Sanitize(a.Params.Message), maxMessage)
 		m.msgLines, m.msgWidth = strings.Split(lipgloss.Wrap(msg, w, ",.-; "), "\n"), w
 	}
 	return m.msgLines
@@ -210,7 +211,7 @@ func (m *askModel) fullHeader() []string {
 	w := m.innerWidth()
 	title, sub := AskTitle(m.r, m.i), "your answers go to "+Who(m.r.Server)
 	if m.args != nil {
-		title, sub = m.args.title(), "sent to "+Who(m.r.Server)+" when you send it"
+		title, sub = argsTitle(m.args), "sent to "+Who(m.r.Server)+" when you send it"
 	}
 	var lines []string
 	if m.banner != "" {
@@ -723,18 +724,9 @@ func (m *askModel) moreKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.top = 0
 		m.scrollReview()
 		return m, nil
-	case "up", "k":
-		m.top--
-	case "down", "j":
-		m.top++
-	case "pgup", "b":
-		m.top -= rows
-	case "pgdown", "space", "f":
-		m.top += rows
-	case "home", "g":
-		m.top = 0
-	case "end", "G":
-		m.top = len(m.more)
+	}
+	if by, ok := Scroll(msg.String(), rows, len(m.more)); ok {
+		m.top += by
 	}
 	m.top = max(0, min(m.top, len(m.more)-rows))
 	return m, nil
@@ -970,7 +962,7 @@ func (m *askModel) choiceView() string {
 
 func (m *askModel) cancelRestView() string {
 	var body []string
-	body = append(body, m.look.chrome().Title.Render(fmt.Sprintf("You cancelled this ask. Cancel the other %d ask%s of this round too?", m.rest, plural(m.rest))))
+	body = append(body, m.look.chrome().Title.Render(fmt.Sprintf("You cancelled this ask. Cancel the other %d ask%s of this round too?", m.rest, plural.S(m.rest))))
 	body = append(body, m.look.chrome().Dim.Render("No goes on to the next one; nothing is dropped without asking."), "")
 	body = append(body, m.look.chrome().button("Yes, cancel all", m.cursor == 0)+"  "+m.look.chrome().button("No, answer them", m.cursor == 1))
 	return m.screenOf(body, "y yes · n no · enter choose", "")

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/schema"
 )
 
@@ -23,7 +24,7 @@ func Who(s client.Server) string {
 const maxServerName = 40
 
 // serverName is the server's name, sanitized and clipped.
-func serverName(s client.Server) string { return clip(Line(s.Display()), maxServerName) }
+func serverName(s client.Server) string { return Clip(Line(s.Display()), maxServerName) }
 
 // AskTitle is the one-line heading of an ask: who asks, and "2 of 3" when a
 // round holds several.
@@ -114,10 +115,11 @@ func intp(p *int) *float64 {
 // plural2 picks the word for a range: one after "1", "at least 1" and "at
 // most 1", many after the rest.
 func plural2(r, one, many string) string {
+	n := 2
 	if r == "1" || strings.HasSuffix(r, " 1") {
-		return one
+		n = 1
 	}
-	return many
+	return plural.Of(n, one, many)
 }
 
 func rangeText(lo, hi *float64) string {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/textsafe"
@@ -117,4 +118,28 @@ func TaskLine(st client.TaskStatus) string {
 		line += " — " + Line(st.StatusMessage)
 	}
 	return line
+}
+
+// Notifications prints notifications, one line each as they arrive (with
+// asJSON, each message as received: JSON Lines), for mcpcli watch.
+type Notifications struct {
+	mu     sync.Mutex
+	out    io.Writer
+	asJSON bool
+}
+
+// NewNotifications prints to out.
+func NewNotifications(out io.Writer, asJSON bool) *Notifications {
+	return &Notifications{out: out, asJSON: asJSON}
+}
+
+// Write prints n; it is client.Options.OnNotification.
+func (w *Notifications) Write(n client.Notification) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.asJSON {
+		_ = WriteJSONLine(w.out, n.Raw)
+		return
+	}
+	fmt.Fprintln(w.out, NotificationLine(n.Method, n.Params))
 }

@@ -12,8 +12,10 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/term"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/schema"
 )
 
@@ -58,6 +60,23 @@ type Prompter struct {
 // NewPrompter returns a Prompter reading in and writing out.
 func NewPrompter(in io.Reader, out io.Writer) *Prompter {
 	return &Prompter{In: bufio.NewReader(in), Out: out}
+}
+
+// NewTerminalPrompter is a Prompter reading in: on a terminal (tty, its
+// descriptor fd), a secret is read without echo and what was typed ahead
+// is dropped before a question; piped, each answer read is echoed.
+func NewTerminalPrompter(in io.Reader, out io.Writer, tty bool, fd int) *Prompter {
+	p := NewPrompter(in, out)
+	if !tty {
+		p.Echo = true
+		return p
+	}
+	p.ReadSecret = func() (string, error) {
+		b, err := term.ReadPassword(fd)
+		return string(b), err
+	}
+	p.DropTypeahead = func() { DropTerminalInput(fd) }
+	return p
 }
 
 // Write writes to the Prompter's output: what it asks, and what goes with
@@ -196,7 +215,7 @@ func (p *Prompter) Answer(ctx context.Context, r client.Round) (map[string]*mcp.
 			rest := len(r.Asks) - i - 1
 			all := errors.Is(err, errEOF)
 			if !all {
-				c, cerr := p.choose(ctx, fmt.Sprintf("Cancel the other %d ask%s of this round too? [y]es/[n]o [y]: ", rest, plural(rest)), []string{"yes", "no"}, "yes")
+				c, cerr := p.choose(ctx, fmt.Sprintf("Cancel the other %d ask%s of this round too? [y]es/[n]o [y]: ", rest, plural.S(rest)), []string{"yes", "no"}, "yes")
 				all = cerr != nil || c == "yes"
 				if cerr != nil && !errors.Is(cerr, errEOF) && !errors.Is(cerr, errGaveUp) {
 					return nil, cerr
@@ -206,7 +225,7 @@ func (p *Prompter) Answer(ctx context.Context, r client.Round) (map[string]*mcp.
 				for _, b := range r.Asks[i+1:] {
 					out[b.Key] = &mcp.ElicitResult{Action: client.Cancel}
 				}
-				fmt.Fprintf(p.Out, "→ cancel for the other %d ask%s\n", rest, plural(rest))
+				fmt.Fprintf(p.Out, "→ cancel for the other %d ask%s\n", rest, plural.S(rest))
 				return out, nil
 			}
 		}
@@ -216,13 +235,6 @@ func (p *Prompter) Answer(ctx context.Context, r client.Round) (map[string]*mcp.
 
 func (p *Prompter) status(r client.Round, i int, res *mcp.ElicitResult) {
 	fmt.Fprintln(p.Out, statusLine(r, i, res))
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func (p *Prompter) heading(r client.Round, i int) {
@@ -338,7 +350,7 @@ func (p *Prompter) fill(ctx context.Context, form *schema.Form, values map[strin
 // AskArguments asks for a request's arguments as lines, starting from the
 // values given, and returns the arguments to send, or ErrCancelled.
 func (p *Prompter) AskArguments(ctx context.Context, args Arguments) (map[string]any, error) {
-	fmt.Fprintf(p.Out, "\n── %s ──\n", args.title())
+	fmt.Fprintf(p.Out, "\n── %s ──\n", argsTitle(&args))
 	if args.Description != "" {
 		for _, l := range strings.Split(Sanitize(args.Description), "\n") {
 			fmt.Fprintf(p.Out, "   %s\n", l)

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/plural"
 )
 
 // HumanModel is the model a reply written by a person names.
@@ -160,7 +161,7 @@ func samplingStatus(r client.SamplingRound, a *client.SamplingAnswer) string {
 			n += len([]rune(t.Text))
 		}
 	}
-	return fmt.Sprintf("→ reply sent to %s for %s (%d character%s)", who, Line(r.Key), n, plural(n))
+	return fmt.Sprintf("→ reply sent to %s for %s (%d character%s)", who, Line(r.Key), n, plural.S(n))
 }
 
 // Sample implements client.Sampler on lines: the request, then the reply

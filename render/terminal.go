@@ -11,12 +11,14 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+
+	"github.com/mcpcli/mcpcli/request"
 )
 
 // ErrCancelled means the person dismissed what was on screen. Every
 // full-screen program mcpcli runs turns its library's own signal for it
 // (bubbletea's ErrInterrupted) into this, in one place: Terminal.Run.
-var ErrCancelled = errors.New("cancelled")
+var ErrCancelled = request.ErrCancelled
 
 // Terminal is where the full-screen programs of a run (forms, URL consent)
 // are shown: the person's keys and the screen. One Terminal serves a run,

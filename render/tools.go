@@ -231,10 +231,10 @@ func compactJSON(v json.RawMessage) string {
 	var x any
 	if json.Unmarshal(v, &x) == nil {
 		if b, err := json.Marshal(x); err == nil {
-			return clip(Line(string(b)), maxOption)
+			return Clip(Line(string(b)), maxOption)
 		}
 	}
-	return clip(Line(string(v)), maxOption)
+	return Clip(Line(string(v)), maxOption)
 }
 
 // PromptEntry is one prompt of `mcpcli prompts`.

@@ -13,27 +13,16 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/request"
 )
 
 // Question asks a person for one value mcpcli needs before it can send a
 // request: a prompt argument or a resource template variable that was not
 // given on the command line, with the server's completion suggestions.
-type Question struct {
-	Server client.Server
-	// For says what the value is for: "prompt code_review", "resource
-	// template file:///{path}".
-	For         string
-	Name        string
-	Description string
-	Required    bool
-	// Suggestions are the server's completion/complete values; More is set
-	// when it has more than these.
-	Suggestions []string
-	More        bool
-}
+type Question = request.Question
 
 // ErrSkipped is an optional value the person left empty.
-var ErrSkipped = errors.New("left unset")
+var ErrSkipped = request.ErrSkipped
 
 // maxSuggestions is how many suggestions are listed.
 const maxSuggestions = 20
@@ -340,7 +329,7 @@ func (m *valueModel) keys() string {
 	case sug == "":
 		return "enter use it (empty: leave unset) · " + esc
 	}
-	label := "‹" + clip(sug, maxKeyLabel) + "›"
+	label := "‹" + Clip(sug, maxKeyLabel) + "›"
 	other := ""
 	if len(m.matches()) > 1 {
 		other = " · ↑/↓ another"

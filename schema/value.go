@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpcli/mcpcli/internal/plural"
 )
 
 // A value of a field is typed by its kind:
@@ -115,10 +117,10 @@ func (f *Field) Check(v any) error {
 		}
 		n := utf8.RuneCountInString(s)
 		if f.MinLength != nil && n < *f.MinLength {
-			return fmt.Errorf("must be at least %d character%s (now %d)", *f.MinLength, plural(*f.MinLength), n)
+			return fmt.Errorf("must be at least %d character%s (now %d)", *f.MinLength, plural.S(*f.MinLength), n)
 		}
 		if f.MaxLength != nil && n > *f.MaxLength {
-			return fmt.Errorf("must be at most %d character%s (now %d)", *f.MaxLength, plural(*f.MaxLength), n)
+			return fmt.Errorf("must be at most %d character%s (now %d)", *f.MaxLength, plural.S(*f.MaxLength), n)
 		}
 		return checkFormat(f.Format, s)
 	case Number, Integer:
@@ -177,13 +179,6 @@ func (f *Field) Check(v any) error {
 		}
 	}
 	return nil
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

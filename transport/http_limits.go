@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -249,3 +250,49 @@ type failure struct {
 
 func (f *failure) Error() string   { return f.err.Error() }
 func (f *failure) Unwrap() []error { return []error{f.err, f.cause} }
+
+// Bounds of a message size: below 1 KiB no MCP message fits; above 16 GiB
+// the bound no longer protects anything.
+const (
+	minMessageSize = 1 << 10
+	maxMessageSize = 16 << 30
+)
+
+var sizeUnits = map[string]int64{
+	"": 1, "b": 1,
+	"k": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30,
+	"kb": 1000, "mb": 1000 * 1000, "gb": 1000 * 1000 * 1000,
+}
+
+// ParseMessageSize reads "256MiB", "1MB", "65536": a message size, as
+// the --max-message-size flag takes it.
+func ParseMessageSize(s string) (int64, error) {
+	n, err := ParseSize(s)
+	if err != nil {
+		return 0, err
+	}
+	if n < minMessageSize {
+		return 0, fmt.Errorf("%q is less than %s, too small for an MCP message", s, FormatSize(minMessageSize))
+	}
+	return n, nil
+}
+
+// ParseSize reads a size of at most 16 GiB: a number of bytes, or a
+// number with a unit (KiB, MiB, GiB; KB, MB, GB for powers of ten).
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' })
+	if i < 0 {
+		i = len(t)
+	}
+	num, unit := t[:i], strings.ToLower(strings.TrimSpace(t[i:]))
+	mult, ok := sizeUnits[unit]
+	n, err := strconv.ParseInt(num, 10, 64)
+	if !ok || err != nil || num == "" {
+		return 0, fmt.Errorf("%q is not a size: write it like 256MiB, 64KiB or 1048576", s)
+	}
+	if n > maxMessageSize/mult || n*mult > maxMessageSize {
+		return 0, fmt.Errorf("%q is more than %s", s, FormatSize(maxMessageSize))
+	}
+	return n * mult, nil
+}

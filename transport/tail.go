@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"sync"
 )
@@ -59,4 +60,21 @@ func (t *tail) Lines() []string {
 		out = append(out, string(t.partial))
 	}
 	return out
+}
+
+// StderrTail is what a stdio server wrote to stderr last, when the error
+// is about its death or its stdout.
+func StderrTail(err error) []string {
+	var ee *ExitError
+	var se *StdoutError
+	var sc *StdoutClosedError
+	switch {
+	case errors.As(err, &ee):
+		return ee.Stderr
+	case errors.As(err, &se):
+		return se.Stderr
+	case errors.As(err, &sc):
+		return sc.Stderr
+	}
+	return nil
 }

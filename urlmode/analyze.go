@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/render"
 
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/internal/textsafe"
 )
 
@@ -366,10 +367,10 @@ func alteredBecause(raw string) string {
 	}
 	var why []string
 	if invisible > 0 {
-		why = append(why, fmt.Sprintf("%d invisible character%s (such as bidi controls or zero-width spaces), now shown percent-encoded", invisible, plural(invisible)))
+		why = append(why, fmt.Sprintf("%d invisible character%s (such as bidi controls or zero-width spaces), now shown percent-encoded", invisible, plural.S(invisible)))
 	}
 	if spaces > 0 {
-		why = append(why, fmt.Sprintf("%d space%s, now shown as %%20", spaces, plural(spaces)))
+		why = append(why, fmt.Sprintf("%d space%s, now shown as %%20", spaces, plural.S(spaces)))
 	}
 	return strings.Join(why, "; ")
 }
@@ -598,11 +599,4 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

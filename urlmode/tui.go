@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -203,19 +204,11 @@ func (m model) key(k string) (tea.Model, tea.Cmd) {
 			return m.quit(chDecline)
 		case "esc", "c":
 			return m.quit(chCancel)
-		case "up", "k":
-			m.scroll(-1)
-		case "down", "j":
-			m.scroll(1)
-		case "pgup":
-			m.scroll(-m.avail())
-		case "pgdown", "space":
-			m.scroll(m.avail())
-		case "home", "g":
-			m.scroll(-len(m.body()))
-		case "end", "G":
-			m.scroll(len(m.body()))
 		default:
+			if by, ok := render.Scroll(k, m.avail(), len(m.body())); ok {
+				m.scroll(by)
+				break
+			}
 			m.hint = "Choose: o opens the link in your browser, s shows it to copy, d declines, Esc cancels."
 		}
 	}
@@ -329,7 +322,7 @@ func (m model) View() tea.View {
 	if len(body) > avail {
 		more := "↑/↓ PgUp/PgDn scroll"
 		if end < len(body) {
-			more += fmt.Sprintf(" · %d more line%s below", len(body)-end, plural(len(body)-end))
+			more += fmt.Sprintf(" · %d more line%s below", len(body)-end, plural.S(len(body)-end))
 		}
 		foot[0] = m.c().faint.Render(more)
 	}

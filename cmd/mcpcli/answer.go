@@ -1,86 +1,62 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/render"
-	"github.com/mcpcli/mcpcli/schema"
-	"github.com/mcpcli/mcpcli/urlmode"
+	"github.com/mcpcli/mcpcli/request"
 )
 
-// Answerer picks how elicitations are answered in this run: an answers
-// file, full-screen forms, or line prompts.
-func (f *Factory) Answerer(cmd *cobra.Command) (client.Answerer, error) {
-	a, _, err := f.Answerers(cmd)
-	return a, err
+// asking is how this run asks the person (connect.Asking), made on first
+// use: after --cast has taken the streams.
+func (f *Factory) asking() *connect.Asking {
+	if f.ask == nil {
+		f.ask = connect.NewAsking(f.person())
+	}
+	return f.ask
 }
 
-// Answerers picks how this run answers: elicitations always, and with
-// --sampling the server's sampling requests too (nil otherwise: sampling
-// is not declared), the same way (an answers file, the full screen, or
-// lines).
-func (f *Factory) Answerers(cmd *cobra.Command) (client.Answerer, client.Sampler, error) {
-	a, sampler, err := f.answerers(cmd)
-	if err != nil || !f.Flags.Sampling {
-		return a, nil, err
-	}
-	return a, sampler, nil
+// person is how this run reaches the person who runs it.
+func (f *Factory) person() connect.Person {
+	d := f.Deps
+	return connect.Person{In: d.In, Console: f.Console(), InTTY: d.InTTY, ErrTTY: d.ErrTTY, InFd: d.InFd, Getenv: f.getenv, Open: d.Open,
+		Answers: f.Flags.Answers, OpenURLs: f.Flags.OpenURLs, Accessible: f.Flags.Accessible}
 }
 
-func (f *Factory) answerers(cmd *cobra.Command) (client.Answerer, client.Sampler, error) {
-	con := f.Console()
-	consent := &urlmode.Consent{Open: f.Deps.Open, Out: con}
-	if f.Flags.Answers != "" {
-		s, err := f.script(cmd)
-		if err != nil {
-			return nil, nil, err
-		}
-		// A scripted accept of a URL is the script's consent: opened with
-		// --open-urls, printed otherwise; refused schemes become decline.
-		return consent.Script(s, f.Flags.OpenURLs), s, nil
-	}
-	// What the person answers is kept, to be written as an answers file
-	// if the retry that carries it fails (or with --save-answers).
-	f.recorder = &client.Recorder{}
-	if fa := f.forms(); fa != nil {
-		consent.Term = fa.Term
-		consent.Banner = func() string { return fa.Banner } // the tour's step, as on its forms
-		fa.URL = consent.TUI
-		f.recorder.Inner = fa
-		return f.recorder, fa, nil
-	}
-	p := f.prompter()
-	p.URL = func(ctx context.Context, r client.Round, i int) (*mcp.ElicitResult, error) {
-		return consent.Line(ctx, p, r, i)
-	}
-	f.recorder.Inner = p
-	return f.recorder, p, nil
-}
+// prompter is the run's line prompter.
+func (f *Factory) prompter() *render.Prompter { return f.asking().Prompter() }
+
+// arguments is how this run asks for missing arguments (nil: nobody can
+// be asked).
+func (f *Factory) arguments() request.FormAsker { return f.asking().Arguments() }
+
+// values is how this run asks for one value with completions (nil:
+// nobody can be asked).
+func (f *Factory) values() request.ValueAsker { return f.asking().Values() }
 
 // keepAnswers writes what the person answered as an answers file: to
 // --save-answers, or, when the run failed after they accepted an ask, to a
 // file of its own, with the command that sends them again (answers that
 // only decline or cancel are nothing to send again).
 func (f *Factory) keepAnswers(err error) {
-	if f.recorder == nil || f.recorder.Len() == 0 {
+	if f.ask == nil || f.ask.Recorder() == nil {
+		return
+	}
+	rec := f.ask.Recorder()
+	n, accepted := rec.Answered()
+	if n == 0 {
 		return
 	}
 	con := f.Console()
 	path := f.Flags.SaveAnswers
 	if path == "" {
 		var ue *usageError
-		if err == nil || f.recorder.Accepted() == 0 || errors.As(err, &ue) || errors.As(err, new(toolError)) || errors.Is(err, client.ErrAbandoned) || errors.Is(err, context.Canceled) {
+		if err == nil || accepted == 0 || errors.As(err, &ue) || errors.As(err, new(toolError)) || errors.Is(err, client.ErrAbandoned) || errors.Is(err, context.Canceled) {
 			return
 		}
 		file, ferr := os.CreateTemp("", "mcpcli-answers-*.json")
@@ -91,7 +67,8 @@ func (f *Factory) keepAnswers(err error) {
 		file.Close()
 		path = file.Name()
 	}
-	if werr := os.WriteFile(path, f.recorder.Script(), 0o600); werr != nil {
+	file, _, _ := rec.Answers()
+	if werr := os.WriteFile(path, file, 0o600); werr != nil {
 		con.Warn(fmt.Sprintf("your answers could not be saved in %s: %v", path, werr))
 		return
 	}
@@ -99,199 +76,10 @@ func (f *Factory) keepAnswers(err error) {
 		con.Printf("mcpcli: your answers are saved in %s (send them again with --answers %s)", path, path)
 		return
 	}
-	line, redacted := resendCommand(f.Args, path)
+	line, redacted := request.ResendCommand(f.Args, path)
 	if redacted {
-		con.Printf("mcpcli: your answers are kept in %s; to send them again (put back what shows as %s): %s", path, redactedValue, line)
+		con.Printf("mcpcli: your answers are kept in %s; to send them again (put back what shows as %s): %s", path, request.Redacted, line)
 		return
 	}
 	con.Printf("mcpcli: your answers are kept in %s; to send them again: %s", path, line)
-}
-
-// redactedValue stands in the resend command for a credential.
-const redactedValue = "[redacted]"
-
-// resendCommand is the run's own command line with --answers PATH. The
-// values of --header, and of --env variables named like secrets
-// (GITHUB_TOKEN=…), are not repeated on screen: redacted says some were
-// left out.
-func resendCommand(args []string, path string) (line string, redacted bool) {
-	words := []string{"mcpcli"}
-	hide := func(flag, v string) string {
-		switch flag {
-		case "--header":
-			if name, _, ok := strings.Cut(v, ":"); ok {
-				redacted = true
-				return name + ": " + redactedValue
-			}
-		case "--env":
-			if k, _, ok := strings.Cut(v, "="); ok && schema.LooksSecretName(k) {
-				redacted = true
-				return k + "=" + redactedValue
-			}
-		}
-		return v
-	}
-	prev := ""
-	for i, a := range args {
-		if a == "--" {
-			words = append(words, "--answers", shellQuote(path))
-			path = ""
-			words = append(words, quoteAll(args[i:])...)
-			break
-		}
-		switch {
-		case prev == "--header" || prev == "--env":
-			a = hide(prev, a)
-		case strings.HasPrefix(a, "--header=") || strings.HasPrefix(a, "--env="):
-			flag, v, _ := strings.Cut(a, "=")
-			a = flag + "=" + hide(flag, v)
-		}
-		words = append(words, shellQuote(a))
-		prev = a
-	}
-	if path != "" {
-		words = append(words, "--answers", shellQuote(path))
-	}
-	return strings.Join(words, " "), redacted
-}
-
-func quoteAll(args []string) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = shellQuote(a)
-	}
-	return out
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,@%+", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// forms is the run's full-screen form answerer, or nil when the run cannot
-// show one. The forms draw on stderr; stdout keeps carrying only results,
-// so `mcpcli call … -o json | jq` works with a form on screen.
-func (f *Factory) forms() *render.FormAnswerer {
-	if !f.fullScreen() {
-		return nil
-	}
-	if f.formAnswerer == nil {
-		con := f.Console()
-		f.formAnswerer = &render.FormAnswerer{Term: con.Terminal(f.Deps.In), Status: con}
-	}
-	return f.formAnswerer
-}
-
-// prompter is the run's line prompter: one, since it reads stdin ahead.
-func (f *Factory) prompter() *render.Prompter {
-	if f.linePrompter != nil {
-		return f.linePrompter
-	}
-	p := render.NewPrompter(f.Deps.In, f.Console())
-	if f.Deps.InTTY {
-		fd := f.Deps.InFd
-		p.ReadSecret = func() (string, error) {
-			b, err := term.ReadPassword(fd)
-			return string(b), err
-		}
-		p.DropTypeahead = func() { render.DropTerminalInput(fd) }
-	} else {
-		p.Echo = true
-	}
-	f.linePrompter = p
-	return p
-}
-
-// argumentAsker asks a person for a request's missing arguments.
-type argumentAsker interface {
-	AskArguments(ctx context.Context, a render.Arguments) (map[string]any, error)
-}
-
-// arguments is how this run asks for missing arguments: a form on a
-// terminal, lines with --accessible on one; nil without a terminal, or
-// when the run is scripted with --answers.
-func (f *Factory) arguments() argumentAsker {
-	if !f.Deps.InTTY || f.Flags.Answers != "" {
-		return nil
-	}
-	if fa := f.forms(); fa != nil {
-		return fa
-	}
-	return f.prompter()
-}
-
-// valueAsker asks a person for one value mcpcli needs before sending a
-// request (a template variable, a prompt argument), with the server's
-// completion suggestions.
-type valueAsker interface {
-	AskValue(ctx context.Context, q render.Question) (string, error)
-}
-
-// values is how this run asks for such values: on the full screen, or as
-// lines with --accessible, when stdin is a terminal and the run is not
-// scripted with --answers; nil when nobody can be asked.
-func (f *Factory) values() valueAsker {
-	if !f.Deps.InTTY || f.Flags.Answers != "" {
-		return nil
-	}
-	if fa := f.forms(); fa != nil {
-		return &render.ValueForm{Term: fa.Term}
-	}
-	return f.prompter()
-}
-
-// fullScreen reports whether this run can show full-screen forms: stdin
-// and stderr are a terminal, no --accessible, and the terminal is not
-// "dumb".
-func (f *Factory) fullScreen() bool {
-	d := f.Deps
-	return !f.Flags.Accessible && d.InTTY && d.ErrTTY && f.getenv("TERM") != "dumb"
-}
-
-// script reads --answers.
-func (f *Factory) script(cmd *cobra.Command) (*client.Script, error) {
-	name, what := f.Flags.Answers, f.Flags.Answers
-	open := openFile(name)
-	if name == "-" {
-		name, what = "from stdin", "stdin"
-		open = func() (io.ReadCloser, error) { return io.NopCloser(f.Deps.In), nil }
-	}
-	b, err := readInput(cmd.Context(), what, open)
-	if err != nil {
-		if cmd.Context().Err() != nil {
-			return nil, err
-		}
-		return nil, usageErrorf(cmd, "--answers: %v", err)
-	}
-	s, err := client.ParseScript(bytes.NewReader(b), name)
-	if err != nil {
-		return nil, usageErrorf(cmd, "%v", err)
-	}
-	con := f.Console()
-	s.Notify = func(ask client.Ask, res *mcp.ElicitResult, key string) {
-		con.Printf("→ %s: %s (answers file, key %q)", render.Line(ask.Key), res.Action, key)
-	}
-	s.NotifySample = func(r client.SamplingRound, a *client.SamplingAnswer, key string) {
-		what := "decline"
-		if !a.Decline {
-			what = "reply from model " + render.Line(a.Result.Model)
-		}
-		con.Printf("→ %s: %s (answers file, key %q)", render.Line(r.Key), what, key)
-	}
-	return s, nil
-}
-
-// setBanner heads the run's forms and line asks with b.
-func (f *Factory) setBanner(b string) {
-	if f.formAnswerer != nil {
-		f.formAnswerer.Banner = b
-	}
-	if f.linePrompter != nil {
-		f.linePrompter.Banner = b
-	}
 }

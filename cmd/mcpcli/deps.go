@@ -7,6 +7,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mcpcli/mcpcli/config"
+	"github.com/mcpcli/mcpcli/internal/toolcache"
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/transport"
 	"github.com/mcpcli/mcpcli/urlmode"
@@ -50,7 +51,7 @@ type Deps struct {
 	// Keyring is the system keyring, or nil where there plainly is none.
 	Keyring func() oauth.Keyring
 	// CacheDir is mcpcli's cache directory, where servers' tool lists are
-	// kept between runs as long as each server allows (SystemCacheDir).
+	// kept between runs as long as each server allows (toolcache.SystemDir).
 	// nil means nothing is kept.
 	CacheDir func() (string, error)
 }
@@ -76,7 +77,7 @@ func SystemDeps() *Deps {
 		ConfigOptions: config.SystemOptions,
 		Home:          os.UserHomeDir,
 		Keyring:       func() oauth.Keyring { return oauth.SystemKeyring(os.Getenv) },
-		CacheDir:      SystemCacheDir,
+		CacheDir:      toolcache.SystemDir,
 	}
 	var tty io.Reader // a terminal browser ($BROWSER=w3m) may use it; piped answers are never handed over
 	if d.InTTY {

@@ -9,7 +9,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/spf13/cobra"
+
+	"github.com/mcpcli/mcpcli/request"
 )
 
 // testFactory is a Factory over buffers, with no terminal.
@@ -23,18 +26,18 @@ func TestCallOptionsFromFlags(t *testing.T) {
 	tests := []struct {
 		args       []string
 		wantTool   string
-		wantPairs  []pair
+		wantPairs  []request.Pair
 		wantBase   map[string]any
 		wantJSON   bool
 		wantErr    string
 		wantServer []string
 	}{
-		{args: []string{"call", "greet", "name=Ada", "-o", "json", "--", "srv"}, wantTool: "greet", wantPairs: []pair{{"name", "Ada"}}, wantBase: map[string]any{}, wantJSON: true},
-		{args: []string{"call", "greet", "--args", `{"n":1}`, "x==y", "--", "srv"}, wantTool: "greet", wantPairs: []pair{{"x", "=y"}}, wantBase: map[string]any{"n": jsonNumber("1")}},
+		{args: []string{"call", "greet", "name=Ada", "-o", "json", "--", "srv"}, wantTool: "greet", wantPairs: []request.Pair{{Key: "name", Value: "Ada"}}, wantBase: map[string]any{}, wantJSON: true},
+		{args: []string{"call", "greet", "--args", `{"n":1}`, "x==y", "--", "srv"}, wantTool: "greet", wantPairs: []request.Pair{{Key: "x", Value: "=y"}}, wantBase: map[string]any{"n": jsonNumber("1")}},
 		{args: []string{"call", "--", "srv"}, wantErr: "name the tool to call"},
 		// A -- before the tool ends the flags: a tool named -x is not one;
 		// a second -- starts the server command.
-		{args: []string{"call", "--args", `{"n":1}`, "--", "-x", "k=v", "--", "srv", "--", "-y"}, wantTool: "-x", wantPairs: []pair{{"k", "v"}}, wantBase: map[string]any{"n": jsonNumber("1")}, wantServer: []string{"srv", "--", "-y"}},
+		{args: []string{"call", "--args", `{"n":1}`, "--", "-x", "k=v", "--", "srv", "--", "-y"}, wantTool: "-x", wantPairs: []request.Pair{{Key: "k", Value: "v"}}, wantBase: map[string]any{"n": jsonNumber("1")}, wantServer: []string{"srv", "--", "-y"}},
 		{args: []string{"call", "--url", "http://127.0.0.1:1/mcp", "--", "-x"}, wantTool: "-x", wantBase: map[string]any{}},
 		{args: []string{"call", "-x", "--", "srv"}, wantErr: "unknown shorthand flag: 'x' in -x"},
 		{args: []string{"call", "greet", "name", "--", "srv"}, wantErr: `argument "name" must look like KEY=VALUE`},
@@ -65,7 +68,7 @@ func TestCallOptionsFromFlags(t *testing.T) {
 		if got.Tool != tt.wantTool || got.JSON != tt.wantJSON {
 			t.Errorf("mcpcli %q: Tool %q JSON %v, want %q %v", tt.args, got.Tool, got.JSON, tt.wantTool, tt.wantJSON)
 		}
-		if diff := cmp.Diff(tt.wantPairs, got.Pairs, cmp.AllowUnexported(pair{})); diff != "" {
+		if diff := cmp.Diff(tt.wantPairs, got.Pairs, cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("mcpcli %q: pairs (-want +got):\n%s", tt.args, diff)
 		}
 		if diff := cmp.Diff(tt.wantBase, got.Base); diff != "" {

@@ -2,11 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 
-	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/request"
 )
 
 // The forms need a terminal on both ends and a person who did not ask for
@@ -33,11 +34,12 @@ func TestAnswererChoice(t *testing.T) {
 				Getenv:  func(k string) string { return map[string]string{"TERM": tt.term}[k] },
 			}}
 			f.Flags.Accessible = tt.accessible
-			a, err := f.Answerer(nil)
+			w, err := f.asking().OneShot(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rec, ok := a.(*client.Recorder); ok {
+			a := w.Answerer
+			if rec, ok := a.(*request.Answering); ok {
 				a = rec.Inner // what the person answers is kept
 			}
 			fa, full := a.(*render.FormAnswerer)

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/internal/wiretest"
+	"github.com/mcpcli/mcpcli/render"
 )
 
 // cli runs mcpcli in process, with no terminal and nothing on stdin.
@@ -72,7 +73,7 @@ func TestDiscover(t *testing.T) {
 	for _, tc := range []struct {
 		name, url string
 		text      []string
-		json      discoverInfo
+		json      render.Discovery
 	}{
 		{
 			name: "modern", url: modern,
@@ -82,8 +83,8 @@ func TestDiscover(t *testing.T) {
 				"Capabilities: tools (list changes), logging",
 				"Instructions:\n  Ask for a region first.\n  Then ask for the forecast.",
 			},
-			json: discoverInfo{Name: "weather", Title: "Weather Service", Version: "2.1", ProtocolVersion: "2026-07-28", Era: "modern", Transport: "streamable-http",
-				Negotiation: negotiationInfo{Asked: "2026-07-28", Handshake: "server/discover", Discover: "answered", Reason: "negotiated with server/discover"}},
+			json: render.Discovery{Name: "weather", Title: "Weather Service", Version: "2.1", ProtocolVersion: "2026-07-28", Era: "modern", Transport: "streamable-http",
+				Negotiation: render.Negotiation{Asked: "2026-07-28", Handshake: "server/discover", Discover: "answered", Reason: "negotiated with server/discover"}},
 		},
 		{
 			name: "legacy with a session", url: legacy,
@@ -93,8 +94,8 @@ func TestDiscover(t *testing.T) {
 				"Supports:     2025-11-25\n",
 				"Capabilities: tools (list changes), logging",
 			},
-			json: discoverInfo{Name: "weather", Title: "Weather Service", Version: "2.1", ProtocolVersion: "2025-11-25", Era: "legacy", HTTPSession: true, Transport: "streamable-http",
-				Negotiation: negotiationInfo{Asked: "2026-07-28", Handshake: "initialize", Discover: "refused",
+			json: render.Discovery{Name: "weather", Title: "Weather Service", Version: "2.1", ProtocolVersion: "2025-11-25", Era: "legacy", HTTPSession: true, Transport: "streamable-http",
+				Negotiation: render.Negotiation{Asked: "2026-07-28", Handshake: "initialize", Discover: "refused",
 					Reason: "fallback: the server refused server/discover (-32022: unsupported protocol version); mcpcli used the initialize handshake"}},
 		},
 		{
@@ -105,8 +106,8 @@ func TestDiscover(t *testing.T) {
 				"Capabilities: tools (list changes), resources (subscribe)\n",
 				"Extensions:   io.modelcontextprotocol/ui\n",
 			},
-			json: discoverInfo{Name: "wiretest", Version: "1.0", ProtocolVersion: "2026-07-28", Era: "modern", SupportedVersions: []string{"2026-07-28", "2025-11-25"}, Transport: "streamable-http",
-				Negotiation: negotiationInfo{Asked: "2026-07-28", Handshake: "server/discover", Discover: "answered", Reason: "negotiated with server/discover"}},
+			json: render.Discovery{Name: "wiretest", Version: "1.0", ProtocolVersion: "2026-07-28", Era: "modern", SupportedVersions: []string{"2026-07-28", "2025-11-25"}, Transport: "streamable-http",
+				Negotiation: render.Negotiation{Asked: "2026-07-28", Handshake: "server/discover", Discover: "answered", Reason: "negotiated with server/discover"}},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,7 +124,7 @@ func TestDiscover(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("discover -o json exited %d: %s", code, errs)
 			}
-			var got discoverInfo
+			var got render.Discovery
 			if err := json.Unmarshal([]byte(out), &got); err != nil {
 				t.Fatalf("discover -o json is not JSON: %v\n%s", err, out)
 			}
@@ -135,7 +136,7 @@ func TestDiscover(t *testing.T) {
 			if tc.json.SupportedVersions == nil {
 				got.SupportedVersions = nil
 			}
-			if d := cmp.Diff(tc.json, got, cmpopts.IgnoreUnexported(discoverInfo{})); d != "" {
+			if d := cmp.Diff(tc.json, got, cmpopts.IgnoreUnexported(render.Discovery{})); d != "" {
 				t.Errorf("discover -o json (-want +got):\n%s", d)
 			}
 		})

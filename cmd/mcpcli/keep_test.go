@@ -72,32 +72,6 @@ func TestAnswersSurviveAFailedRetry(t *testing.T) {
 	}
 }
 
-// The command printed to send kept answers again repeats the run, but not
-// its credentials: --header values, and --env values named like secrets.
-func TestResendCommandLeavesCredentialsOut(t *testing.T) {
-	for _, tc := range []struct {
-		args     []string
-		want     string
-		redacted bool
-	}{
-		{[]string{"call", "order", "--url", "http://h/mcp"}, "mcpcli call order --url http://h/mcp --answers /tmp/a.json", false},
-		{[]string{"call", "order", "--header", "Authorization: Bearer s3cret", "--url", "http://h/mcp"},
-			"mcpcli call order --header 'Authorization: [redacted]' --url http://h/mcp --answers /tmp/a.json", true},
-		{[]string{"call", "order", "--header=X-Api-Key: abc", "--url", "http://h/mcp"},
-			"mcpcli call order '--header=X-Api-Key: [redacted]' --url http://h/mcp --answers /tmp/a.json", true},
-		{[]string{"call", "x", "--env", "GITHUB_TOKEN=ghp_1", "--env", "LANG=C", "--", "srv", "--header", "kept"},
-			"mcpcli call x --env 'GITHUB_TOKEN=[redacted]' --env LANG=C --answers /tmp/a.json -- srv --header kept", true},
-	} {
-		got, redacted := resendCommand(tc.args, "/tmp/a.json")
-		if got != tc.want || redacted != tc.redacted {
-			t.Errorf("resendCommand(%q) = %q, %v; want %q, %v", tc.args, got, redacted, tc.want, tc.redacted)
-		}
-		if strings.Contains(got, "s3cret") || strings.Contains(got, "abc") || strings.Contains(got, "ghp_1") {
-			t.Errorf("resendCommand(%q) = %q shows a credential", tc.args, got)
-		}
-	}
-}
-
 // A run that failed after the person only declined (a URL the server
 // requires, -32042) has no answers to keep: no file, no resend command.
 func TestNoAnswersKeptAfterADecline(t *testing.T) {

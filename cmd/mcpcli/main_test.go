@@ -11,6 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/mcpcli/mcpcli/internal/interrupt"
 	"github.com/mcpcli/mcpcli/internal/nocolorprobe"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"mcpcli": func() {
 			deps := SystemDeps()
-			ctx, stop := signalContext(deps.Servers)
+			ctx, stop := interrupt.Context(deps.Servers)
 			// Inside tests os.Executable is the test binary; find the
 			// mcpcli command testscript put on PATH instead.
 			deps.Executable = func() (string, error) { return exec.LookPath("mcpcli") }

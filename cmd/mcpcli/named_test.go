@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/config"
@@ -111,47 +110,6 @@ func TestInputsWithoutATerminal(t *testing.T) {
 	}
 }
 
-// servers add turns its flags into the entry written to the file.
-func TestServersAddEntryFromFlags(t *testing.T) {
-	tests := []struct {
-		name  string
-		flags GlobalFlags
-		want  config.Entry
-		err   string
-	}{
-		{"command after --", GlobalFlags{ServerArgv: []string{"./w", "-v"}, Env: []string{"A=1"}, Cwd: "/srv"},
-			config.Entry{Type: config.Stdio, Command: "./w", Args: []string{"-v"}, Env: map[string]string{"A": "1"}, Cwd: "/srv"}, ""},
-		{"--stdio", GlobalFlags{Stdio: `npx -y "@scope/pkg"`},
-			config.Entry{Type: config.Stdio, Command: "npx", Args: []string{"-y", "@scope/pkg"}}, ""},
-		{"--url with headers and a client", GlobalFlags{URL: "https://x.example/mcp", Headers: []string{"x-api-key: ${KEY}"}, ClientID: "c1"},
-			config.Entry{Type: config.HTTP, URL: "https://x.example/mcp", Headers: map[string]string{"X-Api-Key": "${KEY}"}, OAuth: &config.OAuth{ClientID: "c1"}}, ""},
-		{"--url with a variable", GlobalFlags{URL: "${BASE}/mcp"}, config.Entry{Type: config.HTTP, URL: "${BASE}/mcp"}, ""},
-		{"neither", GlobalFlags{}, config.Entry{}, "give the server's command after --"},
-		{"both", GlobalFlags{URL: "https://x/mcp", ServerArgv: []string{"./w"}}, config.Entry{}, "not both"},
-		{"--header on stdio", GlobalFlags{ServerArgv: []string{"./w"}, Headers: []string{"A: b"}}, config.Entry{}, "apply to --url servers"},
-		{"--env on http", GlobalFlags{URL: "https://x/mcp", Env: []string{"A=1"}}, config.Entry{}, "apply to stdio servers"},
-		{"a bad url", GlobalFlags{URL: "ftp://x"}, config.Entry{}, "must start with http:// or https://"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := &Factory{Deps: &Deps{}, Flags: tt.flags}
-			got, err := f.entryFromFlags(&cobra.Command{Use: "add"})
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Errorf("entryFromFlags(%+v) error = %v, want one saying %q", tt.flags, err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("entryFromFlags(%+v): %v", tt.flags, err)
-			}
-			if d := cmp.Diff(tt.want, got); d != "" {
-				t.Errorf("entryFromFlags(%+v) (-want +got):\n%s", tt.flags, d)
-			}
-		})
-	}
-}
-
 // A project file is trusted on a terminal only after the review: the
 // question shows the file, every server with its command or URL (server
 // strings inert), and what it reads; no starts nothing, and says how to
@@ -162,7 +120,7 @@ func TestTrustIsAskedOnATerminal(t *testing.T) {
 	deps, errb := namedDeps(t, dir, "n\n", true)
 	_, err := resolve(t, &Factory{Deps: deps}, "plain")
 	want := `server "plain" was not started: you did not trust ` + file + `; once you have read it, 'mcpcli servers trust ` + file + `' trusts it`
-	if err == nil || err.Error() != want {
+	if err == nil || explain(err) != want {
 		t.Errorf("resolving -s plain, answering n = %v\nwant %s", err, want)
 	}
 	out := errb.String()
@@ -211,7 +169,7 @@ func TestUntrustedWithoutATerminal(t *testing.T) {
 	deps, errb := namedDeps(t, dir, "", false)
 	_, err := resolve(t, &Factory{Deps: deps}, "plain")
 	want := `server "plain" is defined in ` + file + `, a project file you have not trusted; read it, then 'mcpcli servers trust ` + file + `' (or pass --trust-project to trust the project's files for this run)`
-	if err == nil || err.Error() != want {
+	if err == nil || explain(err) != want {
 		t.Errorf("resolving -s plain without a terminal = %v\nwant %s", err, want)
 	}
 	if errb.Len() > 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -55,23 +56,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpcli",
 		Short: "A terminal MCP client that renders elicitations",
-		Long: `mcpcli talks to an MCP server, over stdio, Streamable HTTP or the older
-HTTP+SSE, and shows you what it asks for. When a server answers a tool call,
-a prompt or a resource read with "input_required", mcpcli shows each question
-(a form, or a URL to open), then retries the original request with your
-answers until the result arrives. Results go to stdout; everything else goes
-to stderr.
-
-Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, with
---url for HTTP (Streamable, or HTTP+SSE when the server speaks only that), or
-by name with -s NAME from the config files you already have (Claude Code,
-Claude Desktop, VS Code, Cursor, or mcpcli's own; 'mcpcli servers' lists
-them). Servers that require a sign-in (OAuth) get one when they ask. Given a
-server and no command, mcpcli opens the interactive session (mcpcli
-session). Try it first with:
-
-  mcpcli demo
-  mcpcli -- mcpcli demo-server`,
+		Long:  page("mcpcli"),
 		Example: `  mcpcli demo
   mcpcli tools --stdio "npx -y @modelcontextprotocol/server-everything"
   mcpcli call delete_project project=apollo -- mcpcli demo-server
@@ -135,8 +120,8 @@ session). Try it first with:
 	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip, and what a stdio server writes to its stderr, on stderr")
 	p.StringVar(&fl.ClientID, "client-id", "", "sign in (OAuth) as the client `ID` registered with the server's authorization server; its secret comes from $MCPCLI_CLIENT_SECRET or the keyring")
 	p.StringVar(&fl.ClientMetadataURL, "client-metadata-url", "", "sign in (OAuth) with the client ID metadata document at `URL`, where the authorization server takes one")
-	fl.MaxMessageSize = byteSize(transport.MaxMessageSize)
-	p.Var(&fl.MaxMessageSize, "max-message-size", "refuse a message from the server larger than `SIZE` (an HTTP body after decompression, an SSE event, a stdio line)")
+	fl.MaxMessageSize = transport.MaxMessageSize
+	p.Var((*byteSize)(&fl.MaxMessageSize), "max-message-size", "refuse a message from the server larger than `SIZE` (an HTTP body after decompression, an SSE event, a stdio line)")
 	p.StringVar(&fl.Cast, "cast", "", "record what mcpcli draws on the terminal as an asciinema cast (asciicast v2) in `FILE`, with a marker for each round; keys typed are not recorded")
 	p.Float64Var(&fl.CastIdle, "cast-idle", 0, "with --cast: cap every pause of the recording at `N` seconds (as asciinema rec -i)")
 	root.RegisterFlagCompletionFunc("server", f.completeServers(false))
@@ -296,14 +281,10 @@ func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
 	if fl.Timeout < 0 {
 		return usageErrorf(cmd, "--timeout %s: give a positive duration such as 30s", fl.Timeout)
 	}
-	if fl.LogLevel != "" {
-		switch fl.LogLevel {
-		case "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency":
-		default:
-			return usageErrorf(cmd, "--log-level %q: use debug, info, notice, warning, error, critical, alert or emergency", fl.LogLevel)
-		}
+	if l := client.LogLevels; fl.LogLevel != "" && !slices.Contains(l, fl.LogLevel) {
+		return usageErrorf(cmd, "--log-level %q: use %s or %s", fl.LogLevel, strings.Join(l[:len(l)-1], ", "), l[len(l)-1])
 	}
-	if _, err := rootURIs(fl.Roots); err != nil {
+	if _, err := connect.RootURIs(fl.Roots); err != nil {
 		return usageErrorf(cmd, "%v", err)
 	}
 	for _, kv := range fl.Env {
@@ -351,24 +332,6 @@ func noArgs(f *Factory) cobra.PositionalArgs {
 		}
 		return nil
 	}
-}
-
-// connector is how a command reaches its server: resolved from the flags
-// before anything starts (so that a mistake in them is a usage error, and
-// no server is started for nothing), connected when the command runs.
-type connector func(ctx context.Context) (*client.Session, error)
-
-// connector resolves the server from the flags. An HTTP server gets its
-// OAuth handler when the command connects (Connect): the token kept for
-// it, and a sign-in when it asks.
-func (f *Factory) connector(cmd *cobra.Command) (connector, error) {
-	t, err := f.Transport(cmd)
-	if err != nil {
-		return nil, err
-	}
-	return func(ctx context.Context) (*client.Session, error) {
-		return f.Connect(ctx, cmd, t)
-	}, nil
 }
 
 // withSession connects, runs fn, and always closes the session (and with it

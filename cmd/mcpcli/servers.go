@@ -4,18 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/config"
-	"github.com/mcpcli/mcpcli/internal/shellwords"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/render"
-	"github.com/mcpcli/mcpcli/transport"
 )
 
 // ServersOptions are what servers (the list) needs.
@@ -32,29 +28,7 @@ func NewCmdServers(f *Factory, runF func(context.Context, *ServersOptions) error
 	cmd := &cobra.Command{
 		Use:   "servers",
 		Short: "List the servers you can name with -s, and where each is defined",
-		Long: `servers lists every server mcpcli can reach by name with --server NAME (-s),
-with its transport, its command or URL, and the file that defines it.
-
-mcpcli reads the config files you already have: --config FILE; the
-project's .mcp.json (Claude Code), .vscode/mcp.json (VS Code) and
-.cursor/mcp.json (Cursor), from the working directory upward; mcpcli's own
-file (~/.config/mcpcli/servers.json); then, read only, Claude Desktop's,
-Claude Code's and Cursor's user files.
-
-A project file comes with the code around it, so its servers run only once
-you trust the file: mcpcli asks on a terminal, showing what the file would
-run, and remembers a yes for the file as it is (a changed file is asked
-about again). 'mcpcli servers trust FILE' trusts one without asking (for
-scripts and CI), 'mcpcli servers untrust FILE' forgets it, and
---trust-project trusts the project's files for one run.
-
-A name defined in several files is shown once, with the one that runs and
-the ones it shadows: --config FILE first, then a trusted project file, then
-your own files; an untrusted project file never takes a name from your own
-files. The list ends with each project file and whether you trust it.
-
-'mcpcli servers add' and 'mcpcli servers remove' edit mcpcli's own file,
-never another tool's. See 'mcpcli help config' for the file formats.`,
+		Long:  page("servers"),
 		Example: `  mcpcli servers
   mcpcli servers -o json
   mcpcli servers add weather -- ./weather-server --verbose
@@ -76,81 +50,6 @@ never another tool's. See 'mcpcli help config' for the file formats.`,
 	return cmd
 }
 
-// home is the home directory, "" when unknown.
-func (f *Factory) home() string {
-	if f.Deps.Home == nil {
-		return ""
-	}
-	h, err := f.Deps.Home()
-	if err != nil {
-		return ""
-	}
-	return h
-}
-
-// serverRow is one name as servers shows it: the definition that wins,
-// and the ones it shadows.
-type serverRow struct {
-	Name      string       `json:"name"`
-	Transport string       `json:"transport,omitempty"`
-	Target    string       `json:"target,omitempty"`
-	Source    serverSource `json:"source"`
-	Error     string       `json:"error,omitempty"`
-	Shadowed  []serverDef  `json:"shadowed,omitempty"`
-}
-
-type serverDef struct {
-	Transport string       `json:"transport,omitempty"`
-	Target    string       `json:"target,omitempty"`
-	Source    serverSource `json:"source"`
-	Error     string       `json:"error,omitempty"`
-}
-
-type serverSource struct {
-	Path    string `json:"path"`
-	Kind    string `json:"kind"`
-	Project string `json:"project,omitempty"`
-	// Trust is a project file's: untrusted, changed, trusted or
-	// trusted-for-run; "" for your own files.
-	Trust string `json:"trust,omitempty"`
-}
-
-// projectFile is a project file and whether it is trusted, for -o json.
-type projectFile struct {
-	Path      string     `json:"path"`
-	Kind      string     `json:"kind"`
-	Trust     string     `json:"trust"`
-	SHA256    string     `json:"sha256,omitempty"`
-	TrustedAt *time.Time `json:"trustedAt,omitempty"`
-	Error     string     `json:"error,omitempty"`
-}
-
-func sourceOf(l config.Listed) serverSource {
-	s := l.Source
-	return serverSource{Path: s.Path, Kind: string(s.Kind), Project: s.Project, Trust: string(l.Trust)}
-}
-
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
-
-// rows groups config.List's definitions by name, the winning one first.
-func rows(listed []config.Listed) []serverRow {
-	var out []serverRow
-	for _, l := range listed {
-		if l.Shadowed && len(out) > 0 && out[len(out)-1].Name == l.Name {
-			r := &out[len(out)-1]
-			r.Shadowed = append(r.Shadowed, serverDef{Transport: string(l.Transport), Target: l.Target, Source: sourceOf(l), Error: errText(l.Err)})
-			continue
-		}
-		out = append(out, serverRow{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: sourceOf(l), Error: errText(l.Err)})
-	}
-	return out
-}
-
 func serversRun(ctx context.Context, opts *ServersOptions) error {
 	cfg, err := opts.Config()
 	if err != nil {
@@ -163,104 +62,7 @@ func serversRun(ctx context.Context, opts *ServersOptions) error {
 	if err := cfg.TrustStoreErr(); err != nil {
 		opts.Console.Warn(err.Error() + "; no project file counts as trusted")
 	}
-	var projects []projectFile
-	for _, p := range cfg.ProjectFiles() {
-		if p.Err != nil {
-			continue // a warning above says why
-		}
-		pf := projectFile{Path: p.Source.Path, Kind: string(p.Source.Kind), Trust: string(p.State), SHA256: p.SHA256}
-		if !p.TrustedAt.IsZero() {
-			at := p.TrustedAt
-			pf.TrustedAt = &at
-		}
-		projects = append(projects, pf)
-	}
-	rs := rows(listed)
-	if opts.JSON {
-		if rs == nil {
-			rs = []serverRow{}
-		}
-		if projects == nil {
-			projects = []projectFile{}
-		}
-		return render.WriteJSON(opts.Out, map[string]any{"servers": rs, "projects": projects})
-	}
-	if len(rs) == 0 {
-		fmt.Fprintf(opts.Out, "(no servers configured; add one with 'mcpcli servers add NAME -- CMD ARGS' or 'mcpcli servers add NAME --url URL', or see 'mcpcli help config')\n")
-	} else {
-		tw := tabwriter.NewWriter(opts.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tTRANSPORT\tSERVER\tDEFINED IN")
-		for _, r := range rs {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", render.Line(r.Name), orDash(r.Transport), cut(render.Line(r.Target), 60), opts.where(r.Source))
-		}
-		tw.Flush()
-		for _, r := range rs {
-			if r.Error != "" {
-				fmt.Fprintf(opts.Out, "%s cannot be used: %s\n", render.Line(r.Name), render.Line(r.Error))
-			}
-			for _, d := range r.Shadowed {
-				fmt.Fprintf(opts.Out, "%s is also in %s, shadowed\n", render.Line(r.Name), opts.where(d.Source))
-			}
-		}
-	}
-	for _, p := range projects {
-		fmt.Fprintln(opts.Out, opts.projectLine(p))
-	}
-	return nil
-}
-
-// projectLine says where a project file stands, and what to do.
-func (opts *ServersOptions) projectLine(p projectFile) string {
-	file := opts.show(p.Path)
-	trust := "'mcpcli servers trust " + render.Line(shellwords.Quote(p.Path)) + "'"
-	switch config.TrustState(p.Trust) {
-	case config.Trusted:
-		return fmt.Sprintf("%s is a project file you trusted on %s; its servers run", file, p.TrustedAt.Local().Format(time.DateOnly))
-	case config.TrustedForRun:
-		return fmt.Sprintf("%s is a project file trusted for this run (--trust-project); its servers run", file)
-	case config.Changed:
-		return fmt.Sprintf("%s is a project file that changed since you trusted it on %s; its servers run once you read it again and trust it (%s)", file, p.TrustedAt.Local().Format(time.DateOnly), trust)
-	}
-	return fmt.Sprintf("%s is a project file you have not trusted; its servers run once you read it and trust it (%s, or say yes when mcpcli asks)", file, trust)
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-// cut shortens s to n characters, with an ellipsis.
-func cut(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// where names a source for people: the path (~ for the home directory),
-// what kind of file it is, and a project file's trust when it is not.
-func (opts *ServersOptions) where(s serverSource) string {
-	w := opts.show(s.Path)
-	if s.Project != "" {
-		w += fmt.Sprintf(" (project %s)", render.Line(s.Project))
-	}
-	w += " (" + config.Kind(s.Kind).Title()
-	switch config.TrustState(s.Trust) {
-	case config.Untrusted, config.Changed:
-		w += ", not trusted"
-	}
-	return w + ")"
-}
-
-// show is a path for people: ~ for the home directory, sanitized.
-func (opts *ServersOptions) show(p string) string {
-	if opts.Home != "" && strings.HasPrefix(p, opts.Home+string(filepath.Separator)) {
-		p = "~" + p[len(opts.Home):]
-	}
-	return render.Line(p)
+	return render.ServerList{Home: opts.Home}.Write(opts.Out, listed, cfg.ProjectFiles(), opts.JSON)
 }
 
 // ServersAddOptions are what servers add needs.
@@ -278,16 +80,7 @@ func NewCmdServersAdd(f *Factory, runF func(context.Context, *ServersAddOptions)
 	cmd := &cobra.Command{
 		Use:   "add NAME (-- CMD ARGS... | --stdio \"CMD ARGS\" | --url URL [--header \"Name: value\"]...)",
 		Short: "Add a server to mcpcli's own file",
-		Long: `servers add writes a server into mcpcli's own file
-(~/.config/mcpcli/servers.json, $XDG_CONFIG_HOME/mcpcli/servers.json), so
-that --server NAME reaches it. A stdio server is the command after -- (or
---stdio "CMD ARGS"), with --env and --cwd; an HTTP server is --url, with
---header, and --client-id or --client-metadata-url for its sign-in.
-
-Values are written as given: ${VAR} stays ${VAR} in the file, and is
-expanded each time the server is used. A name already in the file is
-refused unless you pass --force. Everything else in the file stays as it
-was.`,
+		Long:  page("servers-add"),
 		Example: `  mcpcli servers add weather -- ./weather-server --verbose
   mcpcli servers add everything --env DEBUG=1 -- npx -y @modelcontextprotocol/server-everything
   mcpcli servers add docs --url https://docs.example.com/mcp --header 'Authorization: Bearer ${DOCS_TOKEN}'
@@ -307,9 +100,9 @@ was.`,
 			if err := config.CheckName(name); err != nil {
 				return usageErrorf(cmd, "%v", err)
 			}
-			entry, err := f.entryFromFlags(cmd)
+			entry, err := connect.Entry(f.flags())
 			if err != nil {
-				return err
+				return asUsage(cmd, err)
 			}
 			opts := &ServersAddOptions{Out: f.Deps.Out, Name: name, Entry: entry, Force: force,
 				Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
@@ -321,69 +114,6 @@ was.`,
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "replace a server of the same name in mcpcli's file")
 	return cmd
-}
-
-// entryFromFlags is the config entry the server flags describe.
-func (f *Factory) entryFromFlags(cmd *cobra.Command) (config.Entry, error) {
-	fl := f.Flags
-	var argv []string
-	if fl.Stdio != "" {
-		words, err := shellwords.Split(fl.Stdio)
-		if err != nil || len(words) == 0 {
-			return config.Entry{}, usageErrorf(cmd, "--stdio %q: give a command", fl.Stdio)
-		}
-		argv = words
-	}
-	if len(fl.ServerArgv) > 0 {
-		if argv != nil {
-			return config.Entry{}, usageErrorf(cmd, "give the command once: either --stdio \"CMD ARGS\" or after --, not both")
-		}
-		argv = fl.ServerArgv
-	}
-	switch {
-	case fl.Server != "":
-		return config.Entry{}, usageErrorf(cmd, "--server names a server to use; servers add takes the new server's name as its argument")
-	case argv != nil && fl.URL != "":
-		return config.Entry{}, usageErrorf(cmd, "give either a command or --url, not both")
-	case argv == nil && fl.URL == "":
-		return config.Entry{}, usageErrorf(cmd, "give the server's command after -- (mcpcli servers add NAME -- ./server) or its --url")
-	}
-	if fl.URL != "" {
-		if len(fl.Env) > 0 || fl.Cwd != "" {
-			return config.Entry{}, usageErrorf(cmd, "--env and --cwd apply to stdio servers; they do nothing with --url")
-		}
-		if _, err := transport.ParseURL(fl.URL); err != nil && !strings.Contains(fl.URL, "${") {
-			return config.Entry{}, usageErrorf(cmd, "--url %v", err)
-		}
-		e := config.Entry{Type: config.HTTP, URL: fl.URL}
-		if len(fl.Headers) > 0 {
-			h := http.Header{}
-			e.Headers = map[string]string{}
-			for _, raw := range fl.Headers {
-				if err := transport.ParseHeader(h, raw); err != nil {
-					return config.Entry{}, usageErrorf(cmd, "--header %v", err)
-				}
-				name, value, _ := strings.Cut(raw, ":")
-				e.Headers[http.CanonicalHeaderKey(strings.TrimSpace(name))] = strings.TrimSpace(value)
-			}
-		}
-		if fl.ClientID != "" || fl.ClientMetadataURL != "" {
-			e.OAuth = &config.OAuth{ClientID: fl.ClientID, ClientMetadataURL: fl.ClientMetadataURL}
-		}
-		return e, nil
-	}
-	if len(fl.Headers) > 0 || fl.ClientID != "" || fl.ClientMetadataURL != "" {
-		return config.Entry{}, usageErrorf(cmd, "--header, --client-id and --client-metadata-url apply to --url servers; stdio servers take --env")
-	}
-	e := config.Entry{Type: config.Stdio, Command: argv[0], Args: argv[1:], Cwd: fl.Cwd}
-	for _, kv := range fl.Env {
-		k, v, _ := strings.Cut(kv, "=")
-		if e.Env == nil {
-			e.Env = map[string]string{}
-		}
-		e.Env[k] = v
-	}
-	return e, nil
 }
 
 func serversAddRun(ctx context.Context, opts *ServersAddOptions) error {
@@ -413,11 +143,9 @@ type ServersRemoveOptions struct {
 // NewCmdServersRemove is servers remove.
 func NewCmdServersRemove(f *Factory, runF func(context.Context, *ServersRemoveOptions) error) *cobra.Command {
 	return &cobra.Command{
-		Use:   "remove NAME",
-		Short: "Remove a server from mcpcli's own file",
-		Long: `servers remove deletes a server from mcpcli's own file. A server that only
-another tool's file defines (Claude Code, Claude Desktop, VS Code, Cursor) is
-left alone: the error names the file and the tool that edits it.`,
+		Use:     "remove NAME",
+		Short:   "Remove a server from mcpcli's own file",
+		Long:    page("servers-remove"),
 		Example: `  mcpcli servers remove weather`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -471,7 +199,7 @@ func (f *Factory) completeServers(own bool) cobra.CompletionFunc {
 			if l.Transport != "" {
 				desc += ": "
 			}
-			out = append(out, cobra.CompletionWithDesc(l.Name, render.Line(cut(desc+l.Target, 50))))
+			out = append(out, cobra.CompletionWithDesc(l.Name, render.Line(render.Clip(desc+l.Target, 50))))
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -488,70 +216,49 @@ type ServersTrustOptions struct {
 
 // NewCmdServersTrust is servers trust.
 func NewCmdServersTrust(f *Factory, runF func(context.Context, *ServersTrustOptions) error) *cobra.Command {
-	return &cobra.Command{
+	return newTrustCmd(f, &cobra.Command{
 		Use:   "trust FILE...",
 		Short: "Trust a project's config file, as it is now, so that its servers run",
-		Long: `servers trust trusts a project file (.mcp.json, .vscode/mcp.json or
-.cursor/mcp.json) as it is now: its servers run from then on, without mcpcli
-asking, until the file changes. It prints what the file defines: read the
-file before you trust it, since its servers run as you.
-
-It is what saying yes at mcpcli's question does, for scripts and CI; to
-trust the project's files for one run only, pass --trust-project instead.
-mcpcli keeps the record in its state directory
-($XDG_STATE_HOME/mcpcli/trusted-projects.json, by default
-~/.local/state/mcpcli/trusted-projects.json).`,
+		Long:  page("servers-trust"),
 		Example: `  mcpcli servers trust .mcp.json
   mcpcli servers trust .vscode/mcp.json ../.cursor/mcp.json`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageErrorf(cmd, "name the project file to trust, like mcpcli servers trust .mcp.json; 'mcpcli servers' lists them")
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := f.trustOptions(cmd, args)
-			if err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return serversTrustRun(cmd.Context(), opts)
-		},
-	}
+	}, "name the project file to trust, like mcpcli servers trust .mcp.json; 'mcpcli servers' lists them", runF, serversTrustRun)
 }
 
 // NewCmdServersUntrust is servers untrust.
 func NewCmdServersUntrust(f *Factory, runF func(context.Context, *ServersTrustOptions) error) *cobra.Command {
-	return &cobra.Command{
-		Use:   "untrust FILE...",
-		Short: "Stop trusting a project's config file",
-		Long: `servers untrust forgets that you trusted a project file: its servers no
-longer run until you trust it again, and your own definition of a name it
-also defines runs instead.`,
+	return newTrustCmd(f, &cobra.Command{
+		Use:     "untrust FILE...",
+		Short:   "Stop trusting a project's config file",
+		Long:    page("servers-untrust"),
 		Example: `  mcpcli servers untrust .mcp.json`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageErrorf(cmd, "name the project file to stop trusting, like mcpcli servers untrust .mcp.json")
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, err := f.trustOptions(cmd, args)
-			if err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return serversUntrustRun(cmd.Context(), opts)
-		},
+	}, "name the project file to stop trusting, like mcpcli servers untrust .mcp.json", runF, serversUntrustRun)
+}
+
+// newTrustCmd wires servers trust or untrust: FILE... (none is the usage
+// error noFiles), run on the files' absolute paths.
+func newTrustCmd(f *Factory, c *cobra.Command, noFiles string, runF, run func(context.Context, *ServersTrustOptions) error) *cobra.Command {
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usageErrorf(cmd, "%s", noFiles)
+		}
+		return nil
 	}
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		opts, err := f.trustOptions(cmd, args)
+		if err != nil {
+			return err
+		}
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return run(cmd.Context(), opts)
+	}
+	return c
 }
 
 func (f *Factory) trustOptions(cmd *cobra.Command, args []string) (*ServersTrustOptions, error) {
-	opts := &ServersTrustOptions{Out: f.Deps.Out, Review: f.writeReview, Show: f.showPath,
+	opts := &ServersTrustOptions{Out: f.Deps.Out, Review: render.Config{Home: f.home()}.Review, Show: f.showPath,
 		Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
 	for _, a := range args {
 		p, err := filepath.Abs(a)

@@ -3,22 +3,17 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"sync"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
-	"github.com/mcpcli/mcpcli/oauth"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/render"
-	"github.com/mcpcli/mcpcli/schema"
-	"github.com/mcpcli/mcpcli/session"
+	"github.com/mcpcli/mcpcli/request"
+	"github.com/mcpcli/mcpcli/shell"
+	"github.com/mcpcli/mcpcli/shell/line"
+	"github.com/mcpcli/mcpcli/shell/tui"
 	"github.com/mcpcli/mcpcli/transport"
 	"github.com/mcpcli/mcpcli/urlmode"
 )
@@ -29,74 +24,24 @@ type SessionOptions struct {
 	// Accessible runs the line session (--accessible) instead of the
 	// full-screen one.
 	Accessible bool
-	// Save is --save FILE: the session's requests as a replayable script.
-	Save string
-	// ResultBudget is --result-budget: the memory the full-screen
-	// session keeps its results in.
-	ResultBudget int64
 
-	// The full-screen session: NoTerminal says why there is none.
+	// The full-screen shell (NoTerminal says why there is none), or the
+	// line shell.
 	NoTerminal string
-	Terminal   *render.Terminal
-	Forms      *render.FormAnswerer
-	Values     *render.ValueForm
-	// Connect connects with the session's hooks going to feed: to a
-	// server started again (stdio) or reached again (HTTP) each time.
-	Connect func(ctx context.Context, feed *session.Feed) (*client.Session, error)
-	Replay  session.Replay
-	// ErrorText words an error as report does, naming the server as the
-	// run named it.
-	ErrorText func(error) string
-	// KeyGuard is how long the session's own questions ignore keys, as
-	// the forms do (MCPCLI_KEY_GUARD).
-	KeyGuard time.Duration
-
-	// The line session.
-	Line *LineOptions
+	TUI        *tui.RunOptions
+	Line       *line.Options
 }
 
 // NewCmdSession is the session command (and what mcpcli runs when given a
 // server and no command).
 func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error) *cobra.Command {
 	var save string
-	budget := resultBudget(session.DefaultResultBudget)
+	budget := resultBudget(tui.DefaultResultBudget)
 	cmd := &cobra.Command{
 		Use:     "session",
 		Aliases: []string{"shell"},
 		Short:   "Browse and call a server's tools, prompts and resources on one connection",
-		Long: `session opens one connection to the server and keeps it: its tools, prompts
-and resources to browse (/ filters) and call, an argument form built from each
-tool's inputSchema, every ask of the server answered in place with the same
-forms as the one-shot commands, the rounds of each call in a timeline beside
-its result, and Activity: progress, server logs (L sets the level), list
-changes, the server's stderr and the wire. An ask from a call you are not
-looking at waits, marked, until you open it (! or its call); ? lists the keys.
-
-Running mcpcli with a server and no command opens it too. It needs a
-terminal; --accessible runs it as lines instead, one command a line, from a
-terminal or a pipe:
-
-  tools [NAME]            list the tools, or one in full
-  call TOOL [K=V ...]     call a tool (or: call TOOL {"k": "v"}); one marked
-                          destructive asks first, and the next line's y calls it
-  prompts, prompt NAME [K=V ...]
-  resources               the resources and resource templates
-  read URI [K=V ...]      read a resource; K=V fill a template's {variables}
-  history, rerun N        the requests so far; send number N again
-  level LEVEL             the server's log level
-  roots, root add|rm DIR  the roots given to the server; add or take one away
-  sampling on|off         answer the server's sampling requests, or not
-  save [FILE]             write the requests as a script (without FILE: in
-                          mcpcli's state directory)
-  restart, reconnect      start the server again, or connect again
-  quit                    (or end of input)
-
-When the server goes away, R in the session (restart in the line session)
-starts a stdio server again or connects to an HTTP server again, on the
-same session: History, Activity and the wire view are kept. A server that
-asks for a sign-in, at the start or in the middle, gets one in place.
-
-Results go to stdout, flushed after each; everything else to stderr.`,
+		Long:    page("session"),
 		Example: `  mcpcli session -- mcpcli demo-server
   mcpcli --url http://127.0.0.1:8080/mcp
   mcpcli session --save session.sh -- npx -y @modelcontextprotocol/server-everything
@@ -104,13 +49,15 @@ Results go to stdout, flushed after each; everything else to stderr.`,
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := f.sessionOptions(cmd, save)
-			if errors.Is(err, errNoServerChosen) {
+			if errors.Is(err, tui.ErrNoChoice) {
 				return nil
 			}
 			if err != nil {
 				return err
 			}
-			opts.ResultBudget = int64(budget)
+			if opts.TUI != nil {
+				opts.TUI.ResultBudget = int64(budget)
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -131,7 +78,6 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 	if err != nil {
 		return nil, err
 	}
-	f.session = true
 	// Each connection of the session is to a transport of its own: the
 	// one just checked, then (R, restart) one made again from the flags.
 	transportOnce := func() (transport.Transport, error) {
@@ -141,41 +87,13 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 		}
 		return f.Transport(cmd)
 	}
-	opts := &SessionOptions{Console: f.Console(), Accessible: f.Flags.Accessible, Save: save, Replay: f.replay(), ErrorText: f.errorText}
+	opts := &SessionOptions{Console: f.Console(), Accessible: f.Flags.Accessible}
+	replay := connect.ReplayHere(f.flags(), f.Deps.Executable, f.getenv, f.Deps.Home)
 	if opts.Accessible {
-		opts.Line = &LineOptions{
-			Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Save: save, Replay: opts.Replay, ErrorText: f.errorText,
-			Restart: restartWord(t),
-			Connect: func(ctx context.Context, rec *session.Recorder) (*client.Session, error) {
-				t, err := transportOnce()
-				if err != nil {
-					return nil, err
-				}
-				return f.Connect(ctx, cmd, t, func(o *client.Options) {
-					rec.Inner = o.Answerer
-					o.Answerer = rec
-					if o.Sampler != nil {
-						o.Sampler = rec.Sampler(o.Sampler)
-					}
-					// Roots can be added and removed, and sampling
-					// turned on, while connected (root, sampling).
-					o.ChangeableRoots = true
-					// --save writes each request with its answers: the
-					// answers of a whole session are not one answers file.
-					f.recorder = nil
-				})
-			},
-			Prompter: f.prompter(), Ask: f.arguments(), Values: f.values(), TTY: f.Deps.InTTY,
-			Scripted: f.Flags.Answers != "",
-			Settled: func() {
-				if f.wait != nil {
-					f.wait.set(nil)
-				}
-			},
-		}
+		opts.Line = f.lineOptions(cmd, save, replay, connect.RestartWord(t), transportOnce)
 		return opts, nil
 	}
-	if why := f.noTerminal(); why != "" {
+	if why := f.person().NoTerminal(); why != "" {
 		t.Close()
 		opts.NoTerminal = why
 		return opts, nil
@@ -184,55 +102,81 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 		t.Close()
 		return nil, usageErrorf(cmd, "--answers goes with one-shot commands and --accessible; the session asks you each time")
 	}
-	fa := f.forms()
+	opts.TUI = f.tuiOptions(cmd, save, replay, transportOnce)
+	return opts, nil
+}
+
+// lineOptions are the line shell's: the run's way of asking (lines, or an
+// answers file), each request's rounds recorded by the shell.
+func (f *Factory) lineOptions(cmd *cobra.Command, save string, replay request.Replay, restart string, transportOnce func() (transport.Transport, error)) *line.Options {
+	con := f.Console()
+	return &line.Options{
+		Out: f.Deps.Out, Console: con, JSON: f.JSON(), Save: save, Replay: replay, Words: shell.Words{Login: f.loginArgs(), Line: true},
+		Restart: restart,
+		Connect: func(ctx context.Context, rec *request.Recorder) (*client.Session, error) {
+			t, err := transportOnce()
+			if err != nil {
+				return nil, err
+			}
+			a, err := f.asking().Way(ctx)
+			if err != nil {
+				t.Close()
+				return nil, asUsage(cmd, err)
+			}
+			return f.dial(ctx, cmd, t, dial{session: true,
+				// --save writes each request with its answers: the
+				// answers of a whole session are not one answers file.
+				answers: &connect.Answers{Answerer: rec.Answerer(a.Answerer), Sampler: rec.Sampler(a.Sampler)},
+				adjust: func(o *client.Options) {
+					rec.Hook(o)
+					// Roots can be added and removed, and sampling turned
+					// on, while connected (root, sampling).
+					o.ChangeableRoots = true
+				}})
+		},
+		Prompter: f.prompter(), Form: f.arguments(), Value: f.values(), TTY: f.Deps.InTTY,
+		Scripted: f.Flags.Answers != "",
+		Settled:  con.Waiter().Stop,
+	}
+}
+
+// tuiOptions are the full-screen shell's: its own forms, lent the
+// shell's terminal, every round recorded and shown in its timeline.
+func (f *Factory) tuiOptions(cmd *cobra.Command, save string, replay request.Replay, transportOnce func() (transport.Transport, error)) *tui.RunOptions {
+	con := f.Console()
 	// The forms run with the session's screen lent to them: the status
 	// line a form leaves is in the timeline instead; what URL consent
 	// prints (the URL to copy) goes on the terminal while it has it.
-	consent := &urlmode.Consent{Open: f.Deps.Open, Out: f.Console(), Term: fa.Term, InSession: true}
-	inSession := func() {
-		fa.Status = io.Discard
-		fa.InSession = true
-		fa.URL = consent.TUI
-	}
-	inSession()
+	fa := &render.FormAnswerer{Term: con.Terminal(f.Deps.In), Status: io.Discard, InSession: true}
+	fa.URL = (&urlmode.Consent{Open: f.Deps.Open, Out: con, Term: fa.Term, InSession: true}).TUI
 	// The session holds the console itself (Feed.HoldConsole), to let its
 	// writes out while a form or a sign-in has the terminal. Its own screen
 	// takes keys at once: it is not a consent screen (its asks wait; its
 	// forms, on fa.Term, have the key guard).
-	opts.Forms, opts.Terminal = fa, &render.Terminal{In: f.Deps.In, Out: f.Deps.Err, KeyGuard: render.NoKeyGuard}
-	opts.KeyGuard = fa.Term.KeyGuard
-	opts.Values = &render.ValueForm{Term: fa.Term}
-	opts.Connect = func(ctx context.Context, feed *session.Feed) (*client.Session, error) {
+	o := &tui.RunOptions{Console: con, Forms: fa, Values: &render.ValueForm{Term: fa.Term},
+		Terminal: &render.Terminal{In: f.Deps.In, Out: f.Deps.Err, KeyGuard: render.NoKeyGuard}, KeyGuard: fa.Term.KeyGuard,
+		Replay: replay, Save: save, ErrorText: f.errorText}
+	o.Connect = func(ctx context.Context, feed *tui.Feed) (*client.Session, error) {
 		t, err := transportOnce()
 		if err != nil {
 			return nil, err
 		}
-		f.share = feed.Share
 		if st, ok := t.(*transport.Stdio); ok {
 			st.Cmd.Stderr = feed.Stderr()
 			st.Warn = feed.Warn
 		}
 		t.Observe(feed.Observe)
-		return f.Connect(ctx, cmd, t, func(o *client.Options) {
-			inSession() // f.Answerer, just run, set the one-shot console's consent
-			f.recorder = nil
-			o.Answerer = &session.Answerer{Inner: fa, Feed: feed}
-			// Sampling can be turned on (C), and roots added, while
-			// connected.
-			o.Sampler = &session.Sampler{Inner: fa, Feed: feed}
-			o.SamplingOff = !f.Flags.Sampling
-			o.ChangeableRoots = true
-			o.OnTask = feed.Task
-			o.OnUndeclared = func(e *client.UndeclaredError) { feed.Warn(undeclared(e)) }
-			o.OnLog = feed.Log
-			o.OnProgress = feed.Progress
-			o.OnStep = feed.Step
-			o.Listen = true
-			o.OnNotification = feed.Notification
-			o.Warn = feed.Warn
-		})
+		return f.dial(ctx, cmd, t, dial{session: true, share: feed.Share, answers: &connect.Answers{Answerer: fa, Sampler: fa},
+			adjust: func(o *client.Options) {
+				// Sampling can be turned on (C), and roots added, while
+				// connected.
+				feed.Hooks(o, fa, fa)
+				o.SamplingOff = !f.Flags.Sampling
+				o.ChangeableRoots = true
+				o.OnUndeclared = func(e *client.UndeclaredError) { feed.Warn(shell.Undeclared(e)) }
+			}})
 	}
-	return opts, nil
+	return o
 }
 
 // pickServer asks which configured server to open, when none was named and
@@ -240,331 +184,35 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 // to name one.
 func (f *Factory) pickServer(cmd *cobra.Command) error {
 	fl := f.Flags
-	if fl.Server != "" || fl.Stdio != "" || fl.URL != "" || len(fl.ServerArgv) > 0 || fl.Accessible || f.noTerminal() != "" {
+	if fl.Server != "" || fl.Stdio != "" || fl.URL != "" || len(fl.ServerArgv) > 0 || fl.Accessible || f.person().NoTerminal() != "" {
 		return nil
 	}
-	cfg, err := f.loadConfig(cmd.Context())
-	if err != nil {
-		return nil // Transport says what to give instead
+	name, err := tui.PickServer(cmd.Context(), f.Console().Terminal(f.Deps.In), f.loadConfig)
+	if name != "" {
+		f.Flags.Server = name
 	}
-	listed, _ := cfg.List()
-	var choices []session.Choice
-	for _, l := range listed {
-		if l.Shadowed || l.Err != nil {
-			continue
-		}
-		src := l.Source.String()
-		if !l.Trust.Runs() {
-			src += " (not trusted: mcpcli asks first)"
-		}
-		choices = append(choices, session.Choice{Name: l.Name, Transport: string(l.Transport), Target: l.Target, Source: src})
-	}
-	if len(choices) == 0 {
-		return nil
-	}
-	name, err := session.Pick(cmd.Context(), f.Console().Terminal(f.Deps.In), choices)
-	if errors.Is(err, session.ErrNoChoice) {
-		return errNoServerChosen
-	}
-	var sig interrupted
-	if err != nil && errors.As(context.Cause(cmd.Context()), &sig) {
-		return sig // nothing was sent: no server was chosen
-	}
-	if err != nil {
-		return err
-	}
-	f.Flags.Server = name
-	return nil
-}
-
-// errNoServerChosen is the picker left without a choice: nothing to do.
-var errNoServerChosen = errors.New("no server chosen")
-
-// noTerminal says why the full-screen session cannot run here, or "".
-func (f *Factory) noTerminal() string {
-	d := f.Deps
-	switch {
-	case !d.InTTY && !d.ErrTTY:
-		return "stdin and stderr are not a terminal"
-	case !d.InTTY:
-		return "stdin is not a terminal"
-	case !d.ErrTTY:
-		return "stderr is not a terminal"
-	case f.getenv("TERM") == "dumb":
-		return "the terminal is \"dumb\" (TERM=dumb)"
-	}
-	return ""
-}
-
-// scriptPath is where a session's script is saved when no file is named:
-// in mcpcli's state directory, outside the working tree (a repository's
-// own files, or a link planted there, are never written), one file per
-// session.
-func (f *Factory) scriptPath() string {
-	home := f.Deps.Home
-	if home == nil {
-		return ""
-	}
-	dir, err := oauth.StateDir(f.getenv, home)
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "sessions", "session-"+time.Now().Format("20060102-150405")+"-"+strconv.Itoa(os.Getpid())+".sh")
-}
-
-// replay is how the saved script's commands reach this server: the flags
-// that named it, as given.
-func (f *Factory) replay() session.Replay {
-	fl := f.Flags
-	r := session.Replay{Program: "mcpcli", Expand: map[string]bool{}, DefaultPath: f.scriptPath()}
-	// The script runs the mcpcli that saved it, by its path: on a fresh
-	// clone built with go build, mcpcli is not on $PATH.
-	if f.Deps.Executable != nil {
-		if exe, err := f.Deps.Executable(); err == nil && filepath.IsAbs(exe) {
-			r.Program = exe
-		}
-	}
-	if dir, err := os.Getwd(); err == nil {
-		r.Dir = dir
-	}
-	// A credential is read from the environment when the script runs: the
-	// script never holds one (a --header value, a --env variable named
-	// like a secret).
-	fromEnv := func(prefix, name, what string) string {
-		w := prefix + "${" + name + "}"
-		r.Expand[w] = true
-		r.Needs = append(r.Needs, name+": "+what)
-		return w
-	}
-	header := func(h string) string {
-		name, _, ok := strings.Cut(h, ":")
-		if !ok {
-			return h
-		}
-		v := "MCPCLI_HEADER_" + strings.ToUpper(strings.Map(func(r rune) rune {
-			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-				return r
-			}
-			return '_'
-		}, strings.TrimSpace(name)))
-		return fromEnv(strings.TrimSpace(name)+": ", v, "the value of the "+strings.TrimSpace(name)+" header")
-	}
-	for _, e := range fl.Env {
-		if k, _, ok := strings.Cut(e, "="); ok && schema.LooksSecretName(k) {
-			e = fromEnv(k+"=", k, "what the server gets as "+k)
-		}
-		r.Flags = append(r.Flags, "--env", e)
-	}
-	if fl.Cwd != "" {
-		r.Flags = append(r.Flags, "--cwd", fl.Cwd)
-	}
-	if fl.Elicitation != "form,url" && fl.Elicitation != "" {
-		r.Flags = append(r.Flags, "--elicitation", fl.Elicitation)
-	}
-	if fl.Timeout > 0 {
-		r.Flags = append(r.Flags, "--timeout", fl.Timeout.String())
-	}
-	if fl.MaxRounds != client.DefaultMaxRounds && fl.MaxRounds > 0 {
-		r.Flags = append(r.Flags, "--max-rounds", strconv.Itoa(fl.MaxRounds))
-	}
-	if fl.Sampling {
-		r.Flags = append(r.Flags, "--sampling")
-	}
-	for _, root := range fl.Roots {
-		r.Flags = append(r.Flags, "--root", root)
-	}
-	if fl.Protocol != "" && fl.Protocol != "auto" {
-		r.Flags = append(r.Flags, "--protocol", fl.Protocol)
-	}
-	if fl.Transport != "" && fl.Transport != "auto" {
-		r.Flags = append(r.Flags, "--transport", fl.Transport)
-	}
-	switch {
-	case fl.Server != "":
-		if fl.Config != "" {
-			r.Server = append(r.Server, "--config", fl.Config)
-		}
-		r.Server = append(r.Server, "-s", fl.Server)
-		for _, h := range fl.Headers {
-			r.Server = append(r.Server, "--header", header(h))
-		}
-	case fl.URL != "":
-		r.Server = []string{"--url", fl.URL}
-		for _, h := range fl.Headers {
-			r.Server = append(r.Server, "--header", header(h))
-		}
-	case fl.Stdio != "":
-		r.Server = []string{"--stdio", fl.Stdio}
-	default:
-		r.Server = append([]string{"--"}, fl.ServerArgv...)
-	}
-	return r
+	return err
 }
 
 func sessionRun(ctx context.Context, opts *SessionOptions) error {
 	if opts.Accessible {
-		return lineRun(ctx, opts.Line)
+		return shellOutcome(ctx, line.Run(ctx, opts.Line))
 	}
 	if opts.NoTerminal != "" {
-		return &noTerminalError{why: opts.NoTerminal}
+		return &shell.NoTerminalError{Why: opts.NoTerminal}
 	}
-	feed := session.NewFeed(nil)
-	s, err := opts.Connect(ctx, feed)
-	var sig interrupted
-	if err != nil && errors.As(context.Cause(ctx), &sig) {
-		return &sessionEndedError{sig: sig, connecting: true}
-	}
-	if err != nil {
-		return err
-	}
-	conn := &sessionConn{s: s}
-	defer conn.close()
-	how, negotiated, via := sessionFacts(s)
-	feed.HoldConsole(opts.Console.Hold)
-	errorText := opts.ErrorText
-	if errorText == nil {
-		errorText = explain
-	}
-	m := session.New(session.Options{
-		Context: ctx,
-		Client:  s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
-		Transport: via, Negotiated: negotiated, How: how,
-		Replay: opts.Replay, SavePath: opts.Save,
-		ErrorText:    errorText,
-		KeyGuard:     opts.KeyGuard,
-		ResultBudget: opts.ResultBudget,
-		Reconnect: func(ctx context.Context) (session.Reached, error) {
-			s, err := conn.replace(func() (*client.Session, error) { return opts.Connect(ctx, feed) })
-			if err != nil {
-				return session.Reached{}, err
-			}
-			how, negotiated, via := sessionFacts(s)
-			return session.Reached{Client: s, Transport: via, Negotiated: negotiated, How: how}, nil
-		},
-	})
-	_, err = opts.Terminal.Run(ctx, m)
-	m.Close()
-	if err != nil && errors.As(context.Cause(ctx), &sig) {
-		return &sessionEndedError{sig: sig, cut: m.Cut()}
-	}
+	err := shellOutcome(ctx, tui.Run(ctx, opts.TUI))
 	if errors.Is(err, render.ErrCancelled) {
 		err = nil
 	}
-	if err != nil {
-		return err
-	}
-	if msg := m.Status(); msg != "" && opts.Save != "" {
-		opts.Console.Printf("mcpcli: %s", msg)
-	}
-	return nil
+	return err
 }
 
-// sessionConn is the session's connection of the moment: R replaces it.
-type sessionConn struct {
-	mu     sync.Mutex
-	s      *client.Session // nil after a restart that failed
-	closed bool
-}
-
-// replace ends the connection (and with it a stdio server, if it still
-// runs), and connects again.
-func (c *sessionConn) replace(connect func() (*client.Session, error)) (*client.Session, error) {
-	c.mu.Lock()
-	old := c.s
-	c.s = nil
-	c.mu.Unlock()
-	if old != nil {
-		old.Close()
+// shellOutcome is how a shell ended, as report words it.
+func shellOutcome(ctx context.Context, err error) error {
+	err = shell.Outcome(ctx, err)
+	if errors.Is(err, line.ErrToolReported) {
+		return toolError{}
 	}
-	s, err := connect()
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		// The session ended while it connected.
-		s.Close()
-		return nil, errClosed
-	}
-	c.s = s
-	return s, nil
-}
-
-var errClosed = errors.New("the session ended")
-
-func (c *sessionConn) close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.closed = true
-	if c.s != nil {
-		c.s.Close()
-		c.s = nil
-	}
-}
-
-// restartWord is what restarting a session does to the server t: restart
-// a stdio server, reconnect to an HTTP one.
-func restartWord(t transport.Transport) string {
-	if _, ok := t.(*transport.Stdio); ok {
-		return "restart"
-	}
-	return "reconnect"
-}
-
-// sessionFacts say how the session was reached: the negotiation in full
-// (for Activity) and in a word (for the bar), and the transport.
-func sessionFacts(s *client.Session) (how, short, via string) {
-	n := s.Negotiation()
-	how = describeNegotiation(n).Reason
-	short = "discover"
-	if n.Handshake == "initialize" {
-		short = "initialize"
-		if n.Discover != client.DiscoverNotSent {
-			short = "initialize, fallback"
-		}
-	}
-	if n.Pinned {
-		short += ", pinned"
-	}
-	switch s.Transport().(type) {
-	case *transport.Stdio:
-		via = "stdio"
-	case *transport.HTTP:
-		via = "HTTP"
-	case *transport.SSE:
-		via, short = "HTTP+SSE", "initialize"
-		how = "HTTP+SSE (the " + transport.LegacySSEVersion + " transport): the initialize handshake"
-	}
-	return how, short, via
-}
-
-// sessionEndedError is a full-screen session ended by a signal: the
-// session, not a request, was what the signal stopped.
-type sessionEndedError struct {
-	sig        interrupted
-	connecting bool // before it opened
-	cut        int  // requests it cut short
-}
-
-func (e *sessionEndedError) Error() string {
-	msg := "the session ended on " + e.sig.signal()
-	if e.connecting {
-		msg += " while it connected to the server"
-	}
-	switch e.cut {
-	case 0:
-	case 1:
-		msg += "; the request still running was cancelled, and its server told"
-	default:
-		msg += fmt.Sprintf("; the %d requests still running were cancelled, and their server told", e.cut)
-	}
-	return msg
-}
-
-// noTerminalError is a full-screen session asked for without a terminal.
-type noTerminalError struct{ why string }
-
-func (e *noTerminalError) Error() string {
-	return fmt.Sprintf("the session needs a terminal, and %s; for a session of plain lines (commands on stdin, results on stdout) use --accessible: mcpcli session --accessible -- CMD", e.why)
+	return err
 }

@@ -2,21 +2,11 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"net/http"
-	"strings"
-	"sync"
-	"time"
 
-	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/oauth"
-	"github.com/mcpcli/mcpcli/render"
-	"github.com/mcpcli/mcpcli/transport"
-	"github.com/mcpcli/mcpcli/urlmode"
+	"github.com/mcpcli/mcpcli/shell"
 )
-
-// envTokenStore chooses where tokens are kept: auto, keyring or file.
-const envTokenStore = "MCPCLI_TOKEN_STORE"
 
 // loginArgs is how this run names its server to mcpcli, for the commands
 // an error suggests: "-s NAME" or "--url URL"; "" for a stdio server
@@ -33,261 +23,19 @@ func (f *Factory) loginArgs() string {
 
 // errorText words an error of this run as report does, naming the server
 // as the run named it.
-func (f *Factory) errorText(err error) string { return explainAs(err, f.loginArgs()) }
+func (f *Factory) errorText(err error) string { return shell.Words{Login: f.loginArgs()}.Error(err) }
 
-// keyring is the system keyring, or nil.
-func (f *Factory) keyring() oauth.Keyring {
-	if f.Deps.Keyring == nil {
-		return nil
+// signIn is how this run signs in to an HTTP server: with the token kept
+// for it, and when it asks, by asking the person. login is set for mcpcli
+// auth login, which signs in even without a terminal (it prints the URL
+// and waits); share lends the full-screen shell's terminal to the
+// question (nil where the terminal is free).
+func (f *Factory) signIn(login bool, share func(ctx context.Context, run func()) error) *connect.SignIn {
+	var kr oauth.Keyring
+	if f.Deps.Keyring != nil {
+		kr = f.Deps.Keyring()
 	}
-	return f.Deps.Keyring()
-}
-
-// notice tells the person a fact about signing in, on stderr.
-func (f *Factory) notice(msg string) {
-	con := f.Console()
-	con.EndProgress()
-	con.Printf("mcpcli: %s", render.Line(msg))
-}
-
-// tokenStore opens where tokens are kept ($MCPCLI_TOKEN_STORE).
-func (f *Factory) tokenStore(kr oauth.Keyring) (oauth.Store, error) {
-	home := f.Deps.Home
-	if home == nil {
-		home = func() (string, error) { return "", fmt.Errorf("no home directory") }
-	}
-	store, err := oauth.OpenStore(oauth.StoreOptions{
-		Backend: f.getenv(envTokenStore), Keyring: kr, Getenv: f.getenv, Home: home, Notice: f.notice,
-	})
-	if err != nil {
-		return nil, &tokenStoreError{err: err}
-	}
-	return store, nil
-}
-
-// tokenStoreError is a token store that cannot be used.
-type tokenStoreError struct{ err error }
-
-func (e *tokenStoreError) Error() string { return "$" + envTokenStore + ": " + e.err.Error() }
-func (e *tokenStoreError) Unwrap() error { return e.err }
-
-// signInFor gives an HTTP transport the OAuth handler of its server: the
-// token kept for it, refreshed when it expires, and a sign-in when the
-// server answers 401 or 403. login is set for mcpcli auth login, which
-// signs in even without a terminal (it prints the URL and waits).
-func (f *Factory) signInFor(h *transport.HTTP, login bool) (*oauth.Handler, error) {
-	kr := f.keyring()
-	var store oauth.Store = &lazyStore{open: func() (oauth.Store, error) { return f.tokenStore(kr) }}
-	if login {
-		// Signing in on purpose needs somewhere to keep the token.
-		var err error
-		if store, err = f.tokenStore(kr); err != nil {
-			return nil, err
-		}
-	}
-	var err error
-	cfg := oauth.Config{
-		ServerURL:         h.URL,
-		Store:             store,
-		Consent:           f.consent(login),
-		Waiting:           f.browserWait(),
-		ClientID:          f.Flags.ClientID,
-		ClientMetadataURL: f.Flags.ClientMetadataURL,
-		// The authorization server is reached by a client of its own:
-		// the --header values are for the MCP server alone.
-		HTTPClient: &http.Client{Timeout: f.Flags.Timeout, CheckRedirect: authServerRedirect},
-		Notice:     f.notice,
-	}
-	if srv := f.server; srv != nil && srv.OAuth != nil {
-		o := srv.OAuth
-		if cfg.ClientID == "" {
-			cfg.ClientID, cfg.ClientSecret = o.ClientID, o.ClientSecret
-		}
-		if cfg.ClientMetadataURL == "" {
-			cfg.ClientMetadataURL = o.ClientMetadataURL
-		}
-		cfg.Scopes, cfg.CallbackPort = o.Scopes, o.CallbackPort
-		if o.AuthServerMetadataURL != "" {
-			f.Console().Warn(fmt.Sprintf("server %q in %s: oauth.authServerMetadataUrl is not used: mcpcli finds the authorization server from the server's own metadata", srv.Name, srv.Source.Path))
-		}
-	}
-	if cfg.ClientID != "" && cfg.ClientSecret == "" {
-		if cfg.ClientSecret, err = oauth.ClientSecret(f.getenv, kr, cfg.ClientID); err != nil {
-			return nil, err
-		}
-	}
-	handler, err := oauth.New(cfg)
-	if err != nil {
-		return nil, &oauthSetupError{err: err}
-	}
-	h.OAuth = &pausing{Handler: handler, login: f.loginArgs(), quiet: func() {
-		if f.wait != nil {
-			f.wait.set(nil) // nobody waits for the server while the person signs in
-		}
-	}}
-	return handler, nil
-}
-
-// oauthSetupError is sign-in settings that cannot work.
-type oauthSetupError struct{ err error }
-
-func (e *oauthSetupError) Error() string { return e.err.Error() }
-func (e *oauthSetupError) Unwrap() error { return e.err }
-
-// onTerminal reports whether the person can be asked on the terminal:
-// stdin to answer, stderr to see the question (piped answers never
-// consent to a sign-in, nor fill in a secret).
-func (f *Factory) onTerminal() bool { return f.Deps.InTTY && f.Deps.ErrTTY }
-
-// consent is how this run asks the person to sign in: on the terminal,
-// the URL shown and analysed like a URL-mode ask, opened when they say so;
-// with --answers (or for mcpcli auth login without a terminal) printed,
-// and opened with --open-urls. Without either, nil: the run cannot sign
-// in, and the error says which command to run.
-func (f *Factory) consent(login bool) func(ctx context.Context, authURL string) error {
-	con := f.Console()
-	c := &urlmode.Consent{Open: f.Deps.Open, Out: con}
-	if f.sessionSignIn() {
-		// In the session: the line sign-in reads the keys the session
-		// reads, so the session lends it the terminal.
-		return func(ctx context.Context, authURL string) error {
-			var err error
-			if serr := f.share(ctx, func() {
-				con.EndProgress()
-				if err = c.SignIn(ctx, f.prompter(), authURL); err == nil {
-					con.Printf("   %s", waitingLine(oauth.DefaultCallbackTimeout))
-				}
-			}); serr != nil {
-				return serr
-			}
-			return err
-		}
-	}
-	switch {
-	case f.Flags.Answers != "" || login && !f.onTerminal():
-		return func(ctx context.Context, authURL string) error {
-			con.EndProgress()
-			return c.SignInScript(ctx, con, authURL, f.Flags.OpenURLs)
-		}
-	case f.onTerminal():
-		return func(ctx context.Context, authURL string) error {
-			con.EndProgress()
-			return c.SignIn(ctx, f.prompter(), authURL)
-		}
-	}
-	return nil
-}
-
-// sessionSignIn reports whether a sign-in is asked inside the session,
-// on the terminal the session lends it.
-func (f *Factory) sessionSignIn() bool {
-	return f.share != nil && f.onTerminal() && f.Flags.Answers == ""
-}
-
-// browserWait says that the sign-in waits for the browser, once the link is
-// opened or shown and the browser has not come back yet. (In the session
-// the line is written while the session lends the terminal: see consent.)
-func (f *Factory) browserWait() func(time.Duration) {
-	if f.sessionSignIn() {
-		return nil
-	}
-	return func(d time.Duration) { f.Console().Printf("   %s", waitingLine(d)) }
-}
-
-func waitingLine(d time.Duration) string {
-	return fmt.Sprintf("Waiting for your browser to come back to mcpcli (up to %s; Ctrl+C stops)…", d)
-}
-
-// pausing is a server's OAuth handler, with the --timeout clock stopped
-// (and the "waiting for the server" line taken away) while it signs in,
-// and its errors marked with how to sign in again.
-type pausing struct {
-	*oauth.Handler
-	login string
-	quiet func()
-}
-
-func (p *pausing) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
-	defer client.PauseTimeout(ctx)()
-	if p.quiet != nil {
-		p.quiet()
-	}
-	if err := p.Handler.Authorize(ctx, req, resp); err != nil {
-		return &signInFailed{login: p.login, err: err}
-	}
-	return nil
-}
-
-// signInFailed is a failed sign-in, with the arguments that name the
-// server to mcpcli auth login.
-type signInFailed struct {
-	login string
-	err   error
-}
-
-func (e *signInFailed) Error() string { return e.err.Error() }
-func (e *signInFailed) Unwrap() error { return e.err }
-
-// lazyStore opens the token store when a server first needs it. A store
-// that cannot be opened keeps nothing: a server that wants no sign-in does
-// not notice, and one that does is signed in to for this run only, with a
-// notice that says why.
-type lazyStore struct {
-	open func() (oauth.Store, error)
-	once sync.Once
-	s    oauth.Store
-	err  error
-}
-
-func (l *lazyStore) get() (oauth.Store, error) {
-	l.once.Do(func() { l.s, l.err = l.open() })
-	return l.s, l.err
-}
-
-func (l *lazyStore) Load(server string) (*oauth.Entry, error) {
-	s, err := l.get()
-	if err != nil {
-		return nil, nil
-	}
-	return s.Load(server)
-}
-
-func (l *lazyStore) Save(server string, e *oauth.Entry) error {
-	s, err := l.get()
-	if err != nil {
-		return err
-	}
-	return s.Save(server, e)
-}
-
-func (l *lazyStore) Delete(server string) error {
-	s, err := l.get()
-	if err != nil {
-		return err
-	}
-	return s.Delete(server)
-}
-
-func (l *lazyStore) Where() string {
-	s, err := l.get()
-	if err != nil {
-		return "nowhere (" + err.Error() + ")"
-	}
-	return s.Where()
-}
-
-// authServerRedirect lets the sign-in's own requests follow a redirect
-// that sends nothing along: a GET (metadata), or any request within its
-// origin. A request with a body (registration, the code exchange, a
-// refresh: the code, the verifier, the client secret) is not carried to
-// another origin by a 307 or 308.
-func authServerRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) >= 10 {
-		return fmt.Errorf("stopped after %d redirects", len(via))
-	}
-	prev := via[len(via)-1].URL
-	if req.Method != http.MethodGet && (!strings.EqualFold(req.URL.Scheme, prev.Scheme) || !strings.EqualFold(req.URL.Host, prev.Host)) {
-		return fmt.Errorf("the authorization server redirected a %s from %s to another origin, %s; mcpcli does not send the sign-in's secrets there", req.Method, prev.Host, req.URL.Host)
-	}
-	return nil
+	return &connect.SignIn{Flags: f.flags(), Named: f.configs().Named(), Console: f.Console(), Keyring: kr, Getenv: f.getenv, Home: f.Deps.Home,
+		Login: f.loginArgs(), Open: f.Deps.Open, Prompter: f.prompter(), Share: share,
+		Terminal: f.person().OnTerminal(), Scripted: f.Flags.Answers != "", OpenURLs: f.Flags.OpenURLs, Purpose: login}
 }

@@ -3,15 +3,14 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/interrupt"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -31,38 +30,23 @@ func NewCmdWatch(f *Factory, runF func(context.Context, *WatchOptions) error) *c
 	cmd := &cobra.Command{
 		Use:   "watch [--resource URI ...]",
 		Short: "Print the server's notifications as they arrive, until Ctrl+C",
-		Long: `watch connects and prints every notification the server sends, one line
-each as it arrives (with -o json, each message exactly as received, as JSON
-Lines), until you press Ctrl+C.
-
-On a 2026-07-28 server it opens subscriptions/listen for the lists the server
-says change (tools, prompts, resources), and one more for each --resource
-URI; an older server sends list changes unasked (over HTTP on its GET
-stream), and gets resources/subscribe for each --resource. An update of a
-resource that was not subscribed to is not printed: a warning on stderr
-says so, once.
-
-Exit status: 0 when you stop it with Ctrl+C (the way it is meant to end), 1
-when the server goes away or refuses a subscription.`,
+		Long:  page("watch"),
 		Example: `  mcpcli watch --resource demo://clock -- mcpcli demo-server
   mcpcli watch -o json --url http://127.0.0.1:8080/mcp | jq .method`,
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, err := f.Transport(cmd)
+			out := render.NewNotifications(f.Deps.Out, f.JSON())
+			connect, err := f.connector(cmd, dial{adjust: func(o *client.Options) {
+				o.Listen = true
+				o.OnNotification = out.Write
+				// Every notification is printed on stdout: not on stderr
+				// as well.
+				o.OnLog, o.OnProgress = nil, nil
+			}})
 			if err != nil {
 				return err
 			}
-			out := &watchWriter{out: f.Deps.Out, json: f.JSON()}
-			opts := &WatchOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Resources: resources,
-				Connect: func(ctx context.Context) (*client.Session, error) {
-					return f.Connect(ctx, cmd, t, func(o *client.Options) {
-						o.Listen = true
-						o.OnNotification = out.write
-						// Every notification is printed on stdout: not
-						// on stderr as well.
-						o.OnLog, o.OnProgress = nil, nil
-					})
-				}}
+			opts := &WatchOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Resources: resources, Connect: connect}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -71,23 +55,6 @@ when the server goes away or refuses a subscription.`,
 	}
 	cmd.Flags().StringArrayVar(&resources, "resource", nil, "subscribe to the resource `URI` too (repeatable): notifications/resources/updated when it changes")
 	return cmd
-}
-
-// watchWriter prints notifications, one line each.
-type watchWriter struct {
-	mu   sync.Mutex
-	out  io.Writer
-	json bool
-}
-
-func (w *watchWriter) write(n client.Notification) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.json {
-		_ = render.WriteJSONLine(w.out, n.Raw)
-		return
-	}
-	fmt.Fprintln(w.out, render.NotificationLine(n.Method, n.Params))
 }
 
 func watchRun(ctx context.Context, opts *WatchOptions) error {
@@ -116,8 +83,8 @@ func watchRun(ctx context.Context, opts *WatchOptions) error {
 // stopped is how watch ends when its context does: Ctrl+C (or a test's
 // cancel) is its normal end; SIGTERM or SIGHUP end it as they end any run.
 func stopped(ctx context.Context) error {
-	var sig interrupted
-	if errors.As(context.Cause(ctx), &sig) && sig.sig != os.Interrupt {
+	var sig interrupt.Signal
+	if errors.As(context.Cause(ctx), &sig) && sig.Sig != os.Interrupt {
 		return ctx.Err()
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpcli/mcpcli/flow"
+	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -77,13 +78,6 @@ func OK(flows []Flow) bool {
 	return f == 0 && e == 0
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
 func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) }
 
 // Text writes a line per flow, the diffs of a failing one indented under
@@ -107,9 +101,9 @@ func Text(w io.Writer, flows []Flow) error {
 			fmt.Fprintf(&b, "ERROR  %s: %s\n", name, render.Line(f.Err.Error()))
 			continue
 		case Fail:
-			fmt.Fprintf(&b, "FAIL   %s  %s, %ss, %s", name, plural(len(f.Steps), "step", "steps"), seconds(f.Duration), plural(len(f.Mismatches), "mismatch", "mismatches"))
+			fmt.Fprintf(&b, "FAIL   %s  %s, %ss, %s", name, plural.Count(len(f.Steps), "step", "steps"), seconds(f.Duration), plural.Count(len(f.Mismatches), "mismatch", "mismatches"))
 		default:
-			fmt.Fprintf(&b, "PASS   %s  %s, %ss", name, plural(len(f.Steps), "step", "steps"), seconds(f.Duration))
+			fmt.Fprintf(&b, "PASS   %s  %s, %ss", name, plural.Count(len(f.Steps), "step", "steps"), seconds(f.Duration))
 		}
 		if f.Updated {
 			b.WriteString(" (updated)")
@@ -124,7 +118,7 @@ func Text(w io.Writer, flows []Flow) error {
 		}
 	}
 	p, fl, e := Counts(flows)
-	fmt.Fprintf(&b, "%s, %d passed, %d failed, %s, in %.1fs\n", plural(len(flows), "flow", "flows"), p, fl, plural(e, "error", "errors"), total.Seconds())
+	fmt.Fprintf(&b, "%s, %d passed, %d failed, %s, in %.1fs\n", plural.Count(len(flows), "flow", "flows"), p, fl, plural.Count(e, "error", "errors"), total.Seconds())
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -194,7 +188,7 @@ func TAP(w io.Writer, flows []Flow, version int) error {
 		if f.Err != nil {
 			fmt.Fprintf(&b, "  message: %s\n  severity: error\n", yamlString(f.Err.Error()))
 		} else {
-			fmt.Fprintf(&b, "  message: %s\n  severity: fail\n", yamlString(plural(len(f.Mismatches), "mismatch", "mismatches")))
+			fmt.Fprintf(&b, "  message: %s\n  severity: fail\n", yamlString(plural.Count(len(f.Mismatches), "mismatch", "mismatches")))
 			b.WriteString("  mismatches:\n")
 			for _, m := range f.Mismatches {
 				fmt.Fprintf(&b, "    - where: %s\n      subject: %s\n      want: %s\n      got: %s\n", yamlString(m.Where()), yamlString(m.Subject), yamlString(m.Want), yamlString(m.Got))

@@ -411,3 +411,20 @@ func TestSignalMidRun(t *testing.T) {
 		}
 	}
 }
+
+func TestCastSize(t *testing.T) {
+	for _, tc := range []struct {
+		env        map[string]string
+		cols, rows int
+	}{
+		{nil, 80, 24},
+		{map[string]string{"COLUMNS": "132", "LINES": "43"}, 132, 43},
+		{map[string]string{"COLUMNS": "132"}, 80, 24},
+		{map[string]string{"COLUMNS": "x", "LINES": "43"}, 80, 24},
+	} {
+		cols, rows := Size(nil, func(k string) string { return tc.env[k] })
+		if cols != tc.cols || rows != tc.rows {
+			t.Errorf("Size(no terminal, %v) = %dx%d, want %dx%d", tc.env, cols, rows, tc.cols, tc.rows)
+		}
+	}
+}

@@ -44,7 +44,7 @@ func Write(path string, data []byte, perm fs.FileMode, ours func(head []byte) bo
 	if ours == nil || !ours(head) {
 		return fmt.Errorf("%s already exists, and mcpcli did not write it; name another file, or remove that one first", path)
 	}
-	return replace(path, data, perm)
+	return Replace(path, data, perm)
 }
 
 // create writes a new file at path, failing if anything is there.
@@ -67,8 +67,11 @@ func create(path string, data []byte, perm fs.FileMode) (err error) {
 	return f.Sync()
 }
 
-// replace writes data beside path and renames it over path.
-func replace(path string, data []byte, perm fs.FileMode) (err error) {
+// Replace writes data to a new file beside path and renames it over path,
+// so a reader sees the old file or the new one, never half. It follows
+// nothing and checks nothing: Write decides when it is safe; config's
+// own file, whose link it has resolved, uses it directly.
+func Replace(path string, data []byte, perm fs.FileMode) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err

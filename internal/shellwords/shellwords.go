@@ -5,7 +5,12 @@ package shellwords
 
 import (
 	"errors"
+	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mcpcli/mcpcli/internal/textsafe"
 )
 
 // Split splits s into words: single quotes keep everything, double quotes
@@ -70,4 +75,41 @@ func Quote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Spell spells s as one word for a POSIX shell, inertly, for a message: as
+// Quote does when nothing in it is textsafe.Unsafe, else as $'...' with
+// every control and invisible character (and invalid byte) escaped, so
+// that the message shows no such character and the word typed back is s.
+func Spell(s string) string {
+	if textsafe.Marked(s) == s {
+		return Quote(s)
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+			i++
+			continue
+		case r == '\'' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x80 && unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r < 0x100 && !unicode.IsPrint(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case textsafe.Unsafe(r) && r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		case textsafe.Unsafe(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+		i += size
+	}
+	b.WriteString("'")
+	return b.String()
 }

@@ -4,6 +4,7 @@ package suggest
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -92,4 +93,17 @@ func distance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
+}
+
+// DidYouMean is names as a message says them after what was typed:
+// ` (did you mean "a" or "b"?)`, or "" for none.
+func DidYouMean(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return " (did you mean " + strings.Join(q, " or ") + "?)"
 }

@@ -4,6 +4,7 @@ package textsafe
 
 import (
 	"fmt"
+	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -75,4 +76,185 @@ func Invisible(r rune) bool {
 func EmojiBase(r rune) bool {
 	return unicode.Is(unicode.So, r) || r >= '0' && r <= '9' || r == '#' || r == '*' ||
 		r >= 0x1F3FB && r <= 0x1F3FF || r >= 0x1F1E6 && r <= 0x1F1FF
+}
+
+// Unsafe reports a character a terminal would obey or hide when shown
+// raw in a name: a C0 or C1 control (a newline and a tab too: a name is
+// one line), DEL, a line or paragraph separator, an invisible or bidi
+// character (Invisible).
+func Unsafe(r rune) bool {
+	return r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0x2028 || r == 0x2029 || Invisible(r)
+}
+
+// Marked is s with every Unsafe character shown as a marker, <U+001B>,
+// and invalid UTF-8 as U+FFFD: two names never look alike, and a name as
+// shown can be matched back to the real one.
+func Marked(s string) string {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		plain = s[i] >= 0x20 && s[i] < 0x7f
+	}
+	if plain {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			b.WriteRune('\uFFFD')
+			i += max(size, 1)
+			continue
+		case Unsafe(r):
+			fmt.Fprintf(&b, "<U+%04X>", r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// Sanitize makes a server string inert for a terminal (render.Sanitize
+// says what it does), keeping newlines or making them spaces.
+func Sanitize(s string, keepNewlines bool) string {
+	if isPlain(s, keepNewlines) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	// last is the last character written: whether an invisible one is
+	// part of an emoji depends on what is shown before it, not on what
+	// the server sent (an escape sequence ending in a digit is gone).
+	last := rune(-1)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			b.WriteRune('\uFFFD')
+			last = '\uFFFD'
+			i += max(size, 1)
+			continue
+		case r == 0x1b: // ESC
+			i += skipEscape(s[i+1:]) + 1
+			continue
+		case r == 0x9b: // 8-bit CSI
+			i += size + skipCSI(s[i+size:])
+			continue
+		case r == 0x90 || r == 0x9d || r == 0x98 || r == 0x9e || r == 0x9f: // 8-bit DCS, OSC, SOS, PM, APC
+			i += size + skipString(s[i+size:])
+			continue
+		case r == '\n' || r == '\u2028' || r == '\u2029':
+			last = ' '
+			if keepNewlines {
+				last = '\n'
+			}
+			b.WriteRune(last)
+		case r == '\t':
+			b.WriteString("    ")
+			last = ' '
+		case r == '\r':
+			// dropped: a bare CR rewrites the line it is on
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+			// other controls: dropped
+		case Invisible(r):
+			if partOfEmoji(last, r, s[i+size:]) {
+				if r == 0xFE0F || r == 0xFE0E {
+					b.WriteString(s[i : i+size]) // presentation: the emoji renders
+					last = r
+				}
+				// a joiner or a flag's tags: the emoji shows as its parts
+			} else {
+				fmt.Fprintf(&b, "<U+%04X>", r)
+				last = '>'
+			}
+		default:
+			b.WriteString(s[i : i+size])
+			last = r
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// partOfEmoji reports whether the invisible r belongs to an emoji, given
+// the last character shown before it and the text after it: a variation
+// selector after an emoji base, a joiner between two emoji, a tag in a
+// subdivision flag (U+1F3F4 then tags, which are not shown, so the flag
+// stays the last character shown).
+func partOfEmoji(last, r rune, after string) bool {
+	next, _ := utf8.DecodeRuneInString(after)
+	switch {
+	case r == 0xFE0F || r == 0xFE0E:
+		return EmojiBase(last)
+	case r == 0x200D:
+		return (EmojiBase(last) || last == 0xFE0F) && EmojiBase(next)
+	case r >= 0xE0020 && r <= 0xE007F:
+		return last == 0x1F3F4
+	}
+	return false
+}
+
+// isPlain is the fast path: printable ASCII (and newlines, where kept) only.
+func isPlain(s string, keepNewlines bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 || c == 0x7f || (c < 0x20 && !(c == '\n' && keepNewlines)) {
+			return false
+		}
+	}
+	return true
+}
+
+// skipEscape returns how many bytes after an ESC belong to its sequence.
+func skipEscape(s string) int {
+	if s == "" {
+		return 0
+	}
+	switch s[0] {
+	case '[':
+		return 1 + skipCSI(s[1:])
+	case ']', 'P', 'X', '^', '_':
+		return 1 + skipString(s[1:])
+	}
+	// Two-byte sequences (ESC c, ESC 7...), and ESC + intermediates + final.
+	i := 0
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x30 && s[i] <= 0x7e {
+		i++
+	}
+	return i
+}
+
+// skipCSI skips parameter and intermediate bytes and the final byte.
+func skipCSI(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x3f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x40 && s[i] <= 0x7e {
+		i++
+	}
+	return i
+}
+
+// skipString skips a control string up to and including its terminator:
+// BEL, ESC \, or 8-bit ST. An unterminated string runs to the end.
+func skipString(s string) int {
+	for i := 0; i < len(s); {
+		if s[i] == 0x07 {
+			return i + 1
+		}
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
+			return i + 2
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == 0x9c {
+			return i + size
+		}
+		i += max(size, 1)
+	}
+	return len(s)
 }

@@ -322,3 +322,21 @@ func (s *Store) bound(keep string) {
 		all = all[1:]
 	}
 }
+
+// DirEnv names the directory of mcpcli's cache, in place of the
+// system's (os.UserCacheDir()/mcpcli).
+const DirEnv = "MCPCLI_CACHE_DIR"
+
+// SystemDir is mcpcli's cache directory: $MCPCLI_CACHE_DIR, else
+// mcpcli under the user's cache directory ($XDG_CACHE_HOME or ~/.cache on
+// Linux).
+func SystemDir() (string, error) {
+	if d := os.Getenv(DirEnv); d != "" {
+		return d, nil
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "mcpcli"), nil
+}

@@ -1,0 +1,56 @@
+package request
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/mcpcli/mcpcli/schema"
+)
+
+// Pair is one KEY=VALUE word.
+type Pair struct{ Key, Value string }
+
+// ParsePairs reads KEY=VALUE words: a word without "=" or with an empty
+// key is a *WordError, a key given twice a *TwiceError (one value would
+// be lost). what names the words in those errors: "argument", "variable",
+// "--var".
+func ParsePairs(words []string, what string) ([]Pair, error) {
+	out := make([]Pair, 0, len(words))
+	seen := make(map[string]bool, len(words))
+	for _, w := range words {
+		k, v, ok := strings.Cut(w, "=")
+		if !ok || k == "" {
+			return nil, &WordError{What: what, Word: w}
+		}
+		if seen[k] {
+			return nil, &TwiceError{What: what, Key: k}
+		}
+		seen[k] = true
+		out = append(out, Pair{k, v})
+	}
+	return out, nil
+}
+
+// Values are pairs as a map (ParsePairs gave each key once).
+func Values(pairs []Pair) map[string]string {
+	out := make(map[string]string, len(pairs))
+	for _, p := range pairs {
+		out[p.Key] = p.Value
+	}
+	return out
+}
+
+// ParseObject reads arguments given whole as one JSON object (--args,
+// "call TOOL {...}"), as strictly as schema.DecodeJSON reads JSON; what is
+// not an object is an *ObjectError.
+func ParseObject(data []byte) (map[string]any, error) {
+	v, err := schema.DecodeJSON(data)
+	m, ok := v.(map[string]any)
+	if err != nil || !ok {
+		if err == nil {
+			err = errors.New("it is not an object")
+		}
+		return nil, &ObjectError{Err: err}
+	}
+	return m, nil
+}

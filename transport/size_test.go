@@ -1,0 +1,32 @@
+package transport
+
+import "testing"
+
+func TestParseSize(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"256MiB", 256 << 20, true},
+		{"256mib", 256 << 20, true},
+		{"64 KiB", 64 << 10, true},
+		{"1MB", 1000000, true},
+		{"2G", 2 << 30, true},
+		{"1048576", 1 << 20, true},
+		{"1024", 1024, true},
+		{"1023", 0, false},
+		{"17GiB", 0, false},
+		{"99999999999999999999", 0, false},
+		{"1.5MiB", 0, false},
+		{"MiB", 0, false},
+		{"-1", 0, false},
+		{"12 parsecs", 0, false},
+		{"", 0, false},
+	} {
+		got, err := ParseMessageSize(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("ParseMessageSize(%q) = %d, %v; want %d (ok %v)", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
