@@ -2,6 +2,7 @@ package connect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -20,11 +21,13 @@ type SignIn struct {
 	// Named is the server -s named, for its oauth settings (nil: none).
 	Named   *config.Server
 	Console *render.Console
-	// Store keeps the tokens; Keyring holds a client's secret.
+	// Store keeps the tokens (nil: the one $MCPCLI_TOKEN_STORE chooses,
+	// opened when first needed: OpenStore); Keyring holds a client's
+	// secret, and tokens where it is chosen. Getenv and Home find them.
 	Store   oauth.Store
 	Keyring oauth.Keyring
 	Getenv  func(string) string
-	Notice  func(string)
+	Home    func() (string, error)
 	// How the person is asked to sign in: on the terminal (Terminal:
 	// stdin and stderr are one), the link shown and analysed like a URL
 	// ask and opened (Open) when they say so, on the line Prompter; with
@@ -48,7 +51,7 @@ func (s *SignIn) For(h *transport.HTTP, quiet func()) (*oauth.Handler, error) {
 	fl := s.Flags
 	cfg := oauth.Config{
 		ServerURL:         h.URL,
-		Store:             s.Store,
+		Store:             s.store(),
 		Consent:           s.consent(),
 		Waiting:           s.waiting(),
 		ClientID:          fl.ClientID,
@@ -56,7 +59,7 @@ func (s *SignIn) For(h *transport.HTTP, quiet func()) (*oauth.Handler, error) {
 		// The authorization server is reached by a client of its own:
 		// the --header values are for the MCP server alone.
 		HTTPClient: &http.Client{Timeout: fl.Timeout, CheckRedirect: oauth.SameOriginPosts},
-		Notice:     s.Notice,
+		Notice:     s.notice,
 	}
 	if srv := s.Named; srv != nil && srv.OAuth != nil {
 		o := srv.OAuth
@@ -83,6 +86,29 @@ func (s *SignIn) For(h *transport.HTTP, quiet func()) (*oauth.Handler, error) {
 	}
 	h.OAuth = &pausing{Handler: handler, login: s.Login, quiet: quiet}
 	return handler, nil
+}
+
+// OpenStore opens where tokens are kept, as $MCPCLI_TOKEN_STORE chooses.
+func (s *SignIn) OpenStore() (oauth.Store, error) {
+	home := s.Home
+	if home == nil {
+		home = func() (string, error) { return "", errors.New("no home directory") }
+	}
+	return oauth.OpenStoreFromEnv(oauth.StoreOptions{Keyring: s.Keyring, Getenv: s.Getenv, Home: home, Notice: s.notice})
+}
+
+// store is s.Store, or the chosen store opened when first needed.
+func (s *SignIn) store() oauth.Store {
+	if s.Store == nil {
+		s.Store = oauth.LazyStore(s.OpenStore)
+	}
+	return s.Store
+}
+
+// notice tells the person a fact about signing in, on stderr.
+func (s *SignIn) notice(msg string) {
+	s.Console.EndProgress()
+	s.Console.Printf("mcpcli: %s", render.Line(msg))
 }
 
 // SetupError is sign-in settings that cannot work.

@@ -18,12 +18,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/config"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
+	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/transport"
@@ -362,4 +364,37 @@ func Replay(fl Flags, program, dir, defaultPath string) request.Replay {
 		Server: fl.Server, Config: fl.Config, URL: fl.URL, Stdio: fl.Stdio, ServerArgv: fl.ServerArgv,
 		Headers: fl.Headers, Env: fl.Env, Roots: fl.Roots, Cwd: fl.Cwd, Elicitation: fl.Elicitation,
 		Protocol: fl.Protocol, Transport: fl.Transport, Timeout: fl.Timeout, MaxRounds: fl.MaxRounds, Sampling: fl.Sampling})
+}
+
+// ReplayHere is Replay for this run: the saved script's commands run by
+// the mcpcli that saved it, by its path when executable gives an absolute
+// one (on a fresh clone built with go build, mcpcli is not on $PATH), from
+// the working directory, saved by default in mcpcli's state directory
+// (outside the working tree: a repository's own files, or a link planted
+// there, are never written), one file per session.
+func ReplayHere(fl Flags, executable func() (string, error), getenv func(string) string, home func() (string, error)) request.Replay {
+	var exe, dir, path string
+	if executable != nil {
+		if e, err := executable(); err == nil && filepath.IsAbs(e) {
+			exe = e
+		}
+	}
+	if d, err := os.Getwd(); err == nil {
+		dir = d
+	}
+	if home != nil {
+		if state, err := oauth.StateDir(getenv, home); err == nil {
+			path = filepath.Join(state, "sessions", "session-"+time.Now().Format("20060102-150405")+"-"+strconv.Itoa(os.Getpid())+".sh")
+		}
+	}
+	return Replay(fl, exe, dir, path)
+}
+
+// RestartWord is what restarting a session does to the server t: restart
+// a stdio server, reconnect to an HTTP one.
+func RestartWord(t transport.Transport) string {
+	if _, ok := t.(*transport.Stdio); ok {
+		return "restart"
+	}
+	return "reconnect"
 }

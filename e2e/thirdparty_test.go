@@ -1,3 +1,5 @@
+//go:build unix
+
 package e2e
 
 // mcpcli against real third-party servers (issue 11): server-everything

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpcli/mcpcli/config"
+	"github.com/mcpcli/mcpcli/internal/shellwords"
 )
 
 // The questions of the config files, and what a project file would run:
@@ -138,4 +139,28 @@ func AskInput(ctx context.Context, p *Prompter, in config.Input) (string, error)
 		s = in.Default
 	}
 	return s, nil
+}
+
+// WhichRuns says which definition of srv's name runs, when a project file
+// and the person's own files both define it; "" when there is nothing to
+// say.
+func (c Config) WhichRuns(srv *config.Server) string {
+	if srv.Source.Kind == config.KindExplicit {
+		return "" // --config: they named the file
+	}
+	for _, o := range srv.Others {
+		switch {
+		case srv.Source.Kind.Project() && !o.Source.Kind.Project() && o.Source.Kind != config.KindExplicit:
+			how, back := "a project file you trusted", "'mcpcli servers untrust "+shellwords.Quote(srv.Source.Path)+"' gives you yours back"
+			if srv.Trust == config.TrustedForRun {
+				how, back = "trusted for this run with --trust-project", "without --trust-project, yours runs"
+			}
+			return fmt.Sprintf("server %q runs from %s (%s), not from yours in %s; %s",
+				Line(srv.Name), ShowPath(c.Home, srv.Source.Path), how, ShowPath(c.Home, o.Source.Path), Line(back))
+		case !srv.Source.Kind.Project() && o.Source.Kind.Project() && !o.Trust.Runs():
+			return fmt.Sprintf("server %q runs from yours in %s; %s defines it too, but you have not trusted that file ('mcpcli servers' says more)",
+				Line(srv.Name), ShowPath(c.Home, srv.Source.Path), ShowPath(c.Home, o.Source.Path))
+		}
+	}
+	return ""
 }

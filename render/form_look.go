@@ -207,7 +207,18 @@ func Width(s string) int { return ansi.StringWidth(s) }
 
 // pad is s followed by spaces up to width cells (none when it is wider).
 func pad(s string, width int) string {
-	return s + strings.Repeat(" ", max(width-Width(s), 0))
+	n := width - Width(s)
+	if n <= 0 {
+		return s
+	}
+	p := s + strings.Repeat(" ", n)
+	// A sign that is written before what follows it (a prepended
+	// concatenation mark: Unicode's Prepend) makes one cluster with the
+	// first space: one space more.
+	if w := Width(p); w < width {
+		p += strings.Repeat(" ", width-w)
+	}
+	return p
 }
 
 // fit makes content exactly fit a width×height screen: each line cut to

@@ -1,9 +1,14 @@
 package request
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
 
 // The errors of preparing a request. They carry facts, not words: the
-// front end that shows one words it (cmd/mcpcli/errors.go), with its own
+// front end that shows one words it (shell.Words), with its own
 // way of naming what lists things ("mcpcli tools", or "tools" in the line
 // shell). Error gives a plain sentence for logs and tests.
 
@@ -154,3 +159,52 @@ type FilledNote struct{ URI string }
 func (*ShownNote) note()   {}
 func (*OpenKeyNote) note() {}
 func (*FilledNote) note()  {}
+
+// UnreadableError is a resource the server could not read: it answered
+// resources/read with -32602 (2026-07-28) or -32002 (older servers).
+type UnreadableError struct {
+	Server, URI string
+	RPC         *jsonrpc.Error
+}
+
+func (e *UnreadableError) Error() string {
+	return fmt.Sprintf("server %q could not read %q (%d: %s)", e.Server, e.URI, e.RPC.Code, e.RPC.Message)
+}
+
+// Unreadable is err from reading uri of server as an *UnreadableError
+// when the server said it has no such resource, or err as it is.
+func Unreadable(server, uri string, err error) error {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == -32002) {
+		return &UnreadableError{Server: server, URI: uri, RPC: je}
+	}
+	return err
+}
+
+// IsUsage says whether err is a mistake in what was typed (a word that is
+// not KEY=VALUE, a key given twice, an argument missing or unknown, a
+// template that does not fit), rather than something the server said: a
+// one-shot command's usage error.
+func IsUsage(err error) bool {
+	var (
+		ue *UnknownError
+		se *ShownError
+		te *TemplateError
+		ae *AskError
+	)
+	switch {
+	case errors.As(err, &ue), errors.As(err, &se), errors.As(err, &ae), errors.As(err, &te) && te.Expand:
+		return false
+	}
+	var (
+		we *WordError
+		tw *TwiceError
+		oe *ObjectError
+		me *MissingError
+		ne *NoSuchArgumentError
+		ar *ArgumentError
+		nt *NotTemplateError
+	)
+	return errors.As(err, &we) || errors.As(err, &tw) || errors.As(err, &oe) || errors.As(err, &me) ||
+		errors.As(err, &ne) || errors.As(err, &ar) || errors.As(err, &nt) || errors.As(err, &te)
+}

@@ -33,13 +33,7 @@ func NewCmdAuth(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "auth",
 		Short: "Sign in to an HTTP server (OAuth), see the sign-in, sign out",
-		Long: `Some Streamable HTTP servers require you to sign in (OAuth 2.1, as MCP
-authorization specifies). mcpcli signs in by itself the first time such a
-server answers 401 on any command, when it can ask you (a terminal, or
---answers, which prints the link and waits; --open-urls opens it). These
-commands do it on purpose, for the server --server NAME or --url URL names.
-
-See 'mcpcli help sign-in' for what happens, and where tokens are kept.`,
+		Long:  page("auth"),
 		Example: `  mcpcli auth login --url https://mcp.example.com/mcp
   mcpcli auth status -s linear
   mcpcli auth logout -s linear`,
@@ -69,7 +63,7 @@ func (f *Factory) authOptions(cmd *cobra.Command) (*AuthOptions, *transport.HTTP
 	}
 	opts := &AuthOptions{
 		Out: f.Deps.Out, Console: f.Console(), Server: h.URL, LoginArgs: f.loginArgs(), JSON: f.JSON(), Now: time.Now,
-		Store: func() (oauth.Store, error) { return f.tokenStore(f.keyring()) },
+		Store: f.signIn(false, nil).OpenStore,
 	}
 	return opts, h, nil
 }
@@ -85,7 +79,7 @@ func newAuthCmd(f *Factory, c *cobra.Command, runF, run func(context.Context, *A
 			// Signing in on purpose needs somewhere to keep the token.
 			s := f.signIn(true, nil)
 			var err error
-			if s.Store, err = f.tokenStore(s.Keyring); err != nil {
+			if s.Store, err = s.OpenStore(); err != nil {
 				return err
 			}
 			handler, err := s.For(h, nil)
@@ -105,13 +99,9 @@ func newAuthCmd(f *Factory, c *cobra.Command, runF, run func(context.Context, *A
 // NewCmdAuthLogin is auth login.
 func NewCmdAuthLogin(f *Factory, runF func(context.Context, *AuthOptions) error) *cobra.Command {
 	return newAuthCmd(f, &cobra.Command{
-		Use:   "login",
-		Short: "Sign in to the server now, even if a token is kept",
-		Long: `auth login signs in to the server: it asks the server how (its protected
-resource metadata), registers mcpcli with the authorization server if it
-must, shows you the authorization link and opens it in your browser when you
-say so, and waits for the browser to come back to mcpcli on 127.0.0.1.
-Without a terminal it prints the link and waits; --open-urls opens it.`,
+		Use:         "login",
+		Short:       "Sign in to the server now, even if a token is kept",
+		Long:        page("auth-login"),
 		Annotations: map[string]string{annotOpenURLs: "yes"},
 		Example: `  mcpcli auth login --url https://mcp.example.com/mcp
   mcpcli auth login -s linear
@@ -135,11 +125,7 @@ func NewCmdAuthStatus(f *Factory, runF func(context.Context, *AuthOptions) error
 	return newAuthCmd(f, &cobra.Command{
 		Use:   "status",
 		Short: "Show the sign-in kept for the server: authorization server, scopes, expiry, where",
-		Long: `auth status shows what mcpcli keeps for the server: the authorization
-server that issued the token, its scopes, when it expires (and whether it
-can be refreshed), and where it is kept (the system keyring, or a file
-readable only by you). It asks nothing of the server and sends no token;
--o json prints the same, with "signedIn".`,
+		Long:  page("auth-status"),
 		Example: `  mcpcli auth status --url https://mcp.example.com/mcp
   mcpcli auth status -s linear -o json`,
 	}, runF, authStatusRun, false)
@@ -165,11 +151,9 @@ func authStatusRun(ctx context.Context, opts *AuthOptions) error {
 // NewCmdAuthLogout is auth logout.
 func NewCmdAuthLogout(f *Factory, runF func(context.Context, *AuthOptions) error) *cobra.Command {
 	return newAuthCmd(f, &cobra.Command{
-		Use:   "logout",
-		Short: "Forget the tokens and client registration kept for the server",
-		Long: `auth logout deletes what mcpcli keeps for the server: its tokens and the
-client registration, for every authorization server it used. The tokens are
-not revoked at the authorization server.`,
+		Use:     "logout",
+		Short:   "Forget the tokens and client registration kept for the server",
+		Long:    page("auth-logout"),
 		Example: `  mcpcli auth logout --url https://mcp.example.com/mcp`,
 	}, runF, authLogoutRun, false)
 }

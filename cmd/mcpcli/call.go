@@ -2,16 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
+	"github.com/mcpcli/mcpcli/shell"
 )
 
 // CallOptions are what call needs.
@@ -38,24 +37,7 @@ func NewCmdCall(f *Factory, runF func(context.Context, *CallOptions) error) *cob
 	cmd := &cobra.Command{
 		Use:   "call TOOL [KEY=VALUE ...]",
 		Short: "Call a tool, answering what the server asks along the way",
-		Long: `call calls TOOL with arguments. KEY=VALUE pairs are typed by the tool's
-inputSchema: integers, numbers and booleans are parsed, arrays and objects are
-read as JSON, strings are kept exactly as typed. --args gives the arguments as
-one JSON object (or @FILE); KEY=VALUE pairs are applied on top of it.
-
-When the server answers input_required, mcpcli asks you (or reads --answers)
-and retries, round after round, until the result arrives.
-
-When the server runs the call as a task (2026-07-28 tasks extension, or a
-2025-11-25 tool whose taskSupport is required), mcpcli shows the task's
-status as it changes, answers what the task asks the same way, and prints
-its result; Ctrl+C cancels the task (tasks/cancel).
-
---save DIR writes every image, audio and blob content of the result to a
-file in DIR; the paths go to stderr.
-
-Exit status: 0 done, 1 error, 2 the tool reported an error (isError),
-130 you abandoned the request (or declined a sampling request it needed).`,
+		Long:  page("call"),
 		Example: `  mcpcli call delete_project project=apollo -- mcpcli demo-server
   mcpcli call edit_profile --answers answers.json -o json -- mcpcli demo-server
   mcpcli call search --args '{"query": "mcp", "limit": 5}' --url http://127.0.0.1:8080/mcp`,
@@ -112,7 +94,7 @@ func callRun(ctx context.Context, opts *CallOptions) error {
 
 // noteOn says a request's notes on con.
 func noteOn(con *render.Console) func(request.Note) {
-	return func(n request.Note) { con.Printf("mcpcli: %s", noteText(n)) }
+	return func(n request.Note) { con.Printf("mcpcli: %s", shell.Words{}.Note(n)) }
 }
 
 // printResult prints a final result (writing its binary contents to dir
@@ -175,18 +157,7 @@ func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) 
 	cmd := &cobra.Command{
 		Use:   "prompt NAME [KEY=VALUE ...]",
 		Short: "Get a prompt, answering what the server asks along the way",
-		Long: `prompt gets the prompt NAME and prints its messages. Prompt arguments are
-always strings: KEY=VALUE pairs are sent exactly as typed ('mcpcli prompts'
-lists each prompt's arguments, required ones without brackets).
-
-On a terminal, mcpcli asks for the arguments you did not give: when the
-server offers completions, one by one with its suggestions (optional ones
-may be left empty); otherwise the required ones, on a form.
-
-When the server answers input_required, mcpcli asks you (or reads --answers)
-and retries, round after round, until the messages arrive.
-
-Exit status: 0 done, 1 error, 130 you abandoned the request.`,
+		Long:  page("prompt"),
 		Example: `  mcpcli prompt release_notes version=2.0 -- mcpcli demo-server
   mcpcli prompt code_review file=main.go -o json --url http://127.0.0.1:8080/mcp`,
 		Args: cobra.ArbitraryArgs,
@@ -256,20 +227,7 @@ func NewCmdRead(f *Factory, runF func(context.Context, *ReadOptions) error) *cob
 	cmd := &cobra.Command{
 		Use:   "read URI | TEMPLATE [--var NAME=VALUE ...]",
 		Short: "Read a resource, answering what the server asks along the way",
-		Long: `read reads the resource at URI, given exactly as 'mcpcli resources' lists it
-(quote it for the shell), and prints its contents: text as it is (text/*
-blobs decoded), other binary contents as a one-line summary; -o json gives
-everything, and --save DIR writes each blob to a file.
-
-A resource template (a URI with {variables}, listed under Templates) is
-filled with --var NAME=VALUE. On a terminal, mcpcli asks for the variables
-you did not give, with the server's completion suggestions; elsewhere a
-missing one is an error.
-
-When the server answers input_required, mcpcli asks you (or reads --answers)
-and retries, round after round, until the contents arrive.
-
-Exit status: 0 done, 1 error, 130 you abandoned the request.`,
+		Long:  page("read"),
 		Example: `  mcpcli read demo://reports/q3 -- mcpcli demo-server
   mcpcli read 'demo://resource/dynamic/text/{resourceId}' --var resourceId=3 --stdio "npx -y @modelcontextprotocol/server-everything"
   mcpcli read file:///notes.txt -o json --url http://127.0.0.1:8080/mcp`,
@@ -323,14 +281,8 @@ func readRun(ctx context.Context, opts *ReadOptions) error {
 		if rerr := opts.Record.save(r, res, err); rerr != nil {
 			return rerr
 		}
-		var je *jsonrpc.Error
-		if errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == -32002) {
-			// 2026-07-28 answers an unknown resource with -32602; older
-			// servers with -32002.
-			return &resourceError{server: s.Server().Display(), uri: r.Target, rpc: je}
-		}
 		if err != nil {
-			return err
+			return request.Unreadable(s.Server().Display(), r.Target, err)
 		}
 		return printResult(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 	})

@@ -24,14 +24,7 @@ func NewCmdDemoServer(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "demo-server",
 		Short: "Serve the demo MCP server (stdio, or --http ADDR)",
-		Long: `demo-server is an MCP 2026-07-28 server that shows every kind of
-elicitation: a destructive-action confirmation, an account picker, a profile
-form with every field kind, a URL-mode "connect an account" step served by a
-page on a loopback port, a two-round wizard carried in an HMAC-protected
-requestState, and asks raised from prompts/get and resources/read.
-
-By default it speaks on stdin/stdout; with --http it serves Streamable HTTP
-at http://ADDR/mcp, and the older HTTP+SSE transport at http://ADDR/sse.`,
+		Long:  page("demo-server"),
 		Example: `  mcpcli tools -- mcpcli demo-server
   mcpcli demo-server --http 127.0.0.1:8080 &
   mcpcli call edit_profile --url http://127.0.0.1:8080/mcp`,
@@ -93,16 +86,7 @@ func NewCmdDemo(f *Factory, runF func(context.Context, *tour.Options) error) *co
 	return &cobra.Command{
 		Use:   "demo [FLOW ...]",
 		Short: "Tour every kind of elicitation against the built-in demo server",
-		Long: `demo starts the demo server as a child process over stdio and walks through
-its flows, showing each round trip as it happens: the first request, the
-server's input_required answer, your answers, and the retry under a new id
-with the server's requestState echoed unchanged.
-
-Answer in the terminal, or script every answer with --answers FILE. Name
-flows by number or by tool, prompt or resource name to run only those.
-
-Flows:
-` + tour.List(),
+		Long:  page("demo") + tour.List(),
 		Example: `  mcpcli demo
   mcpcli demo 1 3
   mcpcli demo --answers answers.json
@@ -123,7 +107,7 @@ Flows:
 			f.Flags.Verbose = true
 			t := connect.Stdio(f.flags(), f.machine(), transport.Command{Argv: []string{exe, "demo-server"}})
 			opts := &tour.Options{
-				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows, Banner: f.setBanner, Chapter: f.mark, Explain: explain,
+				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows, Banner: f.asking().SetBanner, Chapter: f.mark, Explain: explain,
 				Connect: func(ctx context.Context) (*client.Session, error) { return f.dial(ctx, cmd, t, dial{}) },
 			}
 			if runF != nil {

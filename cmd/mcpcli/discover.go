@@ -24,20 +24,7 @@ func NewCmdDiscover(f *Factory, runF func(context.Context, *DiscoverOptions) err
 	return &cobra.Command{
 		Use:   "discover",
 		Short: "Show who the server is and what it supports",
-		Long: `discover connects and shows the server's name and version, the protocol
-version spoken, whether the server is modern (2026-07-28 and later:
-server/discover, every request stands alone) or legacy (the initialize
-handshake, and over HTTP a session), the versions it supports, its
-capabilities and its instructions.
-
-mcpcli asks for 2026-07-28 first. A server that answers -32022 with other
-versions gets a retry with one both sides speak; a server that does not
-know server/discover gets the initialize handshake. The How line says which
-happened and why: negotiated, pinned with --protocol, or a fallback (and
-what the server answered to server/discover).
-
---protocol 2025-11-25 starts with the initialize handshake even with a server
-that speaks both; --protocol 2026-07-28 never falls back.`,
+		Long:  page("discover"),
 		Example: `  mcpcli discover -- mcpcli demo-server
   mcpcli discover --protocol 2025-11-25 -- mcpcli demo-server
   mcpcli discover --url http://127.0.0.1:8080/mcp -o json`,

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -11,39 +10,22 @@ import (
 	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/internal/cast"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/shell"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
-// GlobalFlags are the flags every server command shares.
+// GlobalFlags are the flags every server command shares: those that say
+// how to reach the server and talk to it (connect's), and the run's own.
 type GlobalFlags struct {
-	Stdio       string
-	URL         string
-	Headers     []string
-	Env         []string
-	Cwd         string
-	Trace       string
-	Answers     string
-	OpenURLs    bool
-	Elicitation string
-	MaxRounds   int
-	Timeout     time.Duration
-	Output      string
-	SaveAnswers string
-	Accessible  bool
-	LogLevel    string
-	Verbose     bool
-	Protocol    string   // auto, or a version to pin
-	Transport   string   // for --url: auto, streamable or sse
-	Roots       []string // --root directories
-	Sampling    bool     // --sampling: declare sampling, answered by a person
-	ServerArgv  []string // after --
+	connect.Flags
 
-	Server            string // -s NAME: a server from the config files
-	Config            string // --config FILE: read before every other config file
-	TrustProject      bool   // --trust-project: trust the project's config files for this run
-	ClientID          string // --client-id: a pre-registered OAuth client
-	ClientMetadataURL string // --client-metadata-url: mcpcli's OAuth client ID metadata document
-	MaxMessageSize    byteSize
+	Trace        string // --trace FILE
+	Answers      string // --answers FILE: answer from a file instead of asking
+	SaveAnswers  string // --save-answers FILE
+	OpenURLs     bool   // --open-urls: with --answers, open what they accept
+	Output       string // -o text|json
+	Accessible   bool   // --accessible: lines instead of full-screen forms
+	TrustProject bool   // --trust-project: trust the project's config files for this run
 
 	Lint bool // --lint: check every ask against the spec, findings at the end
 
@@ -64,12 +46,12 @@ type Factory struct {
 	Args []string
 
 	con   *render.Console
-	ask   *asking         // how this run asks: an answers file, forms or lines
-	conf  configs         // the config files and the server -s names
-	trace *connect.Trace  // --trace, opened by the first connection
-	cast  *cast.Recording // --cast, once started
-	lint  watchLint       // --lint
-	end   []func()        // closed when the run ends
+	ask   *connect.Asking  // how this run asks: an answers file, forms or lines
+	conf  *connect.Configs // the config files and the server -s names
+	trace *connect.Trace   // --trace, opened by the first connection
+	cast  *cast.Recording  // --cast, once started
+	lint  watchLint        // --lint
+	end   []func()         // closed when the run ends
 }
 
 // atEnd has fn run when the run ends.
@@ -102,13 +84,7 @@ func (f *Factory) getenv(k string) string {
 }
 
 // flags are the global flags connect reads.
-func (f *Factory) flags() connect.Flags {
-	fl := f.Flags
-	return connect.Flags{Server: fl.Server, Config: fl.Config, Stdio: fl.Stdio, URL: fl.URL, Transport: fl.Transport, Cwd: fl.Cwd,
-		ServerArgv: fl.ServerArgv, Headers: fl.Headers, Env: fl.Env, MaxMessageSize: int(fl.MaxMessageSize),
-		Protocol: fl.Protocol, Elicitation: fl.Elicitation, LogLevel: fl.LogLevel, Roots: fl.Roots, MaxRounds: fl.MaxRounds,
-		Timeout: fl.Timeout, Sampling: fl.Sampling, Verbose: fl.Verbose, ClientID: fl.ClientID, ClientMetadataURL: fl.ClientMetadataURL}
-}
+func (f *Factory) flags() connect.Flags { return f.Flags.Flags }
 
 // machine is what reaching a server needs of this run's machine.
 func (f *Factory) machine() connect.Machine {
@@ -135,7 +111,7 @@ func (f *Factory) Transport(cmd *cobra.Command) (transport.Transport, error) {
 // dial is how one command connects, over what the run does for all.
 type dial struct {
 	// answers answer the asks (nil: the run's one-shot set, recorded).
-	answers *answerSet
+	answers *connect.Answers
 	// rawOnly: the command prints results' bytes only.
 	rawOnly bool
 	// session: each request may ask for a sign-in again, and a sign-in's
@@ -168,9 +144,9 @@ func (f *Factory) dial(ctx context.Context, cmd *cobra.Command, t transport.Tran
 	a := d.answers
 	if a == nil {
 		var err error
-		if a, err = f.oneShot(cmd); err != nil {
+		if a, err = f.asking().OneShot(ctx); err != nil {
 			t.Close()
-			return nil, err
+			return nil, asUsage(cmd, err)
 		}
 	}
 	if f.trace == nil && f.Flags.Trace != "" {
@@ -180,8 +156,8 @@ func (f *Factory) dial(ctx context.Context, cmd *cobra.Command, t transport.Tran
 	f.lintObserve(t)
 	s, err := connect.Dial(ctx, t, connect.Options{
 		Flags: f.flags(), Console: f.Console(), Version: version,
-		Answerer: a.answerer, Sampler: a.sampler, RawOnly: d.rawOnly, ToolCache: f.toolCache(t),
-		SignIn: signIn.For, Again: d.session, Trace: f.trace, Mark: f.mark, Undeclared: undeclared, Adjust: d.adjust,
+		Answerer: a.Answerer, Sampler: a.Sampler, RawOnly: d.rawOnly, ToolCache: f.toolCache(t),
+		SignIn: signIn.For, Again: d.session, Trace: f.trace, Mark: f.mark, Undeclared: shell.Undeclared, Adjust: d.adjust,
 	})
 	return s, asUsage(cmd, err)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 
@@ -33,10 +34,11 @@ func TestAnswererChoice(t *testing.T) {
 				Getenv:  func(k string) string { return map[string]string{"TERM": tt.term}[k] },
 			}}
 			f.Flags.Accessible = tt.accessible
-			a, err := f.Answerer(nil)
+			w, err := f.asking().OneShot(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
+			a := w.Answerer
 			if rec, ok := a.(*request.Answering); ok {
 				a = rec.Inner // what the person answers is kept
 			}

@@ -65,20 +65,7 @@ func NewCmdTools(f *Factory, runF func(context.Context, *ListOptions) error) *co
 	return newListCmd(f, &cobra.Command{
 		Use:   "tools [NAME]",
 		Short: "List the server's tools and their arguments, or show one in full",
-		Long: `tools lists each tool with its arguments as KEY=TYPE in the server's order,
-the optional ones in brackets, and its description: what
-'mcpcli call TOOL KEY=VALUE ...' takes. -o json prints every tool exactly as
-the server sent it.
-
-tools NAME shows one tool in full: its title and description, its
-annotations (read-only, destructive, idempotent, open world), whether it runs
-as a task, and each argument with its type, what it allows (choices, range,
-length, array items, object keys), its default and its description. In the
-list, a tool that runs as a task (2025-11-25 execution.taskSupport) says so:
-(task: required) or (task: optional).
-
-Over HTTP, tools whose x-mcp-header annotations are invalid are left out,
-with a warning that names the tool and the reason.`,
+		Long:  page("tools"),
 		Example: `  mcpcli tools -- mcpcli demo-server
   mcpcli tools create_repo -- mcpcli demo-server
   mcpcli tools --url http://127.0.0.1:8080/mcp -o json`,
@@ -101,9 +88,7 @@ func NewCmdPrompts(f *Factory, runF func(context.Context, *ListOptions) error) *
 	return newListCmd(f, &cobra.Command{
 		Use:   "prompts [NAME]",
 		Short: "List the server's prompts and their arguments, or show one in full",
-		Long: `prompts lists each prompt with its arguments, the optional ones in brackets,
-and its description: what 'mcpcli prompt NAME KEY=VALUE ...' takes.
-prompts NAME shows one prompt in full, with each argument's description.`,
+		Long:  page("prompts"),
 		Example: `  mcpcli prompts -- mcpcli demo-server
   mcpcli prompts release_notes -- mcpcli demo-server`,
 	}, true, runF, promptsRun)
@@ -118,12 +103,9 @@ func promptsRun(ctx context.Context, opts *ListOptions) error {
 // NewCmdResources is the resources command.
 func NewCmdResources(f *Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	return newListCmd(f, &cobra.Command{
-		Use:   "resources",
-		Short: "List the server's resources",
-		Long: `resources lists each resource's URI, name and MIME type: the URI is what
-'mcpcli read URI' takes. Then the resource templates (URIs with
-{variables}), which 'mcpcli read TEMPLATE --var NAME=VALUE' fills in.
--o json prints both lists exactly as the server sent them.`,
+		Use:     "resources",
+		Short:   "List the server's resources",
+		Long:    page("resources"),
 		Example: `  mcpcli resources -- mcpcli demo-server`,
 	}, false, runF, resourcesRun)
 }

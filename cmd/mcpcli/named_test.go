@@ -120,7 +120,7 @@ func TestTrustIsAskedOnATerminal(t *testing.T) {
 	deps, errb := namedDeps(t, dir, "n\n", true)
 	_, err := resolve(t, &Factory{Deps: deps}, "plain")
 	want := `server "plain" was not started: you did not trust ` + file + `; once you have read it, 'mcpcli servers trust ` + file + `' trusts it`
-	if err == nil || err.Error() != want {
+	if err == nil || explain(err) != want {
 		t.Errorf("resolving -s plain, answering n = %v\nwant %s", err, want)
 	}
 	out := errb.String()
@@ -169,7 +169,7 @@ func TestUntrustedWithoutATerminal(t *testing.T) {
 	deps, errb := namedDeps(t, dir, "", false)
 	_, err := resolve(t, &Factory{Deps: deps}, "plain")
 	want := `server "plain" is defined in ` + file + `, a project file you have not trusted; read it, then 'mcpcli servers trust ` + file + `' (or pass --trust-project to trust the project's files for this run)`
-	if err == nil || err.Error() != want {
+	if err == nil || explain(err) != want {
 		t.Errorf("resolving -s plain without a terminal = %v\nwant %s", err, want)
 	}
 	if errb.Len() > 0 {

@@ -57,23 +57,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpcli",
 		Short: "A terminal MCP client that renders elicitations",
-		Long: `mcpcli talks to an MCP server, over stdio, Streamable HTTP or the older
-HTTP+SSE, and shows you what it asks for. When a server answers a tool call,
-a prompt or a resource read with "input_required", mcpcli shows each question
-(a form, or a URL to open), then retries the original request with your
-answers until the result arrives. Results go to stdout; everything else goes
-to stderr.
-
-Point it at a server with --stdio "CMD ARGS", with CMD ARGS after --, with
---url for HTTP (Streamable, or HTTP+SSE when the server speaks only that), or
-by name with -s NAME from the config files you already have (Claude Code,
-Claude Desktop, VS Code, Cursor, or mcpcli's own; 'mcpcli servers' lists
-them). Servers that require a sign-in (OAuth) get one when they ask. Given a
-server and no command, mcpcli opens the interactive session (mcpcli
-session). Try it first with:
-
-  mcpcli demo
-  mcpcli -- mcpcli demo-server`,
+		Long:  page("mcpcli"),
 		Example: `  mcpcli demo
   mcpcli tools --stdio "npx -y @modelcontextprotocol/server-everything"
   mcpcli call delete_project project=apollo -- mcpcli demo-server
@@ -138,8 +122,8 @@ session). Try it first with:
 	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip, and what a stdio server writes to its stderr, on stderr")
 	p.StringVar(&fl.ClientID, "client-id", "", "sign in (OAuth) as the client `ID` registered with the server's authorization server; its secret comes from $MCPCLI_CLIENT_SECRET or the keyring")
 	p.StringVar(&fl.ClientMetadataURL, "client-metadata-url", "", "sign in (OAuth) with the client ID metadata document at `URL`, where the authorization server takes one")
-	fl.MaxMessageSize = byteSize(transport.MaxMessageSize)
-	p.Var(&fl.MaxMessageSize, "max-message-size", "refuse a message from the server larger than `SIZE` (an HTTP body after decompression, an SSE event, a stdio line)")
+	fl.MaxMessageSize = transport.MaxMessageSize
+	p.Var((*byteSize)(&fl.MaxMessageSize), "max-message-size", "refuse a message from the server larger than `SIZE` (an HTTP body after decompression, an SSE event, a stdio line)")
 	p.StringVar(&fl.Cast, "cast", "", "record what mcpcli draws on the terminal as an asciinema cast (asciicast v2) in `FILE`, with a marker for each round; keys typed are not recorded")
 	p.Float64Var(&fl.CastIdle, "cast-idle", 0, "with --cast: cap every pause of the recording at `N` seconds (as asciinema rec -i)")
 	root.RegisterFlagCompletionFunc("server", f.completeServers(false))

@@ -28,29 +28,7 @@ func NewCmdServers(f *Factory, runF func(context.Context, *ServersOptions) error
 	cmd := &cobra.Command{
 		Use:   "servers",
 		Short: "List the servers you can name with -s, and where each is defined",
-		Long: `servers lists every server mcpcli can reach by name with --server NAME (-s),
-with its transport, its command or URL, and the file that defines it.
-
-mcpcli reads the config files you already have: --config FILE; the
-project's .mcp.json (Claude Code), .vscode/mcp.json (VS Code) and
-.cursor/mcp.json (Cursor), from the working directory upward; mcpcli's own
-file (~/.config/mcpcli/servers.json); then, read only, Claude Desktop's,
-Claude Code's and Cursor's user files.
-
-A project file comes with the code around it, so its servers run only once
-you trust the file: mcpcli asks on a terminal, showing what the file would
-run, and remembers a yes for the file as it is (a changed file is asked
-about again). 'mcpcli servers trust FILE' trusts one without asking (for
-scripts and CI), 'mcpcli servers untrust FILE' forgets it, and
---trust-project trusts the project's files for one run.
-
-A name defined in several files is shown once, with the one that runs and
-the ones it shadows: --config FILE first, then a trusted project file, then
-your own files; an untrusted project file never takes a name from your own
-files. The list ends with each project file and whether you trust it.
-
-'mcpcli servers add' and 'mcpcli servers remove' edit mcpcli's own file,
-never another tool's. See 'mcpcli help config' for the file formats.`,
+		Long:  page("servers"),
 		Example: `  mcpcli servers
   mcpcli servers -o json
   mcpcli servers add weather -- ./weather-server --verbose
@@ -70,18 +48,6 @@ never another tool's. See 'mcpcli help config' for the file formats.`,
 	}
 	cmd.AddCommand(NewCmdServersAdd(f, nil), NewCmdServersRemove(f, nil), NewCmdServersTrust(f, nil), NewCmdServersUntrust(f, nil))
 	return cmd
-}
-
-// home is the home directory, "" when unknown.
-func (f *Factory) home() string {
-	if f.Deps.Home == nil {
-		return ""
-	}
-	h, err := f.Deps.Home()
-	if err != nil {
-		return ""
-	}
-	return h
 }
 
 func serversRun(ctx context.Context, opts *ServersOptions) error {
@@ -114,16 +80,7 @@ func NewCmdServersAdd(f *Factory, runF func(context.Context, *ServersAddOptions)
 	cmd := &cobra.Command{
 		Use:   "add NAME (-- CMD ARGS... | --stdio \"CMD ARGS\" | --url URL [--header \"Name: value\"]...)",
 		Short: "Add a server to mcpcli's own file",
-		Long: `servers add writes a server into mcpcli's own file
-(~/.config/mcpcli/servers.json, $XDG_CONFIG_HOME/mcpcli/servers.json), so
-that --server NAME reaches it. A stdio server is the command after -- (or
---stdio "CMD ARGS"), with --env and --cwd; an HTTP server is --url, with
---header, and --client-id or --client-metadata-url for its sign-in.
-
-Values are written as given: ${VAR} stays ${VAR} in the file, and is
-expanded each time the server is used. A name already in the file is
-refused unless you pass --force. Everything else in the file stays as it
-was.`,
+		Long:  page("servers-add"),
 		Example: `  mcpcli servers add weather -- ./weather-server --verbose
   mcpcli servers add everything --env DEBUG=1 -- npx -y @modelcontextprotocol/server-everything
   mcpcli servers add docs --url https://docs.example.com/mcp --header 'Authorization: Bearer ${DOCS_TOKEN}'
@@ -186,11 +143,9 @@ type ServersRemoveOptions struct {
 // NewCmdServersRemove is servers remove.
 func NewCmdServersRemove(f *Factory, runF func(context.Context, *ServersRemoveOptions) error) *cobra.Command {
 	return &cobra.Command{
-		Use:   "remove NAME",
-		Short: "Remove a server from mcpcli's own file",
-		Long: `servers remove deletes a server from mcpcli's own file. A server that only
-another tool's file defines (Claude Code, Claude Desktop, VS Code, Cursor) is
-left alone: the error names the file and the tool that edits it.`,
+		Use:     "remove NAME",
+		Short:   "Remove a server from mcpcli's own file",
+		Long:    page("servers-remove"),
 		Example: `  mcpcli servers remove weather`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -264,16 +219,7 @@ func NewCmdServersTrust(f *Factory, runF func(context.Context, *ServersTrustOpti
 	return newTrustCmd(f, &cobra.Command{
 		Use:   "trust FILE...",
 		Short: "Trust a project's config file, as it is now, so that its servers run",
-		Long: `servers trust trusts a project file (.mcp.json, .vscode/mcp.json or
-.cursor/mcp.json) as it is now: its servers run from then on, without mcpcli
-asking, until the file changes. It prints what the file defines: read the
-file before you trust it, since its servers run as you.
-
-It is what saying yes at mcpcli's question does, for scripts and CI; to
-trust the project's files for one run only, pass --trust-project instead.
-mcpcli keeps the record in its state directory
-($XDG_STATE_HOME/mcpcli/trusted-projects.json, by default
-~/.local/state/mcpcli/trusted-projects.json).`,
+		Long:  page("servers-trust"),
 		Example: `  mcpcli servers trust .mcp.json
   mcpcli servers trust .vscode/mcp.json ../.cursor/mcp.json`,
 	}, "name the project file to trust, like mcpcli servers trust .mcp.json; 'mcpcli servers' lists them", runF, serversTrustRun)
@@ -282,11 +228,9 @@ mcpcli keeps the record in its state directory
 // NewCmdServersUntrust is servers untrust.
 func NewCmdServersUntrust(f *Factory, runF func(context.Context, *ServersTrustOptions) error) *cobra.Command {
 	return newTrustCmd(f, &cobra.Command{
-		Use:   "untrust FILE...",
-		Short: "Stop trusting a project's config file",
-		Long: `servers untrust forgets that you trusted a project file: its servers no
-longer run until you trust it again, and your own definition of a name it
-also defines runs instead.`,
+		Use:     "untrust FILE...",
+		Short:   "Stop trusting a project's config file",
+		Long:    page("servers-untrust"),
 		Example: `  mcpcli servers untrust .mcp.json`,
 	}, "name the project file to stop trusting, like mcpcli servers untrust .mcp.json", runF, serversUntrustRun)
 }

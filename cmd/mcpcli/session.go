@@ -3,19 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/connect"
-	"github.com/mcpcli/mcpcli/internal/interrupt"
-	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/shell"
@@ -48,39 +41,7 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error
 		Use:     "session",
 		Aliases: []string{"shell"},
 		Short:   "Browse and call a server's tools, prompts and resources on one connection",
-		Long: `session opens one connection to the server and keeps it: its tools, prompts
-and resources to browse (/ filters) and call, an argument form built from each
-tool's inputSchema, every ask of the server answered in place with the same
-forms as the one-shot commands, the rounds of each call in a timeline beside
-its result, and Activity: progress, server logs (L sets the level), list
-changes, the server's stderr and the wire. An ask from a call you are not
-looking at waits, marked, until you open it (! or its call); ? lists the keys.
-
-Running mcpcli with a server and no command opens it too. It needs a
-terminal; --accessible runs it as lines instead, one command a line, from a
-terminal or a pipe:
-
-  tools [NAME]            list the tools, or one in full
-  call TOOL [K=V ...]     call a tool (or: call TOOL {"k": "v"}); one marked
-                          destructive asks first, and the next line's y calls it
-  prompts, prompt NAME [K=V ...]
-  resources               the resources and resource templates
-  read URI [K=V ...]      read a resource; K=V fill a template's {variables}
-  history, rerun N        the requests so far; send number N again
-  level LEVEL             the server's log level
-  roots, root add|rm DIR  the roots given to the server; add or take one away
-  sampling on|off         answer the server's sampling requests, or not
-  save [FILE]             write the requests as a script (without FILE: in
-                          mcpcli's state directory)
-  restart, reconnect      start the server again, or connect again
-  quit                    (or end of input)
-
-When the server goes away, R in the session (restart in the line session)
-starts a stdio server again or connects to an HTTP server again, on the
-same session: History, Activity and the wire view are kept. A server that
-asks for a sign-in, at the start or in the middle, gets one in place.
-
-Results go to stdout, flushed after each; everything else to stderr.`,
+		Long:    page("session"),
 		Example: `  mcpcli session -- mcpcli demo-server
   mcpcli --url http://127.0.0.1:8080/mcp
   mcpcli session --save session.sh -- npx -y @modelcontextprotocol/server-everything
@@ -88,7 +49,7 @@ Results go to stdout, flushed after each; everything else to stderr.`,
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := f.sessionOptions(cmd, save)
-			if errors.Is(err, errNoServerChosen) {
+			if errors.Is(err, tui.ErrNoChoice) {
 				return nil
 			}
 			if err != nil {
@@ -127,12 +88,12 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 		return f.Transport(cmd)
 	}
 	opts := &SessionOptions{Console: f.Console(), Accessible: f.Flags.Accessible}
-	replay := f.replay()
+	replay := connect.ReplayHere(f.flags(), f.Deps.Executable, f.getenv, f.Deps.Home)
 	if opts.Accessible {
-		opts.Line = f.lineOptions(cmd, save, replay, restartWord(t), transportOnce)
+		opts.Line = f.lineOptions(cmd, save, replay, connect.RestartWord(t), transportOnce)
 		return opts, nil
 	}
-	if why := f.noTerminal(); why != "" {
+	if why := f.person().NoTerminal(); why != "" {
 		t.Close()
 		opts.NoTerminal = why
 		return opts, nil
@@ -150,22 +111,22 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 func (f *Factory) lineOptions(cmd *cobra.Command, save string, replay request.Replay, restart string, transportOnce func() (transport.Transport, error)) *line.Options {
 	con := f.Console()
 	return &line.Options{
-		Out: f.Deps.Out, Console: con, JSON: f.JSON(), Save: save, Replay: replay, Flow: f.flowServer(), Words: lineWords{f.loginArgs()},
+		Out: f.Deps.Out, Console: con, JSON: f.JSON(), Save: save, Replay: replay, Flow: f.flowServer(), Words: shell.Words{Login: f.loginArgs(), Line: true},
 		Restart: restart,
 		Connect: func(ctx context.Context, rec *request.Recorder) (*client.Session, error) {
 			t, err := transportOnce()
 			if err != nil {
 				return nil, err
 			}
-			a, err := f.asking(cmd)
+			a, err := f.asking().Way(ctx)
 			if err != nil {
 				t.Close()
-				return nil, err
+				return nil, asUsage(cmd, err)
 			}
 			return f.dial(ctx, cmd, t, dial{session: true,
 				// --save writes each request with its answers: the
 				// answers of a whole session are not one answers file.
-				answers: &answerSet{rec.Answerer(a.answerer), rec.Sampler(a.sampler)},
+				answers: &connect.Answers{Answerer: rec.Answerer(a.Answerer), Sampler: rec.Sampler(a.Sampler)},
 				adjust: func(o *client.Options) {
 					rec.Hook(o)
 					// Roots can be added and removed, and sampling turned
@@ -205,14 +166,14 @@ func (f *Factory) tuiOptions(cmd *cobra.Command, save string, replay request.Rep
 			st.Warn = feed.Warn
 		}
 		t.Observe(feed.Observe)
-		return f.dial(ctx, cmd, t, dial{session: true, share: feed.Share, answers: &answerSet{fa, fa},
+		return f.dial(ctx, cmd, t, dial{session: true, share: feed.Share, answers: &connect.Answers{Answerer: fa, Sampler: fa},
 			adjust: func(o *client.Options) {
 				// Sampling can be turned on (C), and roots added, while
 				// connected.
 				feed.Hooks(o, fa, fa)
 				o.SamplingOff = !f.Flags.Sampling
 				o.ChangeableRoots = true
-				o.OnUndeclared = func(e *client.UndeclaredError) { feed.Warn(undeclared(e)) }
+				o.OnUndeclared = func(e *client.UndeclaredError) { feed.Warn(shell.Undeclared(e)) }
 			}})
 	}
 	return o
@@ -223,82 +184,14 @@ func (f *Factory) tuiOptions(cmd *cobra.Command, save string, replay request.Rep
 // to name one.
 func (f *Factory) pickServer(cmd *cobra.Command) error {
 	fl := f.Flags
-	if fl.Server != "" || fl.Stdio != "" || fl.URL != "" || len(fl.ServerArgv) > 0 || fl.Accessible || f.noTerminal() != "" {
+	if fl.Server != "" || fl.Stdio != "" || fl.URL != "" || len(fl.ServerArgv) > 0 || fl.Accessible || f.person().NoTerminal() != "" {
 		return nil
 	}
-	cfg, err := f.loadConfig(cmd.Context())
-	if err != nil {
-		return nil // Transport says what to give instead
+	name, err := tui.PickServer(cmd.Context(), f.Console().Terminal(f.Deps.In), f.loadConfig)
+	if name != "" {
+		f.Flags.Server = name
 	}
-	listed, _ := cfg.List()
-	choices := tui.Choices(listed)
-	if len(choices) == 0 {
-		return nil
-	}
-	name, err := tui.Pick(cmd.Context(), f.Console().Terminal(f.Deps.In), choices)
-	if errors.Is(err, tui.ErrNoChoice) {
-		return errNoServerChosen
-	}
-	var sig interrupt.Signal
-	if err != nil && errors.As(context.Cause(cmd.Context()), &sig) {
-		return sig // nothing was sent: no server was chosen
-	}
-	if err != nil {
-		return err
-	}
-	f.Flags.Server = name
-	return nil
-}
-
-// errNoServerChosen is the picker left without a choice: nothing to do.
-var errNoServerChosen = errors.New("no server chosen")
-
-// noTerminal says why the full-screen session cannot run here, or "".
-func (f *Factory) noTerminal() string {
-	d := f.Deps
-	switch {
-	case !d.InTTY && !d.ErrTTY:
-		return "stdin and stderr are not a terminal"
-	case !d.InTTY:
-		return "stdin is not a terminal"
-	case !d.ErrTTY:
-		return "stderr is not a terminal"
-	case f.getenv("TERM") == "dumb":
-		return "the terminal is \"dumb\" (TERM=dumb)"
-	}
-	return ""
-}
-
-// scriptPath is where a session's script is saved when no file is named:
-// in mcpcli's state directory, outside the working tree (a repository's
-// own files, or a link planted there, are never written), one file per
-// session.
-func (f *Factory) scriptPath() string {
-	home := f.Deps.Home
-	if home == nil {
-		return ""
-	}
-	dir, err := oauth.StateDir(f.getenv, home)
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "sessions", "session-"+time.Now().Format("20060102-150405")+"-"+strconv.Itoa(os.Getpid())+".sh")
-}
-
-// replay is how the saved script's commands reach this server: the flags
-// that named it, as given, run by the mcpcli that saved it (by its path:
-// on a fresh clone built with go build, mcpcli is not on $PATH).
-func (f *Factory) replay() request.Replay {
-	var exe, dir string
-	if f.Deps.Executable != nil {
-		if e, err := f.Deps.Executable(); err == nil && filepath.IsAbs(e) {
-			exe = e
-		}
-	}
-	if d, err := os.Getwd(); err == nil {
-		dir = d
-	}
-	return connect.Replay(f.flags(), exe, dir, f.scriptPath())
+	return err
 }
 
 func sessionRun(ctx context.Context, opts *SessionOptions) error {
@@ -306,7 +199,7 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 		return shellOutcome(ctx, line.Run(ctx, opts.Line))
 	}
 	if opts.NoTerminal != "" {
-		return &noTerminalError{why: opts.NoTerminal}
+		return &shell.NoTerminalError{Why: opts.NoTerminal}
 	}
 	err := shellOutcome(ctx, tui.Run(ctx, opts.TUI))
 	if errors.Is(err, render.ErrCancelled) {
@@ -317,57 +210,9 @@ func sessionRun(ctx context.Context, opts *SessionOptions) error {
 
 // shellOutcome is how a shell ended, as report words it.
 func shellOutcome(ctx context.Context, err error) error {
-	var (
-		ended *shell.Ended
-		sig   interrupt.Signal
-	)
-	switch {
-	case errors.As(err, &ended) && errors.As(context.Cause(ctx), &sig):
-		// The session, not a request, was what the signal stopped.
-		return &sessionEndedError{sig: sig, connecting: ended.Connecting, cut: ended.Cut}
-	case errors.As(err, &ended):
-		return ended.Err
-	case errors.Is(err, line.ErrToolReported):
+	err = shell.Outcome(ctx, err)
+	if errors.Is(err, line.ErrToolReported) {
 		return toolError{}
 	}
 	return err
-}
-
-// restartWord is what restarting a session does to the server t: restart
-// a stdio server, reconnect to an HTTP one.
-func restartWord(t transport.Transport) string {
-	if _, ok := t.(*transport.Stdio); ok {
-		return "restart"
-	}
-	return "reconnect"
-}
-
-// sessionEndedError is a full-screen session ended by a signal: the
-// session, not a request, was what the signal stopped.
-type sessionEndedError struct {
-	sig        interrupt.Signal
-	connecting bool // before it opened
-	cut        int  // requests it cut short
-}
-
-func (e *sessionEndedError) Error() string {
-	msg := "the session ended on " + e.sig.Name()
-	if e.connecting {
-		msg += " while it connected to the server"
-	}
-	switch e.cut {
-	case 0:
-	case 1:
-		msg += "; the request still running was cancelled, and its server told"
-	default:
-		msg += fmt.Sprintf("; the %d requests still running were cancelled, and their server told", e.cut)
-	}
-	return msg
-}
-
-// noTerminalError is a full-screen session asked for without a terminal.
-type noTerminalError struct{ why string }
-
-func (e *noTerminalError) Error() string {
-	return fmt.Sprintf("the session needs a terminal, and %s; for a session of plain lines (commands on stdin, results on stdout) use --accessible: mcpcli session --accessible -- CMD", e.why)
 }

@@ -2,11 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/oauth"
-	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/shell"
 )
 
 // loginArgs is how this run names its server to mcpcli, for the commands
@@ -24,31 +23,7 @@ func (f *Factory) loginArgs() string {
 
 // errorText words an error of this run as report does, naming the server
 // as the run named it.
-func (f *Factory) errorText(err error) string { return explainAs(err, f.loginArgs()) }
-
-// keyring is the system keyring, or nil.
-func (f *Factory) keyring() oauth.Keyring {
-	if f.Deps.Keyring == nil {
-		return nil
-	}
-	return f.Deps.Keyring()
-}
-
-// notice tells the person a fact about signing in, on stderr.
-func (f *Factory) notice(msg string) {
-	con := f.Console()
-	con.EndProgress()
-	con.Printf("mcpcli: %s", render.Line(msg))
-}
-
-// tokenStore opens where tokens are kept ($MCPCLI_TOKEN_STORE).
-func (f *Factory) tokenStore(kr oauth.Keyring) (oauth.Store, error) {
-	home := f.Deps.Home
-	if home == nil {
-		home = func() (string, error) { return "", fmt.Errorf("no home directory") }
-	}
-	return oauth.OpenStoreFromEnv(oauth.StoreOptions{Keyring: kr, Getenv: f.getenv, Home: home, Notice: f.notice})
-}
+func (f *Factory) errorText(err error) string { return shell.Words{Login: f.loginArgs()}.Error(err) }
 
 // signIn is how this run signs in to an HTTP server: with the token kept
 // for it, and when it asks, by asking the person. login is set for mcpcli
@@ -56,14 +31,11 @@ func (f *Factory) tokenStore(kr oauth.Keyring) (oauth.Store, error) {
 // and waits); share lends the full-screen shell's terminal to the
 // question (nil where the terminal is free).
 func (f *Factory) signIn(login bool, share func(ctx context.Context, run func()) error) *connect.SignIn {
-	kr := f.keyring()
-	return &connect.SignIn{Flags: f.flags(), Named: f.conf.server, Console: f.Console(), Keyring: kr, Getenv: f.getenv,
-		Store:  oauth.LazyStore(func() (oauth.Store, error) { return f.tokenStore(kr) }),
-		Notice: f.notice, Login: f.loginArgs(), Open: f.Deps.Open, Prompter: f.prompter(), Share: share,
-		Terminal: f.onTerminal(), Scripted: f.Flags.Answers != "", OpenURLs: f.Flags.OpenURLs, Purpose: login}
+	var kr oauth.Keyring
+	if f.Deps.Keyring != nil {
+		kr = f.Deps.Keyring()
+	}
+	return &connect.SignIn{Flags: f.flags(), Named: f.configs().Named(), Console: f.Console(), Keyring: kr, Getenv: f.getenv, Home: f.Deps.Home,
+		Login: f.loginArgs(), Open: f.Deps.Open, Prompter: f.prompter(), Share: share,
+		Terminal: f.person().OnTerminal(), Scripted: f.Flags.Answers != "", OpenURLs: f.Flags.OpenURLs, Purpose: login}
 }
-
-// onTerminal reports whether the person can be asked on the terminal:
-// stdin to answer, stderr to see the question (piped answers never
-// consent to a sign-in, nor fill in a secret).
-func (f *Factory) onTerminal() bool { return f.Deps.InTTY && f.Deps.ErrTTY }

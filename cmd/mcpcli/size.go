@@ -8,7 +8,7 @@ import (
 
 // byteSize is a --max-message-size value: a number of bytes, or a number
 // with a unit (KiB, MiB, GiB; KB, MB, GB for powers of ten).
-type byteSize int64
+type byteSize int
 
 func (b *byteSize) String() string { return transport.FormatSize(int64(*b)) }
 func (b *byteSize) Type() string   { return "SIZE" }

@@ -22,6 +22,7 @@ import (
 	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/lint"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/shell"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -234,7 +235,7 @@ func (f *Factory) flowDialer(cmd *cobra.Command) runner.Dialer {
 			}
 			mu.Unlock()
 			if err != nil {
-				return nil, errors.New(explain(adviseTrust(err)))
+				return nil, errors.New(explain(err))
 			}
 			fl.Server = srv.Name
 		case srv.URL != "":
@@ -255,7 +256,7 @@ func (f *Factory) flowDialer(cmd *cobra.Command) runner.Dialer {
 		}
 		trace := f.trace
 		mu.Unlock()
-		s, err := connect.Dial(ctx, t, connect.Options{Flags: fl, Console: con, Version: version, Answerer: a, Trace: trace, Undeclared: undeclared,
+		s, err := connect.Dial(ctx, t, connect.Options{Flags: fl, Console: con, Version: version, Answerer: a, Trace: trace, Undeclared: shell.Undeclared,
 			SignIn: f.signIn(false, nil).For})
 		if err != nil {
 			return nil, errors.New(explain(err))

@@ -30,19 +30,7 @@ func NewCmdWatch(f *Factory, runF func(context.Context, *WatchOptions) error) *c
 	cmd := &cobra.Command{
 		Use:   "watch [--resource URI ...]",
 		Short: "Print the server's notifications as they arrive, until Ctrl+C",
-		Long: `watch connects and prints every notification the server sends, one line
-each as it arrives (with -o json, each message exactly as received, as JSON
-Lines), until you press Ctrl+C.
-
-On a 2026-07-28 server it opens subscriptions/listen for the lists the server
-says change (tools, prompts, resources), and one more for each --resource
-URI; an older server sends list changes unasked (over HTTP on its GET
-stream), and gets resources/subscribe for each --resource. An update of a
-resource that was not subscribed to is not printed: a warning on stderr
-says so, once.
-
-Exit status: 0 when you stop it with Ctrl+C (the way it is meant to end), 1
-when the server goes away or refuses a subscription.`,
+		Long:  page("watch"),
 		Example: `  mcpcli watch --resource demo://clock -- mcpcli demo-server
   mcpcli watch -o json --url http://127.0.0.1:8080/mcp | jq .method`,
 		Args: noArgs(f),

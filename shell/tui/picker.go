@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpcli/mcpcli/config"
+	"github.com/mcpcli/mcpcli/internal/interrupt"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -23,6 +24,28 @@ type Choice struct {
 
 // ErrNoChoice is a picker left without choosing.
 var ErrNoChoice = errors.New("no server chosen")
+
+// PickServer asks on term which of cfg's servers to open, and returns its
+// name: "" when none is configured or the config files cannot be read (a
+// server must then be named another way), ErrNoChoice when the person
+// chose none, the signal that ended ctx when one did (nothing was sent).
+func PickServer(ctx context.Context, term *render.Terminal, cfg func(context.Context) (*config.Config, error)) (string, error) {
+	c, err := cfg(ctx)
+	if err != nil {
+		return "", nil
+	}
+	listed, _ := c.List()
+	choices := Choices(listed)
+	if len(choices) == 0 {
+		return "", nil
+	}
+	name, err := Pick(ctx, term, choices)
+	var sig interrupt.Signal
+	if err != nil && !errors.Is(err, ErrNoChoice) && errors.As(context.Cause(ctx), &sig) {
+		return "", sig
+	}
+	return name, err
+}
 
 // Pick shows the configured servers on term and returns the name chosen,
 // or ErrNoChoice.

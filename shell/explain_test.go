@@ -1,4 +1,4 @@
-package main
+package shell
 
 import (
 	"encoding/json"
@@ -51,9 +51,9 @@ func TestAuthAdvice(t *testing.T) {
 		{"403, headers", &transport.AuthError{URL: url, Status: 403, Sent: transport.Credentials{Headers: true}}, "",
 			"the --header values (or the headers of the server's config entry) do not allow it", "sign-in"},
 	} {
-		got := explainAs(tc.err, tc.login)
+		got := Words{Login: tc.login}.Error(tc.err)
 		if !strings.Contains(got, tc.want) || strings.Contains(got, tc.notWant) {
-			t.Errorf("%s: explainAs = %q, want it to say %q and not %q", tc.name, got, tc.want, tc.notWant)
+			t.Errorf("%s: Error = %q, want it to say %q and not %q", tc.name, got, tc.want, tc.notWant)
 		}
 	}
 }
@@ -64,12 +64,12 @@ func TestAuthAdvice(t *testing.T) {
 func TestServerFailedAdvice(t *testing.T) {
 	const url = "http://127.0.0.1:8080/mcp"
 	withToken := &transport.StatusError{URL: url, Status: 500, Kind: transport.ServerFailed, Sent: transport.Credentials{Token: true}}
-	if got, want := explainAs(withToken, "-s demo"), "mcpcli sent the sign-in token kept for it, which a server that restarted may have forgotten: sign in again with 'mcpcli auth login -s demo'"; !strings.Contains(got, want) {
-		t.Errorf("explainAs(500 with a token) = %q, want it to say %q", got, want)
+	if got, want := (Words{Login: "-s demo"}).Error(withToken), "mcpcli sent the sign-in token kept for it, which a server that restarted may have forgotten: sign in again with 'mcpcli auth login -s demo'"; !strings.Contains(got, want) {
+		t.Errorf("Error(500 with a token) = %q, want it to say %q", got, want)
 	}
 	without := &transport.StatusError{URL: url, Status: 500, Kind: transport.ServerFailed}
-	if got := explainAs(without, "-s demo"); strings.Contains(got, "auth login") {
-		t.Errorf("explainAs(500 without a token) = %q: it names auth login", got)
+	if got := (Words{Login: "-s demo"}).Error(without); strings.Contains(got, "auth login") {
+		t.Errorf("Error(500 without a token) = %q: it names auth login", got)
 	}
 }
 
@@ -87,15 +87,15 @@ func TestMissingCapabilitiesNamed(t *testing.T) {
 		{`{"requiredCapabilities":{"extensions":{"io.example/\u001b[31mx":{}}}}`, []string{`the extension "io.example/x"`, "does not support that extension"}, []string{"\x1b"}},
 		{``, []string{"(-32021 missing required client capabilities): sampling is required", "did not say which"}, []string{"--elicitation"}},
 	} {
-		got := explain(&jsonrpc.Error{Code: -32021, Message: "sampling is required", Data: json.RawMessage(tc.data)})
+		got := Words{}.Error(&jsonrpc.Error{Code: -32021, Message: "sampling is required", Data: json.RawMessage(tc.data)})
 		for _, w := range tc.want {
 			if !strings.Contains(got, w) {
-				t.Errorf("explain(-32021, data %s) = %q, want it to say %q", tc.data, got, w)
+				t.Errorf("Error(-32021, data %s) = %q, want it to say %q", tc.data, got, w)
 			}
 		}
 		for _, n := range tc.not {
 			if strings.Contains(got, n) {
-				t.Errorf("explain(-32021, data %s) = %q, which says %q", tc.data, got, n)
+				t.Errorf("Error(-32021, data %s) = %q, which says %q", tc.data, got, n)
 			}
 		}
 	}

@@ -1,0 +1,138 @@
+package connect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/mcpcli/mcpcli/config"
+	"github.com/mcpcli/mcpcli/oauth"
+	"github.com/mcpcli/mcpcli/render"
+)
+
+// Configs are a run's config files, found once, and the server -s names
+// in them, resolved once.
+type Configs struct {
+	// Options are what finding the files needs of the machine; nil means
+	// named servers cannot be read in this run.
+	Options func() (config.Options, error)
+	// File is --config FILE, read before every other config file;
+	// TrustProject is --trust-project.
+	File         string
+	TrustProject bool
+	// Home and Getenv find mcpcli's state directory, where trusted
+	// project files are remembered; Home is shown as ~ in paths.
+	Home   func() (string, error)
+	Getenv func(string) string
+	// Person is asked on the terminal, when there is one, whether to
+	// trust a project file, and for a VS Code ${input:ID}.
+	Person   Person
+	Prompter *render.Prompter
+
+	cfg    *config.Config
+	server *config.Server
+}
+
+// Load finds the config files, once: --config, the project's, mcpcli's
+// own, other tools'. ctx is for the questions asked on a terminal only.
+func (c *Configs) Load(ctx context.Context) (*config.Config, error) {
+	if c.cfg != nil {
+		return c.cfg, nil
+	}
+	if c.Options == nil {
+		return nil, errors.New("named servers cannot be read in this run")
+	}
+	opts, err := c.Options()
+	if err != nil {
+		return nil, fmt.Errorf("finding the config files: %w", err)
+	}
+	opts.File = c.File
+	opts.Trusted = c.trustStore()
+	opts.TrustProject = c.TrustProject
+	if con := c.Person.Console; c.Person.OnTerminal() {
+		opts.Ask = func(in config.Input) (string, error) {
+			con.EndProgress()
+			return render.AskInput(ctx, c.Prompter, in)
+		}
+		opts.Approve = func(a config.TrustAsk) (bool, error) {
+			con.EndProgress()
+			return c.look().AskTrust(ctx, c.Prompter, a)
+		}
+	}
+	cfg, err := config.Load(opts)
+	if err != nil {
+		return nil, err
+	}
+	c.cfg = cfg
+	return cfg, nil
+}
+
+// Named is the server -s names, once resolved (nil before, or without
+// -s).
+func (c *Configs) Named() *config.Server { return c.server }
+
+// Server resolves -s NAME: its entry, every value expanded. It warns of
+// a trust record that cannot be read or kept, and says which definition
+// runs when a project file and the person's own files both define name.
+func (c *Configs) Server(ctx context.Context, name string) (*config.Server, error) {
+	if c.server != nil {
+		return c.server, nil
+	}
+	cfg, err := c.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	con := c.Person.Console
+	if err := cfg.TrustStoreErr(); err != nil {
+		con.Warn(err.Error() + "; no project file counts as trusted")
+	}
+	srv, err := cfg.Server(name)
+	var ue *config.UntrustedError
+	if errors.As(err, &ue) && errors.Is(ue.Err, context.Canceled) {
+		return nil, ue.Err // stopped while asking: the signal says why
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.RememberErr(); err != nil {
+		con.Warn(fmt.Sprintf("%s; %s is trusted for this run only", err, render.Line(srv.Source.Path)))
+	}
+	if msg := c.look().WhichRuns(srv); msg != "" {
+		con.Printf("mcpcli: %s", msg)
+	}
+	c.server = srv
+	return srv, nil
+}
+
+// HomeDir is the home directory, "" when unknown.
+func (c *Configs) HomeDir() string {
+	if c.Home == nil {
+		return ""
+	}
+	h, err := c.Home()
+	if err != nil {
+		return ""
+	}
+	return h
+}
+
+func (c *Configs) look() render.Config { return render.Config{Home: c.HomeDir()} }
+
+// trustStore is where this run remembers trusted project files, in
+// mcpcli's state directory; nil when there is none.
+func (c *Configs) trustStore() *config.TrustStore {
+	home := c.Home
+	if home == nil {
+		home = func() (string, error) { return "", errors.New("no home directory") }
+	}
+	getenv := c.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	dir, err := oauth.StateDir(getenv, home)
+	if err != nil {
+		return nil
+	}
+	return &config.TrustStore{Path: filepath.Join(dir, "trusted-projects.json")}
+}
