@@ -33,10 +33,7 @@ func NewCmdAuth(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "auth",
 		Short: "Sign in to an HTTP server (OAuth), see the sign-in, sign out",
-		Long:  page("auth"),
-		Example: `  mcpcli auth login --url https://mcp.example.com/mcp
-  mcpcli auth status -s linear
-  mcpcli auth logout -s linear`,
+		Long:  page("auth"), Example: examples("auth"),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return usageErrorf(cmd, "give a subcommand: login, status or logout")
@@ -103,9 +100,7 @@ func NewCmdAuthLogin(f *Factory, runF func(context.Context, *AuthOptions) error)
 		Short:       "Sign in to the server now, even if a token is kept",
 		Long:        page("auth-login"),
 		Annotations: map[string]string{annotOpenURLs: "yes"},
-		Example: `  mcpcli auth login --url https://mcp.example.com/mcp
-  mcpcli auth login -s linear
-  mcpcli auth login --url https://mcp.example.com/mcp --client-id my-registered-client`,
+		Example:     examples("auth-login"),
 	}, runF, authLoginRun, true)
 }
 
@@ -125,9 +120,7 @@ func NewCmdAuthStatus(f *Factory, runF func(context.Context, *AuthOptions) error
 	return newAuthCmd(f, &cobra.Command{
 		Use:   "status",
 		Short: "Show the sign-in kept for the server: authorization server, scopes, expiry, where",
-		Long:  page("auth-status"),
-		Example: `  mcpcli auth status --url https://mcp.example.com/mcp
-  mcpcli auth status -s linear -o json`,
+		Long:  page("auth-status"), Example: examples("auth-status"),
 	}, runF, authStatusRun, false)
 }
 
@@ -151,10 +144,9 @@ func authStatusRun(ctx context.Context, opts *AuthOptions) error {
 // NewCmdAuthLogout is auth logout.
 func NewCmdAuthLogout(f *Factory, runF func(context.Context, *AuthOptions) error) *cobra.Command {
 	return newAuthCmd(f, &cobra.Command{
-		Use:     "logout",
-		Short:   "Forget the tokens and client registration kept for the server",
-		Long:    page("auth-logout"),
-		Example: `  mcpcli auth logout --url https://mcp.example.com/mcp`,
+		Use:   "logout",
+		Short: "Forget the tokens and client registration kept for the server",
+		Long:  page("auth-logout"), Example: examples("auth-logout"),
 	}, runF, authLogoutRun, false)
 }
 

@@ -37,10 +37,7 @@ func NewCmdCall(f *Factory, runF func(context.Context, *CallOptions) error) *cob
 	cmd := &cobra.Command{
 		Use:   "call TOOL [KEY=VALUE ...]",
 		Short: "Call a tool, answering what the server asks along the way",
-		Long:  page("call"),
-		Example: `  mcpcli call delete_project project=apollo -- mcpcli demo-server
-  mcpcli call edit_profile --answers answers.json -o json -- mcpcli demo-server
-  mcpcli call search --args '{"query": "mcp", "limit": 5}' --url http://127.0.0.1:8080/mcp`,
+		Long:  page("call"), Example: examples("call"),
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitOwn(f, cmd, args)
@@ -157,9 +154,7 @@ func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) 
 	cmd := &cobra.Command{
 		Use:   "prompt NAME [KEY=VALUE ...]",
 		Short: "Get a prompt, answering what the server asks along the way",
-		Long:  page("prompt"),
-		Example: `  mcpcli prompt release_notes version=2.0 -- mcpcli demo-server
-  mcpcli prompt code_review file=main.go -o json --url http://127.0.0.1:8080/mcp`,
+		Long:  page("prompt"), Example: examples("prompt"),
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitOwn(f, cmd, args)
@@ -227,10 +222,7 @@ func NewCmdRead(f *Factory, runF func(context.Context, *ReadOptions) error) *cob
 	cmd := &cobra.Command{
 		Use:   "read URI | TEMPLATE [--var NAME=VALUE ...]",
 		Short: "Read a resource, answering what the server asks along the way",
-		Long:  page("read"),
-		Example: `  mcpcli read demo://reports/q3 -- mcpcli demo-server
-  mcpcli read 'demo://resource/dynamic/text/{resourceId}' --var resourceId=3 --stdio "npx -y @modelcontextprotocol/server-everything"
-  mcpcli read file:///notes.txt -o json --url http://127.0.0.1:8080/mcp`,
+		Long:  page("read"), Example: examples("read"),
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitOwn(f, cmd, args)

@@ -24,10 +24,7 @@ func NewCmdDemoServer(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "demo-server",
 		Short: "Serve the demo MCP server (stdio, or --http ADDR)",
-		Long:  page("demo-server"),
-		Example: `  mcpcli tools -- mcpcli demo-server
-  mcpcli demo-server --http 127.0.0.1:8080 &
-  mcpcli call edit_profile --url http://127.0.0.1:8080/mcp`,
+		Long:  page("demo-server"), Example: examples("demo-server"),
 		Args: cobra.NoArgs,
 		// The demo server is a server: the client flags mean nothing to it,
 		// and one given by mistake (--answers meant for a client) is said
@@ -86,12 +83,7 @@ func NewCmdDemo(f *Factory, runF func(context.Context, *tour.Options) error) *co
 	return &cobra.Command{
 		Use:   "demo [FLOW ...]",
 		Short: "Tour every kind of elicitation against the built-in demo server",
-		Long:  page("demo") + tour.List(),
-		Example: `  mcpcli demo
-  mcpcli demo 1 3
-  mcpcli demo --answers answers.json
-  mcpcli demo create_repo --trace -
-  mcpcli demo --cast tour.cast --cast-idle 2`,
+		Long:  page("demo") + tour.List(), Example: examples("demo"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			flows, err := tour.Pick(args)
 			if err != nil {

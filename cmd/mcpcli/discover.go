@@ -24,10 +24,7 @@ func NewCmdDiscover(f *Factory, runF func(context.Context, *DiscoverOptions) err
 	return &cobra.Command{
 		Use:   "discover",
 		Short: "Show who the server is and what it supports",
-		Long:  page("discover"),
-		Example: `  mcpcli discover -- mcpcli demo-server
-  mcpcli discover --protocol 2025-11-25 -- mcpcli demo-server
-  mcpcli discover --url http://127.0.0.1:8080/mcp -o json`,
+		Long:  page("discover"), Example: examples("discover"),
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			connect, err := f.connector(cmd, dial{})

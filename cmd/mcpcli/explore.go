@@ -49,24 +49,7 @@ func NewCmdExplore(f *Factory, runF func(context.Context, *ExploreOptions) error
 	cmd := &cobra.Command{
 		Use:   "explore TOOL [KEY=VALUE ...] | --all",
 		Short: "Answer what a tool asks every way (accept, decline, cancel) and show what the server does",
-		Long: `explore calls a tool again and again, answering each thing the server asks
-each way in turn: accept (with values made to fit the form: its defaults,
-the first choice, a valid example of each format, within its bounds),
-decline, and cancel. It follows each answer into the rounds after it, and
-prints the tree: each path of answers and what the server did at its end
-(a result, isError, an error). "What happens when the user says no" is one
-command.
-
-The tool's arguments are KEY=VALUE pairs or --args, as in call; without
-them they are made up from its inputSchema (a tool whose schema is not a
-flat form is skipped, with the reason). --all explores every tool the
-server lists. The requests one tool makes are bounded by --max-branches, the
-rounds of each by --max-rounds.
-
---write DIR writes each branch as a flow file that 'mcpcli test' replays.`,
-		Example: `  mcpcli explore create_repo owner=octo -- mcpcli demo-server
-  mcpcli explore --all --write flows/ -- mcpcli demo-server
-  mcpcli explore delete_project -o json --url http://127.0.0.1:8080/mcp`,
+		Long:  page("explore"), Example: examples("explore"),
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitOwn(f, cmd, args)

@@ -40,30 +40,7 @@ func NewCmdLint(f *Factory, runF func(context.Context, *LintOptions) error) *cob
 	cmd := &cobra.Command{
 		Use:   "lint [FILE|DIR]... | --tool NAME... | --all",
 		Short: "Check every ask a server makes against the MCP spec",
-		Long: `lint checks each ask a server makes (its forms, URLs, sampling and roots
-requests, its input_required results and its requestState) against the MCP
-spec: a schema outside what form mode allows, a required key that is not a
-property, a default that does not fit, enum and enumNames of different
-lengths, a form asking for a password or key (which belongs in URL mode), a
-URL that is not https or carries credentials, an empty message, input_required
-on a list method, an ask for a capability mcpcli did not declare, a key asked
-again with another schema, too many rounds, a very large requestState, and
-more. Each finding has a severity (error: the spec says MUST; warning: it says
-SHOULD, or mcpcli advises), the spec section, and where it happened.
-
-It makes the server ask in one of two ways: by replaying flow files (FILE,
-or every *.flow below DIR), or by exploring tools (--tool NAME, or --all):
-each ask answered accept, decline and cancel in turn, as 'mcpcli explore'
-does. The global --lint flag watches any other command, or a session, the
-same way.
-
-Output: text, -o json, or -o sarif (SARIF 2.1.0, for code-scanning views;
---sarif FILE writes it to a file as well). Exit status: 0 clean (warnings
-only, without --strict), 1 a finding that fails, 2 a mistake in the command.`,
-		Example: `  mcpcli lint --all -- mcpcli demo-server
-  mcpcli lint --tool login --strict --url http://127.0.0.1:8080/mcp
-  mcpcli lint flows/ -o sarif > lint.sarif
-  mcpcli lint flows/ --sarif lint.sarif`,
+		Long:  page("lint"), Example: examples("lint"),
 		Args:        cobra.ArbitraryArgs,
 		Annotations: map[string]string{annotSARIF: "yes"},
 		RunE: func(cmd *cobra.Command, args []string) error {

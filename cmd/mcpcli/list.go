@@ -65,10 +65,7 @@ func NewCmdTools(f *Factory, runF func(context.Context, *ListOptions) error) *co
 	return newListCmd(f, &cobra.Command{
 		Use:   "tools [NAME]",
 		Short: "List the server's tools and their arguments, or show one in full",
-		Long:  page("tools"),
-		Example: `  mcpcli tools -- mcpcli demo-server
-  mcpcli tools create_repo -- mcpcli demo-server
-  mcpcli tools --url http://127.0.0.1:8080/mcp -o json`,
+		Long:  page("tools"), Example: examples("tools"),
 	}, true, runF, toolsRun)
 }
 
@@ -88,9 +85,7 @@ func NewCmdPrompts(f *Factory, runF func(context.Context, *ListOptions) error) *
 	return newListCmd(f, &cobra.Command{
 		Use:   "prompts [NAME]",
 		Short: "List the server's prompts and their arguments, or show one in full",
-		Long:  page("prompts"),
-		Example: `  mcpcli prompts -- mcpcli demo-server
-  mcpcli prompts release_notes -- mcpcli demo-server`,
+		Long:  page("prompts"), Example: examples("prompts"),
 	}, true, runF, promptsRun)
 }
 
@@ -103,10 +98,9 @@ func promptsRun(ctx context.Context, opts *ListOptions) error {
 // NewCmdResources is the resources command.
 func NewCmdResources(f *Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	return newListCmd(f, &cobra.Command{
-		Use:     "resources",
-		Short:   "List the server's resources",
-		Long:    page("resources"),
-		Example: `  mcpcli resources -- mcpcli demo-server`,
+		Use:   "resources",
+		Short: "List the server's resources",
+		Long:  page("resources"), Example: examples("resources"),
 	}, false, runF, resourcesRun)
 }
 

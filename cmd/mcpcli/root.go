@@ -57,14 +57,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpcli",
 		Short: "A terminal MCP client that renders elicitations",
-		Long:  page("mcpcli"),
-		Example: `  mcpcli demo
-  mcpcli tools --stdio "npx -y @modelcontextprotocol/server-everything"
-  mcpcli call delete_project project=apollo -- mcpcli demo-server
-  mcpcli call edit_profile --answers answers.json -o json --url http://127.0.0.1:8080/mcp
-  mcpcli prompt release_notes version=2.0 --trace trace.jsonl -- ./my-server
-  mcpcli tools -s github
-  mcpcli auth login --url https://mcp.example.com/mcp`,
+		Long:  page("mcpcli"), Example: examples("mcpcli"),
 		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,

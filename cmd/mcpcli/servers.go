@@ -28,14 +28,7 @@ func NewCmdServers(f *Factory, runF func(context.Context, *ServersOptions) error
 	cmd := &cobra.Command{
 		Use:   "servers",
 		Short: "List the servers you can name with -s, and where each is defined",
-		Long:  page("servers"),
-		Example: `  mcpcli servers
-  mcpcli servers -o json
-  mcpcli servers add weather -- ./weather-server --verbose
-  mcpcli servers add docs --url https://docs.example.com/mcp --header 'X-Api-Key: ${DOCS_KEY}'
-  mcpcli servers remove weather
-  mcpcli servers trust .mcp.json
-  mcpcli tools -s weather`,
+		Long:  page("servers"), Example: examples("servers"),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := &ServersOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Home: f.home(),
@@ -80,11 +73,7 @@ func NewCmdServersAdd(f *Factory, runF func(context.Context, *ServersAddOptions)
 	cmd := &cobra.Command{
 		Use:   "add NAME (-- CMD ARGS... | --stdio \"CMD ARGS\" | --url URL [--header \"Name: value\"]...)",
 		Short: "Add a server to mcpcli's own file",
-		Long:  page("servers-add"),
-		Example: `  mcpcli servers add weather -- ./weather-server --verbose
-  mcpcli servers add everything --env DEBUG=1 -- npx -y @modelcontextprotocol/server-everything
-  mcpcli servers add docs --url https://docs.example.com/mcp --header 'Authorization: Bearer ${DOCS_TOKEN}'
-  mcpcli servers add linear --url https://mcp.linear.app/mcp --force`,
+		Long:  page("servers-add"), Example: examples("servers-add"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if i := cmd.ArgsLenAtDash(); i >= 0 {
 				f.Flags.ServerArgv = args[i:]
@@ -143,10 +132,9 @@ type ServersRemoveOptions struct {
 // NewCmdServersRemove is servers remove.
 func NewCmdServersRemove(f *Factory, runF func(context.Context, *ServersRemoveOptions) error) *cobra.Command {
 	return &cobra.Command{
-		Use:     "remove NAME",
-		Short:   "Remove a server from mcpcli's own file",
-		Long:    page("servers-remove"),
-		Example: `  mcpcli servers remove weather`,
+		Use:   "remove NAME",
+		Short: "Remove a server from mcpcli's own file",
+		Long:  page("servers-remove"), Example: examples("servers-remove"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageErrorf(cmd, "give the name of the server to remove")
@@ -219,19 +207,16 @@ func NewCmdServersTrust(f *Factory, runF func(context.Context, *ServersTrustOpti
 	return newTrustCmd(f, &cobra.Command{
 		Use:   "trust FILE...",
 		Short: "Trust a project's config file, as it is now, so that its servers run",
-		Long:  page("servers-trust"),
-		Example: `  mcpcli servers trust .mcp.json
-  mcpcli servers trust .vscode/mcp.json ../.cursor/mcp.json`,
+		Long:  page("servers-trust"), Example: examples("servers-trust"),
 	}, "name the project file to trust, like mcpcli servers trust .mcp.json; 'mcpcli servers' lists them", runF, serversTrustRun)
 }
 
 // NewCmdServersUntrust is servers untrust.
 func NewCmdServersUntrust(f *Factory, runF func(context.Context, *ServersTrustOptions) error) *cobra.Command {
 	return newTrustCmd(f, &cobra.Command{
-		Use:     "untrust FILE...",
-		Short:   "Stop trusting a project's config file",
-		Long:    page("servers-untrust"),
-		Example: `  mcpcli servers untrust .mcp.json`,
+		Use:   "untrust FILE...",
+		Short: "Stop trusting a project's config file",
+		Long:  page("servers-untrust"), Example: examples("servers-untrust"),
 	}, "name the project file to stop trusting, like mcpcli servers untrust .mcp.json", runF, serversUntrustRun)
 }
 

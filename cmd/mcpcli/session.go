@@ -41,11 +41,7 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error
 		Use:     "session",
 		Aliases: []string{"shell"},
 		Short:   "Browse and call a server's tools, prompts and resources on one connection",
-		Long:    page("session"),
-		Example: `  mcpcli session -- mcpcli demo-server
-  mcpcli --url http://127.0.0.1:8080/mcp
-  mcpcli session --save session.sh -- npx -y @modelcontextprotocol/server-everything
-  printf 'call echo text=hi\ncall echo text=again\n' | mcpcli session --accessible -- mcpcli demo-server`,
+		Long:    page("session"), Example: examples("session"),
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := f.sessionOptions(cmd, save)

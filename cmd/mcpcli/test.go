@@ -67,37 +67,7 @@ func NewCmdTest(f *Factory, runF func(context.Context, *TestOptions) error) *cob
 	cmd := &cobra.Command{
 		Use:   "test [FILE|DIR]... [-- CMD ARGS]",
 		Short: "Replay flow files against the live server and check what it asks",
-		Long: `test replays each flow file against the live server and checks it: each
-step's request is made again (new ids, the server's live requestState echoed),
-each ask is answered by its key with the answer the file gives, and what the
-server asks in each round (keys, modes, messages, fields, types, required
-sets, choices) and what the request ends with are compared with the file.
-
-An ask the file does not expect, an expected ask that never comes, a schema
-that changed, a round more or less, and a result that does not match each
-fail the flow, shown as a diff that names the step, the round and the key.
-
-A DIR runs every *.flow file below it; with no argument, ./flows. Record a
-flow with --record on call, prompt or read, or with save flow FILE in the
-line session (the format: the README's "Flows" section, flow/FORMAT.md). Each flow runs where its server line
-says; -s NAME, --stdio, --url or -- CMD run them all against that server.
-
---update rewrites the expectations of the flows that fail from the live run,
-keeping the answers and the comments byte for byte. Flows run in parallel,
--j at a time, each on its own connection unless it says connection shared.
-An answer "$env:NAME" is read from the environment: secrets stay out of the
-file. lint watches every run: its findings are reported with their flow,
-and --strict fails a flow on any.
-
-Output: a line per flow on stdout; -o json, --tap[=14] and --junit FILE for
-CI. Exit status: 0 every flow passed, 1 one failed (or could not run),
-2 a mistake in the command.`,
-		Example: `  mcpcli test flows/
-  mcpcli test flows/create_repo.flow --update
-  mcpcli test examples/flows -- mcpcli demo-server
-  mcpcli test flows/ -j 4 --junit junit.xml
-  mcpcli test flows/ --tap | tap-summary
-  MCPCLI_FLOW_LOGIN_PASSWORD=s3cret mcpcli test flows/login.flow`,
+		Long:  page("test"), Example: examples("test"),
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitDash(f, cmd, args)

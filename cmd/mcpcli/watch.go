@@ -30,9 +30,7 @@ func NewCmdWatch(f *Factory, runF func(context.Context, *WatchOptions) error) *c
 	cmd := &cobra.Command{
 		Use:   "watch [--resource URI ...]",
 		Short: "Print the server's notifications as they arrive, until Ctrl+C",
-		Long:  page("watch"),
-		Example: `  mcpcli watch --resource demo://clock -- mcpcli demo-server
-  mcpcli watch -o json --url http://127.0.0.1:8080/mcp | jq .method`,
+		Long:  page("watch"), Example: examples("watch"),
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := render.NewNotifications(f.Deps.Out, f.JSON())
