@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/flow/runner"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/shell"
@@ -25,10 +26,9 @@ type CallOptions struct {
 	Pairs []request.Pair // KEY=VALUE, applied over Base
 	// Form asks for missing required arguments; nil means they are a
 	// usage error (no terminal, or a scripted run).
-	Form request.FormAsker
-	Save string // --save DIR
-	// Record is --record FILE (nil without).
-	Record *recording
+	Form   request.FormAsker
+	Save   string            // --save DIR
+	Record *runner.Recording // --record FILE (nil without)
 }
 
 // NewCmdCall is the call command.
@@ -54,7 +54,7 @@ func NewCmdCall(f *Factory, runF func(context.Context, *CallOptions) error) *cob
 			}
 			// -o json prints the bytes: nothing to decode.
 			rec := f.recording(record)
-			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == "" && rec == nil, adjust: rec.adjust()})
+			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == "" && rec == nil, adjust: rec.Adjust()})
 			if err != nil {
 				return err
 			}
@@ -79,7 +79,7 @@ func callRun(ctx context.Context, opts *CallOptions) error {
 			return beforeSending(ctx, err)
 		}
 		res, sent, err := p.Send(ctx, r, 0)
-		if rerr := opts.Record.save(sent, res, err); rerr != nil {
+		if rerr := saveRecording(opts.Console, opts.Record, sent, res, err); rerr != nil {
 			return rerr
 		}
 		if err != nil {
@@ -145,7 +145,7 @@ type PromptOptions struct {
 	// for the arguments not given, when the server offers completions;
 	// nil when nobody can be asked.
 	Value  request.ValueAsker
-	Record *recording // --record FILE
+	Record *runner.Recording // --record FILE
 }
 
 // NewCmdPrompt is the prompt command.
@@ -166,7 +166,7 @@ func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) 
 				return asUsage(cmd, err)
 			}
 			rec := f.recording(record)
-			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && rec == nil, adjust: rec.adjust()})
+			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && rec == nil, adjust: rec.Adjust()})
 			if err != nil {
 				return err
 			}
@@ -189,7 +189,7 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 			return beforeSending(ctx, err)
 		}
 		res, err := request.Send(ctx, s, r, 0)
-		if rerr := opts.Record.save(r, res, err); rerr != nil {
+		if rerr := saveRecording(opts.Console, opts.Record, r, res, err); rerr != nil {
 			return rerr
 		}
 		if err != nil {
@@ -211,8 +211,8 @@ type ReadOptions struct {
 	URI    string
 	Vars   map[string]string
 	Value  request.ValueAsker
-	Save   string     // --save DIR
-	Record *recording // --record FILE
+	Save   string            // --save DIR
+	Record *runner.Recording // --record FILE
 }
 
 // NewCmdRead is the read command.
@@ -245,7 +245,7 @@ func NewCmdRead(f *Factory, runF func(context.Context, *ReadOptions) error) *cob
 				return asUsage(cmd, &request.MissingError{What: "template", Name: args[0], Missing: tmpl.Missing()})
 			}
 			rec := f.recording(record)
-			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == "" && rec == nil, adjust: rec.adjust()})
+			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == "" && rec == nil, adjust: rec.Adjust()})
 			if err != nil {
 				return err
 			}
@@ -270,7 +270,7 @@ func readRun(ctx context.Context, opts *ReadOptions) error {
 			return beforeSending(ctx, err)
 		}
 		res, err := request.Send(ctx, s, r, 0)
-		if rerr := opts.Record.save(r, res, err); rerr != nil {
+		if rerr := saveRecording(opts.Console, opts.Record, r, res, err); rerr != nil {
 			return rerr
 		}
 		if err != nil {

@@ -2,21 +2,15 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/explore"
 	"github.com/mcpcli/mcpcli/flow"
-	"github.com/mcpcli/mcpcli/flow/runner"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
-	"github.com/mcpcli/mcpcli/transport"
 )
 
 // ExploreOptions are what explore needs.
@@ -24,27 +18,17 @@ type ExploreOptions struct {
 	Out     io.Writer
 	Console *render.Console
 	JSON    bool
-	// Dial connects with the explorer's answerer, observe watching.
-	Dial   func(ctx context.Context, a client.Answerer, observe transport.Observer) (*client.Session, error)
-	Server flow.Server // what --write's flow files name
-
-	Tools []string
-	All   bool
-	// Base and Pairs are the calls' arguments (one tool); nil both: made
-	// up from each tool's inputSchema.
-	Base  map[string]any
-	Pairs []request.Pair
-	Write string // --write DIR
-	Max   int    // --max-branches
+	Spec    explore.Spec
+	Server  flow.Server // what --write's flow files name
+	Write   string      // --write DIR
 }
 
 // NewCmdExplore is the explore command.
 func NewCmdExplore(f *Factory, runF func(context.Context, *ExploreOptions) error) *cobra.Command {
 	var (
-		all      bool
-		argsJSON string
-		write    string
-		max      int
+		all             bool
+		argsJSON, write string
+		max             int
 	)
 	cmd := &cobra.Command{
 		Use:   "explore TOOL [KEY=VALUE ...] | --all",
@@ -52,9 +36,8 @@ func NewCmdExplore(f *Factory, runF func(context.Context, *ExploreOptions) error
 		Long:  page("explore"), Example: examples("explore"),
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			args = splitOwn(f, cmd, args)
 			var tools, words []string
-			for _, a := range args {
+			for _, a := range splitOwn(f, cmd, args) {
 				if strings.Contains(a, "=") {
 					words = append(words, a)
 				} else {
@@ -71,25 +54,22 @@ func NewCmdExplore(f *Factory, runF func(context.Context, *ExploreOptions) error
 			case max < 1:
 				return usageErrorf(cmd, "--max-branches %d: give at least 1", max)
 			}
-			opts := &ExploreOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Tools: tools, All: all, Write: write, Max: max}
+			sp := explore.Spec{Tools: tools, All: all, Max: max, Note: noteOn(f.Console())}
 			if len(words) > 0 || argsJSON != "" {
 				base, err := parseArgsFlag(cmd, argsJSON)
 				if err != nil {
 					return err
 				}
-				if opts.Pairs, err = request.ParsePairs(words, "argument"); err != nil {
+				if sp.Pairs, err = request.ParsePairs(words, "argument"); err != nil {
 					return asUsage(cmd, err)
 				}
-				opts.Base = base
+				sp.Base = base
 			}
-			if _, err := f.Transport(cmd); err != nil { // the server given, before anything starts
+			sp, err := f.exploring(cmd, sp) // the server given, before anything starts
+			if err != nil {
 				return err
 			}
-			opts.Server = f.flowServer()
-			dial := f.flowDialer(cmd)
-			opts.Dial = func(ctx context.Context, a client.Answerer, observe transport.Observer) (*client.Session, error) {
-				return dial(ctx, opts.Server, a, observe)
-			}
+			opts := &ExploreOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Spec: sp, Server: f.flowServer(), Write: write}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -104,116 +84,17 @@ func NewCmdExplore(f *Factory, runF func(context.Context, *ExploreOptions) error
 }
 
 func exploreRun(ctx context.Context, opts *ExploreOptions) error {
-	trees, err := exploreTools(ctx, opts, nil)
+	trees, err := explore.Explore(ctx, opts.Spec, nil)
 	if err != nil {
 		return err
 	}
-	return printTrees(opts, trees)
-}
-
-// exploreTools connects and explores opts' tools, observe watching.
-func exploreTools(ctx context.Context, opts *ExploreOptions, observe transport.Observer) ([]explore.ToolTree, error) {
-	plug := &explore.Plug{}
-	s, err := opts.Dial(ctx, plug, observe)
+	if err := explore.Print(opts.Out, trees, opts.JSON, skipped(opts.Console)); err != nil || opts.Write == "" {
+		return err
+	}
+	n, err := explore.WriteFlows(opts.Write, opts.Server, trees)
 	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
-	var args map[string]any
-	if opts.Base != nil || opts.Pairs != nil {
-		p := &request.Preparer{Session: s, Note: noteOn(opts.Console)}
-		r, err := p.Call(ctx, opts.Tools[0], opts.Base, opts.Pairs)
-		if err != nil {
-			return nil, err
-		}
-		args = r.Args
-	}
-	trees, err := explore.Tools(ctx, s, plug, opts.Tools, opts.All, args, explore.Options{MaxBranches: opts.Max})
-	return trees, s.Explain(err)
-}
-
-func printTrees(opts *ExploreOptions, trees []explore.ToolTree) error {
-	if opts.JSON {
-		type branch struct {
-			Path    string `json:"path"`
-			Outcome string `json:"outcome"`
-			Rounds  int    `json:"rounds"`
-			IsError bool   `json:"isError,omitempty"`
-			Error   string `json:"error,omitempty"`
-			Cut     bool   `json:"cut,omitempty"`
-		}
-		type tree struct {
-			Tool     string         `json:"tool"`
-			Args     map[string]any `json:"arguments,omitempty"`
-			Skipped  string         `json:"skipped,omitempty"`
-			Branches []branch       `json:"branches"`
-		}
-		out := []tree{}
-		for _, t := range trees {
-			tr := tree{Tool: t.Tool, Args: t.Args, Skipped: t.Skipped, Branches: []branch{}}
-			for _, b := range t.Branches {
-				br := branch{Path: b.PathString(), Outcome: b.Outcome(), Rounds: len(b.Path), Cut: b.Cut}
-				if b.Run.Err != nil {
-					br.Error = b.Run.Err.Error()
-				}
-				br.IsError = b.Run.Result != nil && b.Run.Result.IsError()
-				tr.Branches = append(tr.Branches, br)
-			}
-			out = append(out, tr)
-		}
-		if err := render.WriteJSON(opts.Out, out); err != nil {
-			return err
-		}
-	} else {
-		for i, t := range trees {
-			if t.Skipped != "" {
-				opts.Console.Printf("mcpcli: skipped %s: %s", render.Line(t.Tool), render.Line(t.Skipped))
-				continue
-			}
-			if i > 0 {
-				fmt.Fprintln(opts.Out)
-			}
-			if err := explore.Table(opts.Out, t.Tool, t.Branches); err != nil {
-				return err
-			}
-		}
-	}
-	if opts.Write == "" {
-		return nil
-	}
-	n := 0
-	for _, t := range trees {
-		for _, b := range t.Branches {
-			path := filepath.Join(opts.Write, branchFile(t.Tool, b))
-			if _, err := runner.SaveRuns(path, opts.Server, []flow.Run{b.Run}); err != nil {
-				return err
-			}
-			n++
-		}
+		return err
 	}
 	opts.Console.Printf("mcpcli: wrote %d flow files in %s; run them with: mcpcli test %s", n, render.Line(opts.Write), render.Line(opts.Write))
 	return nil
-}
-
-var notFileChar = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
-
-// branchFile names a branch's flow file: create_repo.basics-accept.details-decline.flow.
-func branchFile(tool string, b explore.Branch) string {
-	parts := []string{tool}
-	for _, s := range b.Path {
-		var keys []string
-		for _, k := range s.Keys {
-			a := s.Choice[k]
-			if a == "" {
-				a = "accept"
-			}
-			keys = append(keys, k+"-"+a)
-		}
-		parts = append(parts, strings.Join(keys, "+"))
-	}
-	name := notFileChar.ReplaceAllString(strings.Join(parts, "."), "_")
-	if len(name) > 200 {
-		name = name[:200]
-	}
-	return name + ".flow"
 }

@@ -149,17 +149,22 @@ func (f *Factory) dial(ctx context.Context, cmd *cobra.Command, t transport.Tran
 			return nil, asUsage(cmd, err)
 		}
 	}
-	if f.trace == nil && f.Flags.Trace != "" {
-		f.trace = &connect.Trace{Name: f.Flags.Trace, Console: f.Console(), AtEnd: f.atEnd}
-	}
 	signIn := f.signIn(false, d.share)
 	f.lintObserve(t)
 	s, err := connect.Dial(ctx, t, connect.Options{
 		Flags: f.flags(), Console: f.Console(), Version: version,
 		Answerer: a.Answerer, Sampler: a.Sampler, RawOnly: d.rawOnly, ToolCache: f.toolCache(t),
-		SignIn: signIn.For, Again: d.session, Trace: f.trace, Mark: f.mark, Undeclared: shell.Undeclared, Adjust: d.adjust,
+		SignIn: signIn.For, Again: d.session, Trace: f.runTrace(), Mark: f.mark, Undeclared: shell.Undeclared, Adjust: d.adjust,
 	})
 	return s, asUsage(cmd, err)
+}
+
+// runTrace is --trace (nil without), made once for the run's connections.
+func (f *Factory) runTrace() *connect.Trace {
+	if f.trace == nil && f.Flags.Trace != "" {
+		f.trace = &connect.Trace{Name: f.Flags.Trace, Console: f.Console(), AtEnd: f.atEnd}
+	}
+	return f.trace
 }
 
 // toolCache is where the tool list of the server t reaches is kept

@@ -2,15 +2,13 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"sync"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/explore"
 	"github.com/mcpcli/mcpcli/flow/runner"
-	"github.com/mcpcli/mcpcli/internal/safefile"
 	"github.com/mcpcli/mcpcli/lint"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
@@ -26,7 +24,7 @@ type LintOptions struct {
 
 	Paths   []string       // flow files to replay
 	Run     runner.Options // how they run
-	Explore *ExploreOptions
+	Explore *explore.Spec  // or the tools to explore
 	Lint    lint.Options
 }
 
@@ -45,34 +43,22 @@ func NewCmdLint(f *Factory, runF func(context.Context, *LintOptions) error) *cob
 		Annotations: map[string]string{annotSARIF: "yes"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitDash(f, cmd, args)
-			usage := func(err error) error { return &exitWith{code: exitUsage, err: asUsage(cmd, err)} }
-			if len(args) > 0 && (len(tools) > 0 || all) {
-				return usage(usageErrorf(cmd, "give flow files or tools to explore (--tool, --all), not both"))
+			switch {
+			case len(args) > 0 && (len(tools) > 0 || all):
+				return misused(cmd, usageErrorf(cmd, "give flow files or tools to explore (--tool, --all), not both"))
+			case all && len(tools) > 0:
+				return misused(cmd, usageErrorf(cmd, "give --tool NAME or --all, not both"))
 			}
 			opts := &LintOptions{Out: f.Deps.Out, Console: f.Console(), Format: f.Flags.Output, SARIF: sarif, Strict: strict, Lint: lint.Options{MaxRounds: f.Flags.MaxRounds}}
+			var err error
 			if len(tools) > 0 || all {
-				if all && len(tools) > 0 {
-					return usage(usageErrorf(cmd, "give --tool NAME or --all, not both"))
-				}
-				if _, err := f.Transport(cmd); err != nil {
-					return usage(err)
-				}
-				eo := &ExploreOptions{Console: f.Console(), Tools: tools, All: all, Max: 64, Server: f.flowServer()}
-				dial := f.flowDialer(cmd)
-				eo.Dial = func(ctx context.Context, a client.Answerer, observe transport.Observer) (*client.Session, error) {
-					return dial(ctx, eo.Server, a, observe)
-				}
-				opts.Explore = eo
+				sp, serr := f.exploring(cmd, explore.Spec{Tools: tools, All: all, Max: 64})
+				opts.Explore, err = &sp, serr
 			} else {
-				paths, err := runner.Files(args)
-				if err != nil {
-					return usage(usageErrorf(cmd, "%v", err))
-				}
-				ro, err := f.flowRun(cmd, defaultJobs(), false)
-				if err != nil {
-					return usage(err)
-				}
-				opts.Paths, opts.Run = paths, ro
+				opts.Paths, opts.Run, err = f.flowRun(cmd, args, defaultJobs(), false)
+			}
+			if err != nil {
+				return misused(cmd, err)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -95,13 +81,13 @@ func lintRun(ctx context.Context, opts *LintOptions) error {
 	failed := false
 	if opts.Explore != nil {
 		l := lint.New(opts.Lint)
-		trees, err := exploreTools(ctx, opts.Explore, l.Observe)
+		trees, err := explore.Explore(ctx, *opts.Explore, l.Observe)
 		if err != nil {
 			return err
 		}
 		for _, t := range trees {
 			if t.Skipped != "" {
-				opts.Console.Printf("mcpcli: skipped %s: %s", render.Line(t.Tool), render.Line(t.Skipped))
+				skipped(opts.Console)(t.Tool, t.Skipped)
 			}
 		}
 		findings = l.Findings()
@@ -114,16 +100,12 @@ func lintRun(ctx context.Context, opts *LintOptions) error {
 			findings = append(findings, o.Findings...)
 		}
 	}
-	if err := writeFindings(opts.Out, opts.Format, findings); err != nil {
+	if err := lint.Write(opts.Out, opts.Format, findings, version); err != nil {
 		return err
 	}
 	if opts.SARIF != "" {
-		var b bytesWriter
-		if err := lint.SARIF(&b, findings, version); err != nil {
+		if err := writeWhole("--sarif", opts.SARIF, func(w io.Writer) error { return lint.SARIF(w, findings, version) }); err != nil {
 			return err
-		}
-		if err := safefile.Replace(opts.SARIF, b.b, 0o644); err != nil {
-			return fmt.Errorf("--sarif %s: %v", opts.SARIF, err)
 		}
 	}
 	if ctx.Err() != nil {
@@ -133,16 +115,6 @@ func lintRun(ctx context.Context, opts *LintOptions) error {
 		return &exitWith{code: exitError}
 	}
 	return nil
-}
-
-func writeFindings(w io.Writer, format string, findings []lint.Finding) error {
-	switch format {
-	case "json":
-		return lint.JSON(w, findings)
-	case "sarif":
-		return lint.SARIF(w, findings, version)
-	}
-	return lint.Text(w, findings)
 }
 
 // watchLint is the global --lint: one linter watching every connection

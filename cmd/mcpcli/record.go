@@ -1,78 +1,48 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/flow"
 	"github.com/mcpcli/mcpcli/flow/runner"
-	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 )
 
-// recording is --record FILE on call, prompt and read: the request kept
-// as it went (request.Recorder), written as a flow file when it ends,
-// through the one writer the sessions' save uses too (runner.Save).
-type recording struct {
-	path   string
-	server flow.Server
-	rec    *request.Recorder
-	con    *render.Console
-}
-
-// addRecordFlag gives cmd --record FILE.
+// addRecordFlag gives cmd --record FILE: the request written as a flow
+// file (runner.Recording), through the one writer the sessions' save uses.
 func addRecordFlag(cmd *cobra.Command, path *string) {
 	cmd.Flags().StringVar(path, "record", "", "write what happened as a flow `FILE` (the asks, your answers with secrets as $env: references, the result) that 'mcpcli test' replays")
 }
 
 // recording is --record path for this run, or nil without it.
-func (f *Factory) recording(path string) *recording {
+func (f *Factory) recording(path string) *runner.Recording {
 	if path == "" {
 		return nil
 	}
-	return &recording{path: path, server: f.flowServer(), rec: &request.Recorder{}, con: f.Console()}
+	srv, _ := f.flags().FlowServer() // checked by Transport before
+	if srv == nil {
+		srv = &flow.Server{}
+	}
+	return &runner.Recording{Path: path, Server: *srv}
 }
 
-// flowServer is the server the flags name, as a flow file names it.
-func (f *Factory) flowServer() flow.Server {
-	fl := f.Flags
+// saveRecording writes r's flow file of req, ended with res or err, and
+// says so on con. A recording that cannot replay is refused in one line,
+// and the request's own outcome is still err.
+func saveRecording(con *render.Console, r *runner.Recording, req *request.Request, res *client.Result, err error) error {
+	msg, serr := r.Save(req, res, err)
+	var ue *runner.UnansweredError
 	switch {
-	case fl.Server != "":
-		return flow.Server{Name: fl.Server}
-	case fl.URL != "":
-		return flow.Server{URL: fl.URL}
-	case fl.Stdio != "":
-		words, _ := shellwords.Split(fl.Stdio)
-		return flow.Server{Command: words}
-	}
-	return flow.Server{Command: fl.ServerArgv}
-}
-
-// adjust hooks the recorder into the client (dial.adjust); nil-safe.
-func (r *recording) adjust() func(*client.Options) {
-	if r == nil {
-		return nil
-	}
-	return func(o *client.Options) {
-		r.rec.Hook(o)
-		o.Answerer = r.rec.Answerer(o.Answerer)
-	}
-}
-
-// save writes the flow file of the request sent, ended with res or err.
-func (r *recording) save(req *request.Request, res *client.Result, err error) error {
-	if r == nil {
-		return nil
-	}
-	var rounds []request.Round
-	for _, id := range r.rec.Calls() {
-		rounds = append(rounds, r.rec.Rounds(id)...)
-	}
-	msg, serr := runner.Save(r.path, r.server, []runner.Recorded{{Request: req, Rounds: rounds, Result: res, Err: err}})
-	if serr != nil {
+	case errors.As(serr, &ue):
+		con.Printf("mcpcli: --record %s", render.Line(ue.Error()))
+	case serr != nil:
 		return serr
+	case msg != "":
+		con.Printf("mcpcli: %s", render.Line(msg))
 	}
-	r.con.Printf("mcpcli: %s", render.Line(msg))
 	return nil
 }

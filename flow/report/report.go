@@ -376,3 +376,15 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// Write writes flows on w as format says: "json", "tap" (TAP version
+// tap), or text (a line per flow).
+func Write(w io.Writer, format string, tap int, flows []Flow) error {
+	switch format {
+	case "json":
+		return JSON(w, flows)
+	case "tap":
+		return TAP(w, flows, tap)
+	}
+	return Text(w, flows)
+}

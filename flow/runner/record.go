@@ -69,9 +69,68 @@ const marker = "# Recorded by mcpcli."
 
 // Save writes reqs as the flow file path: a new file, or one mcpcli wrote
 // before (a recording, kept or not as a test), never another file
-// (safefile.Write). It returns what to tell the person.
+// (safefile.Write). It returns what to tell the person. A request whose
+// round mcpcli's own answerer could not answer (an answers file without
+// the key, a value that does not fit) is not written: it has no answer to
+// replay, and its flow would never pass (*UnansweredError).
 func Save(path string, server flow.Server, reqs []Recorded) (string, error) {
+	for i, r := range reqs {
+		for _, rd := range r.Rounds {
+			if rd.Err != nil && len(rd.Asks) > 0 {
+				return "", &UnansweredError{Path: path, Step: i + 1, Round: rd.Number, Err: rd.Err}
+			}
+		}
+	}
 	return SaveRuns(path, server, Runs(reqs))
+}
+
+// UnansweredError is a recording Save refused: mcpcli could not answer
+// round Round of step Step (Err says why), so the flow has nothing to
+// replay there.
+type UnansweredError struct {
+	Path        string
+	Step, Round int
+	Err         error
+}
+
+func (e *UnansweredError) Error() string {
+	return fmt.Sprintf("%s not written: mcpcli could not answer round %d of step %d (%v), so the flow would have no answer to replay; fix the answers (or answer by hand) and record again", e.Path, e.Round, e.Step, e.Err)
+}
+
+func (e *UnansweredError) Unwrap() error { return e.Err }
+
+// Recording is --record FILE on a one-shot command: the request kept as
+// it goes (a request.Recorder hooked into the client by Adjust), written
+// as a flow file when it ends (Save). A nil *Recording records nothing.
+type Recording struct {
+	Path   string
+	Server flow.Server
+	rec    request.Recorder
+}
+
+// Adjust hooks the recorder into the client's options (nil without a
+// recording).
+func (r *Recording) Adjust() func(*client.Options) {
+	if r == nil {
+		return nil
+	}
+	return func(o *client.Options) {
+		r.rec.Hook(o)
+		o.Answerer = r.rec.Answerer(o.Answerer)
+	}
+}
+
+// Save writes the flow file of req, ended with res or err, and returns
+// what to tell the person ("" without a recording).
+func (r *Recording) Save(req *request.Request, res *client.Result, err error) (string, error) {
+	if r == nil {
+		return "", nil
+	}
+	var rounds []request.Round
+	for _, id := range r.rec.Calls() {
+		rounds = append(rounds, r.rec.Rounds(id)...)
+	}
+	return Save(r.Path, r.Server, []Recorded{{Request: req, Rounds: rounds, Result: res, Err: err}})
 }
 
 // SaveRuns writes runs as the flow file path, as Save does.

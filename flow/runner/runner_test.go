@@ -3,6 +3,7 @@ package runner_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -309,5 +310,33 @@ func TestFilesFindsFlowsBelowADirectory(t *testing.T) {
 	empty := filepath.Dir(write(t, t.TempDir(), "empty/x.txt", ""))
 	if _, err := runner.Files([]string{empty}); err == nil || !strings.Contains(err.Error(), "holds no .flow file") {
 		t.Errorf("Files(a directory without flows) = %v", err)
+	}
+}
+
+// A round mcpcli's own answerer failed has no answer to replay: Save
+// refuses the recording, and says which step and round; a round answered
+// is written as always.
+func TestSaveRefusesARoundMcpcliCouldNotAnswer(t *testing.T) {
+	dir := t.TempDir()
+	req := &request.Request{Method: request.ToolsCall, Target: "create_repo"}
+	ask := client.Ask{Key: "basics", Params: &mcp.ElicitParams{Mode: "form", Message: "step 1", RequestedSchema: map[string]any{"type": "object"}}, Schema: json.RawMessage(`{"type": "object"}`)}
+	failed := []runner.Recorded{{Request: req, Err: fmt.Errorf("answers have nothing"),
+		Rounds: []request.Round{{Number: 1, Keys: []string{"basics"}, Asks: []client.Ask{ask}, Err: fmt.Errorf("answers have nothing for %q", "basics")}}}}
+	path := filepath.Join(dir, "failed.flow")
+	_, err := runner.Save(path, flow.Server{Command: []string{"srv"}}, failed)
+	var ue *runner.UnansweredError
+	if !errors.As(err, &ue) || ue.Step != 1 || ue.Round != 1 {
+		t.Fatalf("Save(a failed round) = %v, want an *UnansweredError at step 1, round 1", err)
+	}
+	if !strings.Contains(err.Error(), "not written") || !strings.Contains(err.Error(), "record again") {
+		t.Errorf("Save(a failed round) error = %q, want it to say the file is not written and what to do", err)
+	}
+	if _, serr := os.Stat(path); !os.IsNotExist(serr) {
+		t.Errorf("Save(a failed round) wrote %s (stat: %v)", path, serr)
+	}
+	answered := []runner.Recorded{{Request: req, Result: nil, Err: fmt.Errorf("declined"),
+		Rounds: []request.Round{{Number: 1, Keys: []string{"basics"}, Asks: []client.Ask{ask}, Answers: map[string]*mcp.ElicitResult{"basics": {Action: "decline"}}}}}}
+	if _, err := runner.Save(path, flow.Server{Command: []string{"srv"}}, answered); err != nil {
+		t.Fatalf("Save(an answered round) = %v, want it written", err)
 	}
 }
