@@ -9,6 +9,7 @@ import (
 	"github.com/mcpcli/mcpcli/config"
 	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/internal/cast"
+	"github.com/mcpcli/mcpcli/lint"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/shell"
 	"github.com/mcpcli/mcpcli/transport"
@@ -50,7 +51,7 @@ type Factory struct {
 	conf  *connect.Configs // the config files and the server -s names
 	trace *connect.Trace   // --trace, opened by the first connection
 	cast  *cast.Recording  // --cast, once started
-	lint  watchLint        // --lint
+	lint  *lint.Linter     // --lint, made by the first connection
 	end   []func()         // closed when the run ends
 }
 

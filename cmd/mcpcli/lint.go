@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -117,36 +116,20 @@ func lintRun(ctx context.Context, opts *LintOptions) error {
 	return nil
 }
 
-// watchLint is the global --lint: one linter watching every connection
-// of the run, its findings said on stderr when the run ends.
-type watchLint struct {
-	once sync.Once
-	l    *lint.Linter
-}
-
-// linter is the run's --lint linter, made on first use; nil without
-// --lint.
-func (f *Factory) linter() *lint.Linter {
-	if !f.Flags.Lint {
-		return nil
-	}
-	f.lint.once.Do(func() {
-		f.lint.l = lint.New(lint.Options{MaxRounds: f.Flags.MaxRounds})
-	})
-	return f.lint.l
-}
-
-// lintObserve has the run's --lint linter watch t.
+// lintObserve has the run's --lint linter, one for every connection of
+// the run, watch t.
 func (f *Factory) lintObserve(t transport.Transport) {
-	if l := f.linter(); l != nil {
-		t.Observe(l.Observe)
+	if f.Flags.Lint {
+		if f.lint == nil {
+			f.lint = lint.New(lint.Options{MaxRounds: f.Flags.MaxRounds})
+		}
+		t.Observe(f.lint.Observe)
 	}
 }
 
 // lintReport says the --lint findings on stderr at the end of the run.
 func (f *Factory) lintReport() {
-	if f.lint.l == nil {
-		return
+	if f.lint != nil {
+		_ = lint.Text(f.Console(), f.lint.Findings())
 	}
-	_ = lint.Text(f.Console(), f.lint.l.Findings())
 }

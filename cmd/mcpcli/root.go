@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpcli/mcpcli/client"
-	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -261,40 +260,10 @@ func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
 	default:
 		return usageErrorf(cmd, "--output %q: use text or json", fl.Output)
 	}
-	switch fl.Transport {
-	case "auto", "streamable", "sse":
-	default:
-		return usageErrorf(cmd, "--transport %q: use auto, streamable or sse", fl.Transport)
-	}
-	switch fl.Protocol {
-	case "auto", client.ModernVersion, client.LegacyVersion:
-	default:
-		return usageErrorf(cmd, "--protocol %q: use auto, %s or %s", fl.Protocol, client.ModernVersion, client.LegacyVersion)
-	}
-	if _, err := client.ParseModes(fl.Elicitation); err != nil {
-		return usageErrorf(cmd, "--elicitation %v", err)
-	}
 	if fl.OpenURLs && fl.Answers == "" && cmd.Annotations[annotOpenURLs] == "" {
 		return usageErrorf(cmd, "--open-urls goes with --answers FILE; without an answers file you choose for each URL whether it opens")
 	}
-	if fl.MaxRounds < 1 {
-		return usageErrorf(cmd, "--max-rounds %d: give at least 1", fl.MaxRounds)
-	}
-	if fl.Timeout < 0 {
-		return usageErrorf(cmd, "--timeout %s: give a positive duration such as 30s", fl.Timeout)
-	}
-	if l := client.LogLevels; fl.LogLevel != "" && !slices.Contains(l, fl.LogLevel) {
-		return usageErrorf(cmd, "--log-level %q: use %s or %s", fl.LogLevel, strings.Join(l[:len(l)-1], ", "), l[len(l)-1])
-	}
-	if _, err := connect.RootURIs(fl.Roots); err != nil {
-		return usageErrorf(cmd, "%v", err)
-	}
-	for _, kv := range fl.Env {
-		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-			return usageErrorf(cmd, "--env %q must look like K=V", kv)
-		}
-	}
-	return nil
+	return asUsage(cmd, fl.Flags.Check())
 }
 
 // splitDash separates a command's own arguments from the server command
