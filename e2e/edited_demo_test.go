@@ -1,3 +1,5 @@
+//go:build unix
+
 package e2e
 
 // Issue 20's done-when: changing what the demo server asks is caught.

@@ -1,3 +1,5 @@
+//go:build unix
+
 package e2e
 
 // The example flows (examples/flows) run through the built mcpcli test,
