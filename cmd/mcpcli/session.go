@@ -155,7 +155,7 @@ func (f *Factory) tuiOptions(cmd *cobra.Command, save string, replay request.Rep
 	// forms, on fa.Term, have the key guard).
 	o := &tui.RunOptions{Console: con, Forms: fa, Values: &render.ValueForm{Term: fa.Term},
 		Terminal: &render.Terminal{In: f.Deps.In, Out: f.Deps.Err, KeyGuard: render.NoKeyGuard}, KeyGuard: fa.Term.KeyGuard,
-		Replay: replay, Save: save, ErrorText: f.errorText}
+		Replay: replay, Save: save, Flow: f.flowServer(), ErrorText: f.errorText}
 	o.Connect = func(ctx context.Context, feed *tui.Feed) (*client.Session, error) {
 		t, err := transportOnce()
 		if err != nil {
