@@ -64,7 +64,7 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error
 			return sessionRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&save, "save", "", "write the session's requests to `FILE` as a replayable script of one-shot commands (on S, and when it ends)")
+	cmd.Flags().StringVar(&save, "save", "", "write the session's requests to `FILE` as a replayable script of one-shot commands (offered by S, written when it ends)")
 	cmd.Flags().Var(&budget, "result-budget", "keep the results in at most `SIZE` of memory; past it the least lately shown go to a private temporary directory (at most 1GiB), then are dropped (r re-runs them)")
 	return cmd
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -159,6 +160,10 @@ func (s *saveModal) save(m *Model) {
 	path := strings.TrimSpace(s.input)
 	if path == "" {
 		s.note = "name a file to save to"
+		return
+	}
+	if strings.ContainsFunc(path, unicode.IsControl) {
+		s.note = "the name holds a control character (pasted?); ctrl+u clears it"
 		return
 	}
 	var (

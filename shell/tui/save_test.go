@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
@@ -112,6 +113,10 @@ func TestSaveFlowNeverOverAnotherFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.keys("S", "f", "ctrl+u")
+	h.update(tea.PasteMsg{Content: "bad\x1b[2Jname.flow"})
+	h.keys("enter")
+	h.waitShow("the name holds a control character")
+	h.keys("ctrl+u")
 	h.typ("link.flow")
 	h.keys("enter")
 	h.waitShow("link.flow is a symbolic link")
@@ -206,6 +211,19 @@ func TestFileWord(t *testing.T) {
 	} {
 		if got := fileWord(c.in); got != c.want {
 			t.Errorf("fileWord(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// ? says what S does, and the save window's keys have their section.
+func TestHelpSaysHowToSaveAFlow(t *testing.T) {
+	h := newHarness(t, testServer(), harnessOptions{})
+	h.keys("?")
+	h.waitShow("S                 save the session: s as a script of one-shot commands, f", "as a flow file that mcpcli test replays")
+	help := strings.Join(helpLines(78, func(s ...string) string { return strings.Join(s, "") }), "\n")
+	for _, want := range []string{"Save the session (S)", "a flow file, a test: mcpcli test replays it"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("the help lacks %q:\n%s", want, help)
 		}
 	}
 }
