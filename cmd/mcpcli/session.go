@@ -60,7 +60,7 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error
 			return sessionRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&save, "save", "", "write the session's requests to `FILE` as a replayable script of one-shot commands (on S, and when it ends)")
+	cmd.Flags().StringVar(&save, "save", "", "write the session's requests to `FILE` as a replayable script of one-shot commands (offered by S, written when it ends)")
 	cmd.Flags().Var(&budget, "result-budget", "keep the results in at most `SIZE` of memory; past it the least lately shown go to a private temporary directory (at most 1GiB), then are dropped (r re-runs them)")
 	return cmd
 }
@@ -151,7 +151,7 @@ func (f *Factory) tuiOptions(cmd *cobra.Command, save string, replay request.Rep
 	// forms, on fa.Term, have the key guard).
 	o := &tui.RunOptions{Console: con, Forms: fa, Values: &render.ValueForm{Term: fa.Term},
 		Terminal: &render.Terminal{In: f.Deps.In, Out: f.Deps.Err, KeyGuard: render.NoKeyGuard}, KeyGuard: fa.Term.KeyGuard,
-		Replay: replay, Save: save, ErrorText: f.errorText}
+		Replay: replay, Save: save, Flow: f.flowServer(), ErrorText: f.errorText}
 	o.Connect = func(ctx context.Context, feed *tui.Feed) (*client.Session, error) {
 		t, err := transportOnce()
 		if err != nil {
