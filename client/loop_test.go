@@ -485,15 +485,17 @@ func TestTimeoutStopsASilentServer(t *testing.T) {
 func TestProgressResetsTheTimeout(t *testing.T) {
 	srv := newServer()
 	srv.AddTool(&mcp.Tool{Name: "slow", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// 1.5 s in all, past the 1 s timeout; each gap a quarter of it,
+		// so a loaded machine's late wake-ups stay well inside.
 		for i := 0; i < 6; i++ {
-			time.Sleep(60 * time.Millisecond)
+			time.Sleep(250 * time.Millisecond)
 			req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(), Progress: float64(i)})
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
 	})
-	s, _ := connect(t, srv, client.Options{Timeout: 150 * time.Millisecond, OnProgress: func(*mcp.ProgressNotificationParams) {}})
+	s, _ := connect(t, srv, client.Options{Timeout: time.Second, OnProgress: func(*mcp.ProgressNotificationParams) {}})
 	if _, err := s.CallTool(context.Background(), "slow", nil); err != nil {
-		t.Fatalf("CallTool(slow), with progress every 60ms under a 150ms timeout = %v, want the result", err)
+		t.Fatalf("CallTool(slow), with progress every 250ms for 1.5s under a 1s timeout = %v, want the result", err)
 	}
 }
 

@@ -140,10 +140,17 @@ func (s *Stdio) Explain(err error) error {
 	case <-time.After(300 * time.Millisecond):
 		// Still running: the error is not about the process, unless it
 		// closed its stdout and so can answer nothing more.
-		if c.atEOF() {
+		if !c.atEOF() {
+			return err
+		}
+		// A server closes its stdout mostly as it ends, and a busy
+		// machine takes a while to say so (its supervisor reaps it, then
+		// ends itself): only one still running after that closed it.
+		select {
+		case <-p.done:
+		case <-time.After(stdoutClosedWait):
 			return &StdoutClosedError{Cmd: s.Cmd.String(), Stderr: p.StderrTail(), Cause: err}
 		}
-		return err
 	}
 	if p.signaled.Load() {
 		// mcpcli stopped it: after it had closed its stdout, that is
@@ -164,6 +171,10 @@ func (s *Stdio) Explain(err error) error {
 	}
 	return e
 }
+
+// stdoutClosedWait is how long a server that closed its stdout has to be
+// seen to exit before mcpcli says it closed its stdout while running.
+const stdoutClosedWait = 2 * time.Second
 
 // StdoutError says a server wrote on stdout something mcpcli cannot read,
 // which ends the session.
