@@ -7,13 +7,12 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/demoserver"
+	"github.com/mcpcli/mcpcli/internal/cliflags"
 	"github.com/mcpcli/mcpcli/internal/plural"
-	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/shell/tour"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -30,25 +29,8 @@ func NewCmdDemoServer(f *Factory) *cobra.Command {
 		// and one given by mistake (--answers meant for a client) is said
 		// rather than ignored.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			var given, example []string
-			cmd.InheritedFlags().VisitAll(func(fl *pflag.Flag) {
-				if !fl.Changed {
-					return
-				}
-				given = append(given, "--"+fl.Name)
-				switch {
-				case fl.Name == "url":
-					// A client of an HTTP server starts no server.
-				case fl.Value.Type() == "bool":
-					example = append(example, "--"+fl.Name)
-				case isSlice(fl.Value):
-					for _, v := range fl.Value.(pflag.SliceValue).GetSlice() {
-						example = append(example, "--"+fl.Name+" "+shellwords.Quote(v))
-					}
-				default:
-					example = append(example, "--"+fl.Name+" "+shellwords.Quote(fl.Value.String()))
-				}
-			})
+			// A client of an HTTP server starts no server: --url has no example.
+			given, example := cliflags.Given(cmd.InheritedFlags(), "url")
 			if len(given) > 0 {
 				return usageErrorf(cmd, "%s %s for the client commands, not for demo-server (it takes only --http): give %s to the command that starts it, as in 'mcpcli tools %s-- mcpcli demo-server'",
 					strings.Join(given, ", "), plural.Of(len(given), "is a flag", "are flags"), plural.Of(len(given), "it", "them"), strings.Join(append(example, ""), " "))
@@ -108,10 +90,4 @@ func NewCmdDemo(f *Factory, runF func(context.Context, *tour.Options) error) *co
 			return tour.Run(cmd.Context(), opts)
 		},
 	}
-}
-
-// isSlice says whether a flag is repeatable (--env, --header, --root).
-func isSlice(v pflag.Value) bool {
-	_, ok := v.(pflag.SliceValue)
-	return ok
 }

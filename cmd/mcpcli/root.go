@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/cliflags"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -51,7 +51,7 @@ func unknownCommand(root *cobra.Command, name string) error {
 }
 
 // NewCmdRoot is mcpcli with its global flags bound to f, and the command
-// f.Args run (or every command: see commandWord).
+// f.Args run (or every command: see cliflags.CommandWord).
 func NewCmdRoot(f *Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpcli",
@@ -142,7 +142,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	// (and cobra's completion commands) was most of a start-up's work.
 	// Help, completion, a mistyped command, or no command and nothing to
 	// go by, make them all.
-	word, ok := commandWord(p, f.Args)
+	word, ok := cliflags.CommandWord(p, f.Args)
 	switch {
 	case ok && word == "" && slices.Contains(f.Args, "--version") && !slices.Contains(f.Args, "--help") && !slices.Contains(f.Args, "-h"):
 		root.CompletionOptions.DisableDefaultCmd = true
@@ -170,51 +170,6 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 type command struct {
 	names string
 	make  func() *cobra.Command
-}
-
-// commandWord is the first argument that is neither a global flag nor its
-// value: the command a run names, "" when it names none (--version, or a
-// server and no command). ok is false when the flags cannot be told apart
-// from the command without cobra: a flag it does not know.
-func commandWord(flags *pflag.FlagSet, args []string) (word string, ok bool) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return "", true
-		case strings.HasPrefix(a, "--"):
-			name, _, hasValue := strings.Cut(a[2:], "=")
-			fl := flags.Lookup(name)
-			if fl == nil && (name == "version" || name == "help") {
-				continue // cobra's own, added as it runs
-			}
-			if fl == nil {
-				return "", false
-			}
-			if !hasValue && fl.NoOptDefVal == "" {
-				i++ // the next argument is its value
-			}
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			for j := 1; j < len(a); j++ {
-				fl := flags.ShorthandLookup(a[j : j+1])
-				if fl == nil && a[j] == 'h' {
-					continue // cobra's -h
-				}
-				if fl == nil {
-					return "", false
-				}
-				if fl.NoOptDefVal == "" {
-					if j == len(a)-1 {
-						i++ // -s NAME
-					}
-					break // -sNAME: the rest is its value
-				}
-			}
-		default:
-			return a, true
-		}
-	}
-	return "", true
 }
 
 // newHelpCmd is cobra's help command, except that a topic nobody has is an
