@@ -115,7 +115,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	p.StringVar(&fl.ClientID, "client-id", "", "sign in (OAuth) as the client `ID` registered with the server's authorization server; its secret comes from $MCPCLI_CLIENT_SECRET or the keyring")
 	p.StringVar(&fl.ClientMetadataURL, "client-metadata-url", "", "sign in (OAuth) with the client ID metadata document at `URL`, where the authorization server takes one")
 	fl.MaxMessageSize = transport.MaxMessageSize
-	p.Var((*byteSize)(&fl.MaxMessageSize), "max-message-size", "refuse a message from the server larger than `SIZE` (an HTTP body after decompression, an SSE event, a stdio line)")
+	p.Var((*transport.MessageSizeValue)(&fl.MaxMessageSize), "max-message-size", "refuse a message from the server larger than `SIZE` (an HTTP body after decompression, an SSE event, a stdio line)")
 	p.StringVar(&fl.Cast, "cast", "", "record what mcpcli draws on the terminal as an asciinema cast (asciicast v2) in `FILE`, with a marker for each round; keys typed are not recorded")
 	p.Float64Var(&fl.CastIdle, "cast-idle", 0, "with --cast: cap every pause of the recording at `N` seconds (as asciinema rec -i)")
 	root.RegisterFlagCompletionFunc("server", f.completeServers(false))

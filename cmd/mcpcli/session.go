@@ -36,7 +36,7 @@ type SessionOptions struct {
 // server and no command).
 func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error) *cobra.Command {
 	var save string
-	budget := resultBudget(tui.DefaultResultBudget)
+	budget := tui.Budget(tui.DefaultResultBudget)
 	cmd := &cobra.Command{
 		Use:     "session",
 		Aliases: []string{"shell"},
