@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"time"
 
@@ -159,11 +158,6 @@ func authLogoutRun(ctx context.Context, opts *AuthOptions) error {
 	if err != nil {
 		return err
 	}
-	if !had {
-		fmt.Fprintf(opts.Out, "Nothing was kept for %s in %s\n", render.Line(oauth.ServerKey(opts.Server)), render.Line(store.Where()))
-		return nil
-	}
-	fmt.Fprintf(opts.Out, "Signed out of %s: its tokens and client registration are gone from %s (they are not revoked at the authorization server)\n",
-		render.Line(oauth.ServerKey(opts.Server)), render.Line(store.Where()))
+	render.LoggedOut(opts.Out, opts.Server, store.Where(), had)
 	return nil
 }

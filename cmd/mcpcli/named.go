@@ -7,7 +7,6 @@ import (
 
 	"github.com/mcpcli/mcpcli/config"
 	"github.com/mcpcli/mcpcli/connect"
-	"github.com/mcpcli/mcpcli/render"
 )
 
 // configs are the run's config files (connect.Configs), made on first use:
@@ -34,6 +33,3 @@ func (f *Factory) namedServer(cmd *cobra.Command) (*config.Server, error) {
 
 // home is the home directory, "" when unknown.
 func (f *Factory) home() string { return f.configs().HomeDir() }
-
-// showPath is a path for people: ~ for the home directory, sanitized.
-func (f *Factory) showPath(p string) string { return render.ShowPath(f.home(), p) }

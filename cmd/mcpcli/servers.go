@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -113,12 +112,7 @@ func serversAddRun(ctx context.Context, opts *ServersAddOptions) error {
 	if err := cfg.Add(opts.Name, opts.Entry, opts.Force); err != nil {
 		return err
 	}
-	target := opts.Entry.URL
-	if opts.Entry.Type == config.Stdio {
-		target = strings.Join(append([]string{opts.Entry.Command}, opts.Entry.Args...), " ")
-	}
-	fmt.Fprintf(opts.Out, "Added %s (%s: %s) to %s; use it with -s %s\n",
-		render.Line(opts.Name), opts.Entry.Type, render.Line(target), render.Line(cfg.UserFile()), render.Line(opts.Name))
+	render.Config{}.Added(opts.Out, opts.Name, opts.Entry, cfg.UserFile())
 	return nil
 }
 
@@ -161,7 +155,7 @@ func serversRemoveRun(ctx context.Context, opts *ServersRemoveOptions) error {
 	if err := cfg.Remove(opts.Name); err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.Out, "Removed %s from %s\n", render.Line(opts.Name), render.Line(cfg.UserFile()))
+	render.Config{}.Removed(opts.Out, opts.Name, cfg.UserFile())
 	return nil
 }
 
@@ -197,9 +191,8 @@ func (f *Factory) completeServers(own bool) cobra.CompletionFunc {
 type ServersTrustOptions struct {
 	Out    io.Writer
 	Config func() (*config.Config, error)
-	Files  []string // absolute
-	Review func(io.Writer, config.TrustAsk)
-	Show   func(string) string
+	Files  []string      // absolute
+	Look   render.Config // how the files are shown
 }
 
 // NewCmdServersTrust is servers trust.
@@ -243,7 +236,7 @@ func newTrustCmd(f *Factory, c *cobra.Command, noFiles string, runF, run func(co
 }
 
 func (f *Factory) trustOptions(cmd *cobra.Command, args []string) (*ServersTrustOptions, error) {
-	opts := &ServersTrustOptions{Out: f.Deps.Out, Review: render.Config{Home: f.home()}.Review, Show: f.showPath,
+	opts := &ServersTrustOptions{Out: f.Deps.Out, Look: render.Config{Home: f.home()},
 		Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
 	for _, a := range args {
 		p, err := filepath.Abs(a)
@@ -268,8 +261,7 @@ func serversTrustRun(ctx context.Context, opts *ServersTrustOptions) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(opts.Out, "Trusted %s (%s) as it is now (SHA-256 %s); it defines:\n", opts.Show(p), ask.Source.Kind.Title(), ask.SHA256[:12])
-		opts.Review(opts.Out, ask)
+		opts.Look.Trusted(opts.Out, p, ask)
 	}
 	return nil
 }
@@ -284,11 +276,7 @@ func serversUntrustRun(ctx context.Context, opts *ServersTrustOptions) error {
 		if err != nil {
 			return err
 		}
-		if had {
-			fmt.Fprintf(opts.Out, "%s is no longer trusted; its servers run only once you trust it again\n", opts.Show(p))
-		} else {
-			fmt.Fprintf(opts.Out, "%s was not trusted; nothing to do\n", opts.Show(p))
-		}
+		opts.Look.Untrusted(opts.Out, p, had)
 	}
 	return nil
 }
