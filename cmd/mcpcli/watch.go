@@ -2,16 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
-	"github.com/mcpcli/mcpcli/internal/interrupt"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/shell"
 )
 
 // WatchOptions are what watch needs.
@@ -57,33 +54,6 @@ func NewCmdWatch(f *Factory, runF func(context.Context, *WatchOptions) error) *c
 
 func watchRun(ctx context.Context, opts *WatchOptions) error {
 	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		what := "notifications"
-		if len(opts.Resources) > 0 {
-			what += ", and changes to " + render.Line(strings.Join(opts.Resources, ", "))
-		}
-		opts.Console.Printf("mcpcli: watching %s for %s; Ctrl+C stops", render.Line(s.Server().Display()), what)
-		for _, uri := range opts.Resources {
-			if err := s.Subscribe(ctx, uri); err != nil {
-				if ctx.Err() != nil {
-					return stopped(ctx) // before the subscriptions were done
-				}
-				return err
-			}
-		}
-		err := s.Wait(ctx)
-		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-			return stopped(ctx)
-		}
-		return err
+		return shell.Watch(ctx, s, opts.Console, opts.Resources)
 	})
-}
-
-// stopped is how watch ends when its context does: Ctrl+C (or a test's
-// cancel) is its normal end; SIGTERM or SIGHUP end it as they end any run.
-func stopped(ctx context.Context) error {
-	var sig interrupt.Signal
-	if errors.As(context.Cause(ctx), &sig) && sig.Sig != os.Interrupt {
-		return ctx.Err()
-	}
-	return nil
 }
