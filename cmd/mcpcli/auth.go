@@ -84,10 +84,7 @@ func newAuthCmd(f *Factory, c *cobra.Command, runF, run func(context.Context, *A
 			}
 			opts.Login = handler.Login
 		}
-		if runF != nil {
-			return runF(cmd.Context(), opts)
-		}
-		return run(cmd.Context(), opts)
+		return runOr(cmd, runF, run, opts)
 	}
 	return c
 }

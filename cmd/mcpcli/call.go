@@ -59,10 +59,7 @@ func NewCmdCall(f *Factory, runF func(context.Context, *CallOptions) error) *cob
 				return err
 			}
 			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs, Form: f.arguments(), Save: save, Record: rec}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return asUsage(cmd, callRun(cmd.Context(), opts))
+			return asUsage(cmd, runOr(cmd, runF, callRun, opts))
 		},
 	}
 	cmd.Flags().StringVar(&argsJSON, "args", "", "tool arguments as a JSON object, or @FILE")
@@ -171,10 +168,7 @@ func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) 
 				return err
 			}
 			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: request.Values(pairs), Form: f.arguments(), Value: f.values(), Record: rec}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return asUsage(cmd, promptRun(cmd.Context(), opts))
+			return asUsage(cmd, runOr(cmd, runF, promptRun, opts))
 		},
 	}
 	addRecordFlag(cmd, &record)
@@ -250,10 +244,7 @@ func NewCmdRead(f *Factory, runF func(context.Context, *ReadOptions) error) *cob
 				return err
 			}
 			opts := &ReadOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), URI: args[0], Vars: request.Values(pairs), Value: ask, Save: save, Record: rec}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return asUsage(cmd, readRun(cmd.Context(), opts))
+			return asUsage(cmd, runOr(cmd, runF, readRun, opts))
 		},
 	}
 	cmd.Flags().StringArrayVar(&vars, "var", nil, "fill the URI template's variable: `NAME=VALUE` (repeatable)")

@@ -84,10 +84,7 @@ func NewCmdDemo(f *Factory, runF func(context.Context, *tour.Options) error) *co
 				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows, Banner: f.asking().SetBanner, Chapter: f.mark, Explain: explain,
 				Connect: func(ctx context.Context) (*client.Session, error) { return f.dial(ctx, cmd, t, dial{}) },
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return tour.Run(cmd.Context(), opts)
+			return runOr(cmd, runF, tour.Run, opts)
 		},
 	}
 }

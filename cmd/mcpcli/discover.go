@@ -32,10 +32,7 @@ func NewCmdDiscover(f *Factory, runF func(context.Context, *DiscoverOptions) err
 				return err
 			}
 			opts := &DiscoverOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON()}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return discoverRun(cmd.Context(), opts)
+			return runOr(cmd, runF, discoverRun, opts)
 		},
 	}
 }

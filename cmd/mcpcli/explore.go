@@ -70,10 +70,7 @@ func NewCmdExplore(f *Factory, runF func(context.Context, *ExploreOptions) error
 				return err
 			}
 			opts := &ExploreOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Spec: sp, Server: f.flowServer(), Write: write}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return asUsage(cmd, exploreRun(cmd.Context(), opts))
+			return asUsage(cmd, runOr(cmd, runF, exploreRun, opts))
 		},
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "explore every tool the server lists")

@@ -59,10 +59,7 @@ func NewCmdLint(f *Factory, runF func(context.Context, *LintOptions) error) *cob
 			if err != nil {
 				return misused(cmd, err)
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return lintRun(cmd.Context(), opts)
+			return runOr(cmd, runF, lintRun, opts)
 		},
 	}
 	cmd.Flags().StringArrayVar(&tools, "tool", nil, "explore the tool `NAME` (repeatable)")

@@ -52,10 +52,7 @@ func newListCmd(f *Factory, c *cobra.Command, named bool, runF, run func(context
 				opts.Name = rest[0]
 			}
 		}
-		if runF != nil {
-			return runF(cmd.Context(), opts)
-		}
-		return run(cmd.Context(), opts)
+		return runOr(cmd, runF, run, opts)
 	}
 	return c
 }

@@ -260,6 +260,14 @@ func noArgs(f *Factory) cobra.PositionalArgs {
 	}
 }
 
+// runOr runs run with opts, or runF instead when a test gives one.
+func runOr[O any](cmd *cobra.Command, runF, run func(context.Context, O) error, opts O) error {
+	if runF != nil {
+		run = runF
+	}
+	return run(cmd.Context(), opts)
+}
+
 // withSession connects, runs fn, and always closes the session (and with it
 // a stdio server), explaining errors with what happened to the server.
 func withSession(ctx context.Context, con *render.Console, connect connector, fn func(s *client.Session) error) error {

@@ -32,10 +32,7 @@ func NewCmdServers(f *Factory, runF func(context.Context, *ServersOptions) error
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := &ServersOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Home: f.home(),
 				Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return serversRun(cmd.Context(), opts)
+			return runOr(cmd, runF, serversRun, opts)
 		},
 	}
 	cmd.AddCommand(NewCmdServersAdd(f, nil), NewCmdServersRemove(f, nil), NewCmdServersTrust(f, nil), NewCmdServersUntrust(f, nil))
@@ -94,10 +91,7 @@ func NewCmdServersAdd(f *Factory, runF func(context.Context, *ServersAddOptions)
 			}
 			opts := &ServersAddOptions{Out: f.Deps.Out, Name: name, Entry: entry, Force: force,
 				Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return serversAddRun(cmd.Context(), opts)
+			return runOr(cmd, runF, serversAddRun, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "replace a server of the same name in mcpcli's file")
@@ -139,10 +133,7 @@ func NewCmdServersRemove(f *Factory, runF func(context.Context, *ServersRemoveOp
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := &ServersRemoveOptions{Out: f.Deps.Out, Name: args[0],
 				Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return serversRemoveRun(cmd.Context(), opts)
+			return runOr(cmd, runF, serversRemoveRun, opts)
 		},
 	}
 }
@@ -227,10 +218,7 @@ func newTrustCmd(f *Factory, c *cobra.Command, noFiles string, runF, run func(co
 		if err != nil {
 			return err
 		}
-		if runF != nil {
-			return runF(cmd.Context(), opts)
-		}
-		return run(cmd.Context(), opts)
+		return runOr(cmd, runF, run, opts)
 	}
 	return c
 }

@@ -54,10 +54,7 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error
 			if opts.TUI != nil {
 				opts.TUI.ResultBudget = int64(budget)
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return sessionRun(cmd.Context(), opts)
+			return runOr(cmd, runF, sessionRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&save, "save", "", "write the session's requests to `FILE` as a replayable script of one-shot commands (offered by S, written when it ends)")

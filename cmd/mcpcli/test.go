@@ -52,10 +52,7 @@ func NewCmdTest(f *Factory, runF func(context.Context, *TestOptions) error) *cob
 			if tap > 0 {
 				opts.Format = "tap"
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return testRun(cmd.Context(), opts)
+			return runOr(cmd, runF, testRun, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&update, "update", false, "rewrite the expectations of each failing flow from the live run (answers and comments are kept)")

@@ -42,10 +42,7 @@ func NewCmdWatch(f *Factory, runF func(context.Context, *WatchOptions) error) *c
 				return err
 			}
 			opts := &WatchOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Resources: resources, Connect: connect}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return watchRun(cmd.Context(), opts)
+			return runOr(cmd, runF, watchRun, opts)
 		},
 	}
 	cmd.Flags().StringArrayVar(&resources, "resource", nil, "subscribe to the resource `URI` too (repeatable): notifications/resources/updated when it changes")
