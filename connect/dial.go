@@ -255,3 +255,17 @@ func headerNames(h map[string][]string) []string {
 	}
 	return out
 }
+
+// ToolCache is where the tool list of the server t reaches is kept
+// between runs (client.ToolCacheFor) under the cache directory dir gives,
+// or nil when there is nowhere to keep it (dir nil, or failing).
+func ToolCache(t transport.Transport, dir func() (string, error)) *client.ToolCache {
+	if dir == nil {
+		return nil
+	}
+	d, err := dir()
+	if err != nil || d == "" {
+		return nil
+	}
+	return client.ToolCacheFor(t, d)
+}

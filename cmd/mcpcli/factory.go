@@ -154,7 +154,7 @@ func (f *Factory) dial(ctx context.Context, cmd *cobra.Command, t transport.Tran
 	f.lintObserve(t)
 	s, err := connect.Dial(ctx, t, connect.Options{
 		Flags: f.flags(), Console: f.Console(), Version: version,
-		Answerer: a.Answerer, Sampler: a.Sampler, RawOnly: d.rawOnly, ToolCache: f.toolCache(t),
+		Answerer: a.Answerer, Sampler: a.Sampler, RawOnly: d.rawOnly, ToolCache: connect.ToolCache(t, f.Deps.CacheDir),
 		SignIn: signIn.For, Again: d.session, Trace: f.runTrace(), Mark: f.mark, Undeclared: shell.Undeclared, Adjust: d.adjust,
 	})
 	return s, asUsage(cmd, err)
@@ -166,18 +166,4 @@ func (f *Factory) runTrace() *connect.Trace {
 		f.trace = &connect.Trace{Name: f.Flags.Trace, Console: f.Console(), AtEnd: f.atEnd}
 	}
 	return f.trace
-}
-
-// toolCache is where the tool list of the server t reaches is kept
-// between runs (client.ToolCacheFor), or nil when there is nowhere to
-// keep it.
-func (f *Factory) toolCache(t transport.Transport) *client.ToolCache {
-	if f.Deps.CacheDir == nil {
-		return nil
-	}
-	dir, err := f.Deps.CacheDir()
-	if err != nil || dir == "" {
-		return nil
-	}
-	return client.ToolCacheFor(t, dir)
 }
