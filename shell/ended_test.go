@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/interrupt"
+	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -67,5 +68,24 @@ func TestServerStderr(t *testing.T) {
 	}
 	if got := (Words{}).ServerStderr(errors.New("boom")); got != nil {
 		t.Errorf("ServerStderr(no stderr kept) = %q, want none", got)
+	}
+}
+
+// Asking the person cut short by a signal stopped the run before anything
+// was sent; any other error is kept as it is.
+func TestBeforeSending(t *testing.T) {
+	sig := interrupt.Signal{Sig: os.Interrupt}
+	signalled, cancel := context.WithCancelCause(context.Background())
+	cancel(sig)
+	asked := &request.AskError{Err: context.Canceled}
+	if got := BeforeSending(signalled, asked); got != error(sig) {
+		t.Errorf("BeforeSending(signalled, ask cut short) = %v, want the signal", got)
+	}
+	if got := BeforeSending(context.Background(), asked); got != error(asked) {
+		t.Errorf("BeforeSending(running, ask failed) = %v, want it kept", got)
+	}
+	other := errors.New("boom")
+	if got := BeforeSending(signalled, other); got != other {
+		t.Errorf("BeforeSending(signalled, other) = %v, want it kept", got)
 	}
 }

@@ -73,7 +73,7 @@ func callRun(ctx context.Context, opts *CallOptions) error {
 		p := &request.Preparer{Session: s, Form: opts.Form, Note: noteOn(opts.Console)}
 		r, err := p.Call(ctx, opts.Tool, opts.Base, opts.Pairs)
 		if err != nil {
-			return beforeSending(ctx, err)
+			return shell.BeforeSending(ctx, err)
 		}
 		res, sent, err := p.Send(ctx, r, 0)
 		if rerr := saveRecording(opts.Console, opts.Record, sent, res, err); rerr != nil {
@@ -180,7 +180,7 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 		p := &request.Preparer{Session: s, Form: opts.Form, Value: opts.Value, Note: noteOn(opts.Console)}
 		r, err := p.Prompt(ctx, opts.Name, opts.Args)
 		if err != nil {
-			return beforeSending(ctx, err)
+			return shell.BeforeSending(ctx, err)
 		}
 		res, err := request.Send(ctx, s, r, 0)
 		if rerr := saveRecording(opts.Console, opts.Record, r, res, err); rerr != nil {
@@ -258,7 +258,7 @@ func readRun(ctx context.Context, opts *ReadOptions) error {
 		p := &request.Preparer{Session: s, Value: opts.Value, Note: noteOn(opts.Console)}
 		r, err := p.Read(ctx, opts.URI, opts.Vars)
 		if err != nil {
-			return beforeSending(ctx, err)
+			return shell.BeforeSending(ctx, err)
 		}
 		res, err := request.Send(ctx, s, r, 0)
 		if rerr := saveRecording(opts.Console, opts.Record, r, res, err); rerr != nil {

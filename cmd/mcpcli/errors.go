@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/connect"
-	"github.com/mcpcli/mcpcli/internal/interrupt"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/shell"
@@ -94,20 +93,6 @@ func asUsage(cmd *cobra.Command, err error) error {
 	}
 	msg, _ := shell.Words{}.Request(err)
 	return usageErrorf(cmd, "%s", msg)
-}
-
-// beforeSending is err, from asking the person before a request was sent
-// (its arguments, a template's variables), as report should word it: a
-// signal that ended ctx stopped the run before anything was sent.
-func beforeSending(ctx context.Context, err error) error {
-	var (
-		sig interrupt.Signal
-		ae  *request.AskError
-	)
-	if errors.As(err, &ae) && ctx.Err() != nil && errors.As(context.Cause(ctx), &sig) {
-		return sig
-	}
-	return err
 }
 
 // explain words err for a one-shot run that names no server to mcpcli.
