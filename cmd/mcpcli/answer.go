@@ -6,8 +6,6 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/connect"
-	"github.com/mcpcli/mcpcli/render"
-	"github.com/mcpcli/mcpcli/request"
 )
 
 // asking is how this run asks the person (connect.Asking), made on first
@@ -26,16 +24,15 @@ func (f *Factory) person() connect.Person {
 		Answers: f.Flags.Answers, OpenURLs: f.Flags.OpenURLs, Accessible: f.Flags.Accessible}
 }
 
-// prompter is the run's line prompter.
-func (f *Factory) prompter() *render.Prompter { return f.asking().Prompter() }
-
-// arguments is how this run asks for missing arguments (nil: nobody can
-// be asked).
-func (f *Factory) arguments() request.FormAsker { return f.asking().Arguments() }
-
-// values is how this run asks for one value with completions (nil:
-// nobody can be asked).
-func (f *Factory) values() request.ValueAsker { return f.asking().Values() }
+// configs are the run's config files (connect.Configs), made on first use:
+// after --cast has taken the streams.
+func (f *Factory) configs() *connect.Configs {
+	if f.conf == nil {
+		f.conf = &connect.Configs{Options: f.Deps.ConfigOptions, File: f.Flags.Config, TrustProject: f.Flags.TrustProject,
+			Home: f.Deps.Home, Getenv: f.getenv, Person: f.person(), Prompter: f.asking().Prompter()}
+	}
+	return f.conf
+}
 
 // keepAnswers keeps what the person answered (connect.Asking.Keep): to
 // --save-answers, or to a file of its own when the run failed after they

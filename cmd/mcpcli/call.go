@@ -58,7 +58,7 @@ func NewCmdCall(f *Factory, runF func(context.Context, *CallOptions) error) *cob
 			if err != nil {
 				return err
 			}
-			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs, Form: f.arguments(), Save: save, Record: rec}
+			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs, Form: f.asking().Arguments(), Save: save, Record: rec}
 			return asUsage(cmd, runOr(cmd, runF, callRun, opts))
 		},
 	}
@@ -167,7 +167,7 @@ func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) 
 			if err != nil {
 				return err
 			}
-			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: request.Values(pairs), Form: f.arguments(), Value: f.values(), Record: rec}
+			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: request.Values(pairs), Form: f.asking().Arguments(), Value: f.asking().Values(), Record: rec}
 			return asUsage(cmd, runOr(cmd, runF, promptRun, opts))
 		},
 	}
@@ -234,7 +234,7 @@ func NewCmdRead(f *Factory, runF func(context.Context, *ReadOptions) error) *cob
 			if err != nil {
 				return asUsage(cmd, err)
 			}
-			ask := f.values()
+			ask := f.asking().Values()
 			if tmpl != nil && ask == nil && len(tmpl.Missing()) > 0 {
 				return asUsage(cmd, &request.MissingError{What: "template", Name: args[0], Missing: tmpl.Missing()})
 			}

@@ -101,7 +101,7 @@ func (f *Factory) Transport(cmd *cobra.Command) (transport.Transport, error) {
 			return nil, asUsage(cmd, err)
 		}
 		var err error
-		if named, err = f.namedServer(cmd); err != nil {
+		if named, err = f.configs().Server(cmd.Context(), f.Flags.Server); err != nil {
 			return nil, err
 		}
 	}

@@ -67,7 +67,7 @@ func resolve(t *testing.T, f *Factory, name string) (transport.Transport, error)
 func TestInputsAreAskedOnATerminal(t *testing.T) {
 	deps, errb := namedDeps(t, writeVSCode(t), "y\n\n", true) // trust the file, then the region's default
 	f := &Factory{Deps: deps}
-	p := f.prompter()
+	p := f.asking().Prompter()
 	p.ReadSecret = func() (string, error) { return "s3cret-key", nil }
 	tr, err := resolve(t, f, "api")
 	if err != nil {

@@ -30,8 +30,8 @@ func NewCmdServers(f *Factory, runF func(context.Context, *ServersOptions) error
 		Long:  page("servers"), Example: examples("servers"),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := &ServersOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Home: f.home(),
-				Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
+			opts := &ServersOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Home: f.configs().HomeDir(),
+				Config: func() (*config.Config, error) { return f.configs().Load(cmd.Context()) }}
 			return runOr(cmd, runF, serversRun, opts)
 		},
 	}
@@ -90,7 +90,7 @@ func NewCmdServersAdd(f *Factory, runF func(context.Context, *ServersAddOptions)
 				return asUsage(cmd, err)
 			}
 			opts := &ServersAddOptions{Out: f.Deps.Out, Name: name, Entry: entry, Force: force,
-				Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
+				Config: func() (*config.Config, error) { return f.configs().Load(cmd.Context()) }}
 			return runOr(cmd, runF, serversAddRun, opts)
 		},
 	}
@@ -132,7 +132,7 @@ func NewCmdServersRemove(f *Factory, runF func(context.Context, *ServersRemoveOp
 		ValidArgsFunction: f.completeServers(true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := &ServersRemoveOptions{Out: f.Deps.Out, Name: args[0],
-				Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
+				Config: func() (*config.Config, error) { return f.configs().Load(cmd.Context()) }}
 			return runOr(cmd, runF, serversRemoveRun, opts)
 		},
 	}
@@ -158,7 +158,7 @@ func (f *Factory) completeServers(own bool) cobra.CompletionFunc {
 		if own && len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		cfg, err := f.loadConfig(cmd.Context())
+		cfg, err := f.configs().Load(cmd.Context())
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveError
 		}
@@ -224,8 +224,8 @@ func newTrustCmd(f *Factory, c *cobra.Command, noFiles string, runF, run func(co
 }
 
 func (f *Factory) trustOptions(cmd *cobra.Command, args []string) (*ServersTrustOptions, error) {
-	opts := &ServersTrustOptions{Out: f.Deps.Out, Look: render.Config{Home: f.home()},
-		Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
+	opts := &ServersTrustOptions{Out: f.Deps.Out, Look: render.Config{Home: f.configs().HomeDir()},
+		Config: func() (*config.Config, error) { return f.configs().Load(cmd.Context()) }}
 	for _, a := range args {
 		p, err := filepath.Abs(a)
 		if err != nil {

@@ -127,7 +127,7 @@ func (f *Factory) lineOptions(cmd *cobra.Command, save string, replay request.Re
 					o.ChangeableRoots = true
 				}})
 		},
-		Prompter: f.prompter(), Form: f.arguments(), Value: f.values(), TTY: f.Deps.InTTY,
+		Prompter: f.asking().Prompter(), Form: f.asking().Arguments(), Value: f.asking().Values(), TTY: f.Deps.InTTY,
 		Scripted: f.Flags.Answers != "",
 		Settled:  con.Waiter().Stop,
 	}
@@ -180,7 +180,7 @@ func (f *Factory) pickServer(cmd *cobra.Command) error {
 	if fl.Server != "" || fl.Stdio != "" || fl.URL != "" || len(fl.ServerArgv) > 0 || fl.Accessible || f.person().NoTerminal() != "" {
 		return nil
 	}
-	name, err := tui.PickServer(cmd.Context(), f.Console().Terminal(f.Deps.In), f.loadConfig)
+	name, err := tui.PickServer(cmd.Context(), f.Console().Terminal(f.Deps.In), f.configs().Load)
 	if name != "" {
 		f.Flags.Server = name
 	}
