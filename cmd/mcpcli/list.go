@@ -44,13 +44,8 @@ func newListCmd(f *Factory, c *cobra.Command, named bool, runF, run func(context
 		if f.Deps.OutWidth != nil {
 			opts.Width = f.Deps.OutWidth()
 		}
-		if rest := args; named {
-			if i := cmd.ArgsLenAtDash(); i >= 0 {
-				rest = args[:i]
-			}
-			if len(rest) == 1 {
-				opts.Name = rest[0]
-			}
+		if rest := splitDash(f, cmd, args); named && len(rest) == 1 {
+			opts.Name = rest[0]
 		}
 		return runOr(cmd, runF, run, opts)
 	}

@@ -71,11 +71,7 @@ func NewCmdServersAdd(f *Factory, runF func(context.Context, *ServersAddOptions)
 		Short: "Add a server to mcpcli's own file",
 		Long:  page("servers-add"), Example: examples("servers-add"),
 		Args: func(cmd *cobra.Command, args []string) error {
-			if i := cmd.ArgsLenAtDash(); i >= 0 {
-				f.Flags.ServerArgv = args[i:]
-				args = args[:i]
-			}
-			if len(args) != 1 {
+			if len(splitDash(f, cmd, args)) != 1 {
 				return usageErrorf(cmd, "give the server's name, then its command after -- or its --url")
 			}
 			return nil
