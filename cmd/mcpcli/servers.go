@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -146,29 +145,19 @@ func serversRemoveRun(ctx context.Context, opts *ServersRemoveOptions) error {
 	return nil
 }
 
-// completeServers completes server names for the shell: every name, or
-// (own) only those in mcpcli's own file. Names that a terminal would
-// obey or hide are left out.
+// completeServers completes server names for the shell (connect.Configs.Complete).
 func (f *Factory) completeServers(own bool) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if own && len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		cfg, err := f.configs().Load(cmd.Context())
+		names, err := f.configs().Complete(cmd.Context(), own, toComplete)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveError
 		}
-		listed, _ := cfg.List()
 		var out []cobra.Completion
-		for _, l := range listed {
-			if l.Shadowed || own && !l.Source.Writable() || !strings.HasPrefix(l.Name, toComplete) || config.CheckName(l.Name) != nil {
-				continue
-			}
-			desc := string(l.Transport)
-			if l.Transport != "" {
-				desc += ": "
-			}
-			out = append(out, cobra.CompletionWithDesc(l.Name, render.Line(render.Clip(desc+l.Target, 50))))
+		for _, n := range names {
+			out = append(out, cobra.CompletionWithDesc(n.Name, n.Desc))
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}
