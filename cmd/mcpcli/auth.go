@@ -72,17 +72,9 @@ func newAuthCmd(f *Factory, c *cobra.Command, runF, run func(context.Context, *A
 			return err
 		}
 		if login {
-			// Signing in on purpose needs somewhere to keep the token.
-			s := f.signIn(true, nil)
-			var err error
-			if s.Store, err = s.OpenStore(); err != nil {
+			if opts.Login, err = f.signIn(true, nil).LoginTo(h); err != nil {
 				return err
 			}
-			handler, err := s.For(h, nil)
-			if err != nil {
-				return err
-			}
-			opts.Login = handler.Login
 		}
 		return runOr(cmd, runF, run, opts)
 	}
