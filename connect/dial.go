@@ -269,3 +269,21 @@ func ToolCache(t transport.Transport, dir func() (string, error)) *client.ToolCa
 	}
 	return client.ToolCacheFor(t, d)
 }
+
+// With connects (dial), runs fn on the session, and always closes it (and
+// with it a stdio server), explaining fn's error with what happened to
+// the server (client.Session.Explain). The console's progress line ends
+// before anything more is said.
+func With(ctx context.Context, con *render.Console, dial func(context.Context) (*client.Session, error), fn func(s *client.Session) error) error {
+	s, err := dial(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	err = fn(s)
+	if ctx.Err() == nil {
+		s.Drain()
+	}
+	con.EndProgress()
+	return s.Explain(err)
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/flow/runner"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
@@ -69,7 +70,7 @@ func NewCmdCall(f *Factory, runF func(context.Context, *CallOptions) error) *cob
 }
 
 func callRun(ctx context.Context, opts *CallOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
 		p := &request.Preparer{Session: s, Form: opts.Form, Note: noteOn(opts.Console)}
 		r, err := p.Call(ctx, opts.Tool, opts.Base, opts.Pairs)
 		if err != nil {
@@ -176,7 +177,7 @@ func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) 
 }
 
 func promptRun(ctx context.Context, opts *PromptOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
 		p := &request.Preparer{Session: s, Form: opts.Form, Value: opts.Value, Note: noteOn(opts.Console)}
 		r, err := p.Prompt(ctx, opts.Name, opts.Args)
 		if err != nil {
@@ -254,7 +255,7 @@ func NewCmdRead(f *Factory, runF func(context.Context, *ReadOptions) error) *cob
 }
 
 func readRun(ctx context.Context, opts *ReadOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
 		p := &request.Preparer{Session: s, Value: opts.Value, Note: noteOn(opts.Console)}
 		r, err := p.Read(ctx, opts.URI, opts.Vars)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -38,7 +39,7 @@ func NewCmdDiscover(f *Factory, runF func(context.Context, *DiscoverOptions) err
 }
 
 func discoverRun(ctx context.Context, opts *DiscoverOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
 		info := render.Describe(s)
 		if opts.JSON {
 			return render.WriteJSON(opts.Out, info)

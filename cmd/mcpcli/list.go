@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/shell"
 )
@@ -62,7 +63,7 @@ func NewCmdTools(f *Factory, runF func(context.Context, *ListOptions) error) *co
 }
 
 func toolsRun(ctx context.Context, opts *ListOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
 		return opts.lists().Tools(ctx, s, opts.Name)
 	})
 }
@@ -82,7 +83,7 @@ func NewCmdPrompts(f *Factory, runF func(context.Context, *ListOptions) error) *
 }
 
 func promptsRun(ctx context.Context, opts *ListOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
 		return opts.lists().Prompts(ctx, s, opts.Name)
 	})
 }
@@ -97,7 +98,7 @@ func NewCmdResources(f *Factory, runF func(context.Context, *ListOptions) error)
 }
 
 func resourcesRun(ctx context.Context, opts *ListOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
 		return opts.lists().Resources(ctx, s)
 	})
 }

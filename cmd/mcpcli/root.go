@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/cliflags"
-	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -266,20 +265,4 @@ func runOr[O any](cmd *cobra.Command, runF, run func(context.Context, O) error, 
 		run = runF
 	}
 	return run(cmd.Context(), opts)
-}
-
-// withSession connects, runs fn, and always closes the session (and with it
-// a stdio server), explaining errors with what happened to the server.
-func withSession(ctx context.Context, con *render.Console, connect connector, fn func(s *client.Session) error) error {
-	s, err := connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	err = fn(s)
-	if ctx.Err() == nil {
-		s.Drain()
-	}
-	con.EndProgress()
-	return s.Explain(err)
 }

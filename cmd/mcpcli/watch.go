@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/shell"
 )
@@ -50,7 +51,7 @@ func NewCmdWatch(f *Factory, runF func(context.Context, *WatchOptions) error) *c
 }
 
 func watchRun(ctx context.Context, opts *WatchOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
 		return shell.Watch(ctx, s, opts.Console, opts.Resources)
 	})
 }
