@@ -13,6 +13,7 @@ import (
 	"github.com/mcpcli/mcpcli/demoserver"
 	"github.com/mcpcli/mcpcli/internal/cliflags"
 	"github.com/mcpcli/mcpcli/internal/plural"
+	"github.com/mcpcli/mcpcli/shell"
 	"github.com/mcpcli/mcpcli/shell/tour"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -81,7 +82,7 @@ func NewCmdDemo(f *Factory, runF func(context.Context, *tour.Options) error) *co
 			f.Flags.Verbose = true
 			t := connect.Stdio(f.flags(), f.machine(), transport.Command{Argv: []string{exe, "demo-server"}})
 			opts := &tour.Options{
-				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows, Banner: f.asking().SetBanner, Chapter: f.mark, Explain: explain,
+				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows, Banner: f.asking().SetBanner, Chapter: f.mark, Explain: shell.Words{}.Error,
 				Connect: func(ctx context.Context) (*client.Session, error) { return f.dial(ctx, cmd, t, dial{}) },
 			}
 			return runOr(cmd, runF, tour.Run, opts)

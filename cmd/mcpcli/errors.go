@@ -94,6 +94,3 @@ func asUsage(cmd *cobra.Command, err error) error {
 	msg, _ := shell.Words{}.Request(err)
 	return usageErrorf(cmd, "%s", msg)
 }
-
-// explain words err for a one-shot run that names no server to mcpcli.
-func explain(err error) string { return shell.Words{}.Error(err) }

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
-	"github.com/mcpcli/mcpcli/flow"
 	"github.com/mcpcli/mcpcli/flow/runner"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
@@ -23,11 +22,7 @@ func (f *Factory) recording(path string) *runner.Recording {
 	if path == "" {
 		return nil
 	}
-	srv, _ := f.flags().FlowServer() // checked by Transport before
-	if srv == nil {
-		srv = &flow.Server{}
-	}
-	return &runner.Recording{Path: path, Server: *srv}
+	return &runner.Recording{Path: path, Server: f.flowServer()} // checked by Transport before
 }
 
 // saveRecording writes r's flow file of req, ended with res or err, and

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpcli/mcpcli/internal/wiretest"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
+	"github.com/mcpcli/mcpcli/shell"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -357,7 +358,7 @@ func TestCallRunRefusesAValueOutsideTheEnum(t *testing.T) {
 	if err == nil || called {
 		t.Fatalf("colour=blue: err %v, called %v; want refused before the call", err, called)
 	}
-	if msg := explain(err); !strings.Contains(msg, `the tool takes one of "red", "green"`) {
+	if msg := (shell.Words{}).Error(err); !strings.Contains(msg, `the tool takes one of "red", "green"`) {
 		t.Errorf("colour=blue worded %q; want the values it takes", msg)
 	}
 	if err := callRun(testContext(t), &CallOptions{Out: out, Console: con, Connect: inMemory(t, srv), Tool: "paint", Base: map[string]any{}, Pairs: []request.Pair{{Key: "colour", Value: "red"}}}); err != nil || !called {
