@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/mcpcli/mcpcli/shell/line"
 	"github.com/mcpcli/mcpcli/shell/tui"
 	"github.com/mcpcli/mcpcli/transport"
-	"github.com/mcpcli/mcpcli/urlmode"
 )
 
 // SessionOptions are what session needs.
@@ -137,11 +135,7 @@ func (f *Factory) lineOptions(cmd *cobra.Command, save string, replay request.Re
 // shell's terminal, every round recorded and shown in its timeline.
 func (f *Factory) tuiOptions(cmd *cobra.Command, save string, replay request.Replay, transportOnce func() (transport.Transport, error)) *tui.RunOptions {
 	con := f.Console()
-	// The forms run with the session's screen lent to them: the status
-	// line a form leaves is in the timeline instead; what URL consent
-	// prints (the URL to copy) goes on the terminal while it has it.
-	fa := &render.FormAnswerer{Term: con.Terminal(f.Deps.In), Status: io.Discard, InSession: true}
-	fa.URL = (&urlmode.Consent{Open: f.Deps.Open, Out: con, Term: fa.Term, InSession: true}).TUI
+	fa := f.person().SessionForms()
 	// The session holds the console itself (Feed.HoldConsole), to let its
 	// writes out while a form or a sign-in has the terminal. Its own screen
 	// takes keys at once: it is not a consent screen (its asks wait; its
