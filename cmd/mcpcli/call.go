@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 
@@ -108,22 +109,12 @@ func printResult(w io.Writer, con *render.Console, res *client.Result, asJSON bo
 	return nil
 }
 
+// parseArgsFlag is --args (request.ReadArgs), its mistakes usage errors.
 func parseArgsFlag(cmd *cobra.Command, raw string) (map[string]any, error) {
-	if raw == "" {
-		return map[string]any{}, nil
+	m, err := request.ReadArgs(cmd.Context(), raw)
+	if fe := (*request.ArgsFileError)(nil); errors.As(err, &fe) {
+		return nil, usageErrorf(cmd, "--args: %v", fe.Err)
 	}
-	data := []byte(raw)
-	if strings.HasPrefix(raw, "@") {
-		b, err := request.ReadInput(cmd.Context(), raw[1:], request.OpenFile(raw[1:]))
-		if err != nil {
-			if cmd.Context().Err() != nil {
-				return nil, err
-			}
-			return nil, usageErrorf(cmd, "--args: %v", err)
-		}
-		data = b
-	}
-	m, err := request.ParseObject(data)
 	return m, asUsage(cmd, err)
 }
 
