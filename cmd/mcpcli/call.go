@@ -72,7 +72,7 @@ func NewCmdCall(f *Factory, runF func(context.Context, *CallOptions) error) *cob
 
 func callRun(ctx context.Context, opts *CallOptions) error {
 	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		p := &request.Preparer{Session: s, Form: opts.Form, Note: noteOn(opts.Console)}
+		p := &request.Preparer{Session: s, Form: opts.Form, Note: shell.Words{}.NoteOn(opts.Console)}
 		r, err := p.Call(ctx, opts.Tool, opts.Base, opts.Pairs)
 		if err != nil {
 			return shell.BeforeSending(ctx, err)
@@ -86,11 +86,6 @@ func callRun(ctx context.Context, opts *CallOptions) error {
 		}
 		return printResult(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 	})
-}
-
-// noteOn says a request's notes on con.
-func noteOn(con *render.Console) func(request.Note) {
-	return func(n request.Note) { con.Printf("mcpcli: %s", shell.Words{}.Note(n)) }
 }
 
 // printResult prints a final result (writing its binary contents to dir
@@ -169,7 +164,7 @@ func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) 
 
 func promptRun(ctx context.Context, opts *PromptOptions) error {
 	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		p := &request.Preparer{Session: s, Form: opts.Form, Value: opts.Value, Note: noteOn(opts.Console)}
+		p := &request.Preparer{Session: s, Form: opts.Form, Value: opts.Value, Note: shell.Words{}.NoteOn(opts.Console)}
 		r, err := p.Prompt(ctx, opts.Name, opts.Args)
 		if err != nil {
 			return shell.BeforeSending(ctx, err)
@@ -247,7 +242,7 @@ func NewCmdRead(f *Factory, runF func(context.Context, *ReadOptions) error) *cob
 
 func readRun(ctx context.Context, opts *ReadOptions) error {
 	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		p := &request.Preparer{Session: s, Value: opts.Value, Note: noteOn(opts.Console)}
+		p := &request.Preparer{Session: s, Value: opts.Value, Note: shell.Words{}.NoteOn(opts.Console)}
 		r, err := p.Read(ctx, opts.URI, opts.Vars)
 		if err != nil {
 			return shell.BeforeSending(ctx, err)

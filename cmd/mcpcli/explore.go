@@ -11,6 +11,7 @@ import (
 	"github.com/mcpcli/mcpcli/flow"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
+	"github.com/mcpcli/mcpcli/shell"
 )
 
 // ExploreOptions are what explore needs.
@@ -54,7 +55,7 @@ func NewCmdExplore(f *Factory, runF func(context.Context, *ExploreOptions) error
 			case max < 1:
 				return usageErrorf(cmd, "--max-branches %d: give at least 1", max)
 			}
-			sp := explore.Spec{Tools: tools, All: all, Max: max, Note: noteOn(f.Console())}
+			sp := explore.Spec{Tools: tools, All: all, Max: max, Note: shell.Words{}.NoteOn(f.Console())}
 			if len(words) > 0 || argsJSON != "" {
 				base, err := parseArgsFlag(cmd, argsJSON)
 				if err != nil {
@@ -85,7 +86,7 @@ func exploreRun(ctx context.Context, opts *ExploreOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := explore.Print(opts.Out, trees, opts.JSON, skipped(opts.Console)); err != nil || opts.Write == "" {
+	if err := explore.Print(opts.Out, trees, opts.JSON, shell.Words{}.SkippedOn(opts.Console)); err != nil || opts.Write == "" {
 		return err
 	}
 	n, err := explore.WriteFlows(opts.Write, opts.Server, trees)

@@ -97,11 +97,6 @@ func (f *Factory) exploring(cmd *cobra.Command, sp explore.Spec) (explore.Spec, 
 	return sp, nil
 }
 
-// skipped says on con that a tool was not explored, and why.
-func skipped(con *render.Console) func(tool, why string) {
-	return func(tool, why string) { con.Printf("mcpcli: skipped %s: %s", render.Line(tool), render.Line(why)) }
-}
-
 // writeWhole writes what write writes to path, whole or not at all (the
 // file of --junit, --sarif).
 func writeWhole(flag, path string, write func(io.Writer) error) error {

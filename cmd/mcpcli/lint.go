@@ -10,6 +10,7 @@ import (
 	"github.com/mcpcli/mcpcli/flow/runner"
 	"github.com/mcpcli/mcpcli/lint"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/shell"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -83,7 +84,7 @@ func lintRun(ctx context.Context, opts *LintOptions) error {
 		}
 		for _, t := range trees {
 			if t.Skipped != "" {
-				skipped(opts.Console)(t.Tool, t.Skipped)
+				shell.Words{}.SkippedOn(opts.Console)(t.Tool, t.Skipped)
 			}
 		}
 		findings = l.Findings()
