@@ -236,8 +236,11 @@ func TestLegacyTask(t *testing.T) {
 			wiretest.Result(w, r, `{`+task+`,"status":"working","statusMessage":"halfway"}`)
 		},
 		"tasks/result": func(w http.ResponseWriter, r *wiretest.Request, n int) {
-			deadline := time.Now().Add(5 * time.Second)
-			for len(srv.Calls("tasks/get")) == 0 && time.Now().Before(deadline) {
+			// The client polls tasks/get one after another, saying each
+			// status before the next poll: a second poll means the first
+			// one's "halfway" was shown.
+			deadline := time.Now().Add(20 * time.Second)
+			for len(srv.Calls("tasks/get")) < 2 && time.Now().Before(deadline) {
 				time.Sleep(10 * time.Millisecond)
 			}
 			wiretest.Result(w, r, `{"content":[{"type":"text","text":"done"}]}`)
