@@ -79,15 +79,17 @@ func lintRun(ctx context.Context, opts *LintOptions) error {
 	if opts.Explore != nil {
 		l := lint.New(opts.Lint)
 		trees, err := explore.Explore(ctx, *opts.Explore, l.Observe)
-		if err != nil {
+		if findings = l.Findings(); err != nil && len(findings) == 0 {
 			return err
+		} else if err != nil { // what stopped it may be the finding: say both
+			opts.Console.Printf("mcpcli: %s", render.Line(shell.Words{}.Error(err)))
+			failed = true
 		}
 		for _, t := range trees {
 			if t.Skipped != "" {
 				shell.Words{}.SkippedOn(opts.Console)(t.Tool, t.Skipped)
 			}
 		}
-		findings = l.Findings()
 	} else {
 		for _, o := range runner.Run(ctx, opts.Paths, opts.Run) {
 			if o.Err != nil {
