@@ -33,12 +33,20 @@ func FuzzEscapeJSON(f *testing.F) {
 		if !json.Valid(out) {
 			t.Fatalf("EscapeJSON(%q) = %q, not JSON", b, out)
 		}
+		// Numbers as written: valid JSON may hold one no float64 holds
+		// (1 followed by 310 zeros), which is not EscapeJSON's to mend.
 		var want, got any
-		if json.Unmarshal(b, &want) != nil || json.Unmarshal(out, &got) != nil {
+		if decodeNumbers(b, &want) != nil || decodeNumbers(out, &got) != nil {
 			t.Fatalf("EscapeJSON(%q) = %q: one of them does not decode", b, out)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("EscapeJSON(%q) = %q means something else (-before +after):\n%s", b, out, diff)
 		}
 	})
+}
+
+func decodeNumbers(b []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	return d.Decode(v)
 }
