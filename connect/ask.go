@@ -33,6 +33,16 @@ type Person struct {
 	Accessible bool   // --accessible: lines instead of full-screen forms
 }
 
+// SessionForms are the full-screen shell's forms, run with the shell's
+// screen lent to them: the status line a form leaves goes in the shell's
+// timeline instead; what URL consent prints (the URL to copy) goes on the
+// terminal while it has it.
+func (p Person) SessionForms() *render.FormAnswerer {
+	fa := &render.FormAnswerer{Term: p.Console.Terminal(p.In), Status: io.Discard, InSession: true}
+	fa.URL = (&urlmode.Consent{Open: p.Open, Out: p.Console, Term: fa.Term, InSession: true}).TUI
+	return fa
+}
+
 // NoTerminal says why the full screen cannot be shown to the person, or
 // "".
 func (p Person) NoTerminal() string {

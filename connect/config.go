@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/mcpcli/mcpcli/config"
 	"github.com/mcpcli/mcpcli/oauth"
@@ -103,6 +104,33 @@ func (c *Configs) Server(ctx context.Context, name string) (*config.Server, erro
 	}
 	c.server = srv
 	return srv, nil
+}
+
+// Completion is a server name offered to a shell's completion, with
+// what it runs.
+type Completion struct{ Name, Desc string }
+
+// Complete is the server names that start with prefix, for a shell's
+// completion: every name, or (own) only those in mcpcli's own file. Names
+// that a terminal would obey or hide are left out.
+func (c *Configs) Complete(ctx context.Context, own bool, prefix string) ([]Completion, error) {
+	cfg, err := c.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	listed, _ := cfg.List()
+	var out []Completion
+	for _, l := range listed {
+		if l.Shadowed || own && !l.Source.Writable() || !strings.HasPrefix(l.Name, prefix) || config.CheckName(l.Name) != nil {
+			continue
+		}
+		desc := string(l.Transport)
+		if l.Transport != "" {
+			desc += ": "
+		}
+		out = append(out, Completion{l.Name, render.Line(render.Clip(desc+l.Target, 50))})
+	}
+	return out, nil
 }
 
 // HomeDir is the home directory, "" when unknown.

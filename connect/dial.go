@@ -48,6 +48,10 @@ type Options struct {
 	Undeclared func(*client.UndeclaredError) string
 	// Adjust changes the options last (a shell's own hooks).
 	Adjust func(*client.Options)
+	// Quiet leaves out what only a person watching needs: the "waiting
+	// for …" line, task and progress lines (a CI log of flows). Errors,
+	// warnings and logs are still shown.
+	Quiet bool
 }
 
 // Dial starts a session with the server over t: its sign-in, the trace,
@@ -61,6 +65,9 @@ func Dial(ctx context.Context, t transport.Transport, o Options) (*client.Sessio
 		return nil, &FlagError{Msg: err.Error()}
 	}
 	wait := con.Waiter()
+	if o.Quiet {
+		wait = render.NewConsole(io.Discard, render.ConsoleOptions{}).Waiter()
+	}
 	var signIn *oauth.Handler
 	if h, ok := t.(*transport.HTTP); ok && h.OAuth == nil && o.SignIn != nil {
 		if signIn, err = o.SignIn(h, wait.Stop); err != nil {
@@ -102,8 +109,10 @@ func Dial(ctx context.Context, t transport.Transport, o Options) (*client.Sessio
 		}),
 		OnUndeclared: func(e *client.UndeclaredError) { con.Warn(o.Undeclared(e)) },
 		OnTask: func(st client.TaskStatus) {
-			con.EndProgress()
-			con.Printf("%s", render.TaskLine(st))
+			if !o.Quiet {
+				con.EndProgress()
+				con.Printf("%s", render.TaskLine(st))
+			}
 		},
 		RawOnly:        o.RawOnly,
 		ToolCache:      o.ToolCache,
@@ -115,7 +124,9 @@ func Dial(ctx context.Context, t transport.Transport, o Options) (*client.Sessio
 		OnLog:          con.Log,
 		OnProgress: func(p *mcp.ProgressNotificationParams) {
 			wait.Stop()
-			con.Progress(p)
+			if !o.Quiet {
+				con.Progress(p)
+			}
 		},
 		OnStep: func(st client.Step) {
 			switch st.Kind {
@@ -243,4 +254,36 @@ func headerNames(h map[string][]string) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// ToolCache is where the tool list of the server t reaches is kept
+// between runs (client.ToolCacheFor) under the cache directory dir gives,
+// or nil when there is nowhere to keep it (dir nil, or failing).
+func ToolCache(t transport.Transport, dir func() (string, error)) *client.ToolCache {
+	if dir == nil {
+		return nil
+	}
+	d, err := dir()
+	if err != nil || d == "" {
+		return nil
+	}
+	return client.ToolCacheFor(t, d)
+}
+
+// With connects (dial), runs fn on the session, and always closes it (and
+// with it a stdio server), explaining fn's error with what happened to
+// the server (client.Session.Explain). The console's progress line ends
+// before anything more is said.
+func With(ctx context.Context, con *render.Console, dial func(context.Context) (*client.Session, error), fn func(s *client.Session) error) error {
+	s, err := dial(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	err = fn(s)
+	if ctx.Err() == nil {
+		s.Drain()
+	}
+	con.EndProgress()
+	return s.Explain(err)
 }

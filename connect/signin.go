@@ -88,6 +88,22 @@ func (s *SignIn) For(h *transport.HTTP, quiet func()) (*oauth.Handler, error) {
 	return handler, nil
 }
 
+// LoginTo is how mcpcli auth login signs in to h on purpose: h given its
+// handler (For), over the token store opened now (signing in on purpose
+// needs somewhere to keep the token: a store that cannot open is the
+// error, before anything is asked).
+func (s *SignIn) LoginTo(h *transport.HTTP) (func(context.Context) error, error) {
+	var err error
+	if s.Store, err = s.OpenStore(); err != nil {
+		return nil, err
+	}
+	handler, err := s.For(h, nil)
+	if err != nil {
+		return nil, err
+	}
+	return handler.Login, nil
+}
+
 // OpenStore opens where tokens are kept, as $MCPCLI_TOKEN_STORE chooses.
 func (s *SignIn) OpenStore() (oauth.Store, error) {
 	home := s.Home

@@ -398,3 +398,39 @@ func RestartWord(t transport.Transport) string {
 	}
 	return "reconnect"
 }
+
+// Check checks fl once, before anything starts: each mistake a
+// *FlagError that names the flag and what it takes.
+func (fl Flags) Check() error {
+	switch fl.Transport {
+	case "auto", "streamable", "sse":
+	default:
+		return flagErrorf("--transport %q: use auto, streamable or sse", fl.Transport)
+	}
+	switch fl.Protocol {
+	case "auto", client.ModernVersion, client.LegacyVersion:
+	default:
+		return flagErrorf("--protocol %q: use auto, %s or %s", fl.Protocol, client.ModernVersion, client.LegacyVersion)
+	}
+	if _, err := client.ParseModes(fl.Elicitation); err != nil {
+		return flagErrorf("--elicitation %v", err)
+	}
+	if fl.MaxRounds < 1 {
+		return flagErrorf("--max-rounds %d: give at least 1", fl.MaxRounds)
+	}
+	if fl.Timeout < 0 {
+		return flagErrorf("--timeout %s: give a positive duration such as 30s", fl.Timeout)
+	}
+	if l := client.LogLevels; fl.LogLevel != "" && !slices.Contains(l, fl.LogLevel) {
+		return flagErrorf("--log-level %q: use %s or %s", fl.LogLevel, strings.Join(l[:len(l)-1], ", "), l[len(l)-1])
+	}
+	if _, err := RootURIs(fl.Roots); err != nil {
+		return flagErrorf("%v", err)
+	}
+	for _, kv := range fl.Env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return flagErrorf("--env %q must look like K=V", kv)
+		}
+	}
+	return nil
+}

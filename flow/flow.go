@@ -53,6 +53,7 @@ type Server struct {
 	Name    string   // a server named in the config files
 	Command []string // a command line, run over stdio
 	URL     string   // a Streamable HTTP (or SSE) endpoint
+	Line    int      // the file's server line; 0 when it has none
 }
 
 // Step kinds: the request a step makes.

@@ -216,12 +216,41 @@ func (a *Answer) resolve(env Env, ask client.Ask, round int) (*mcp.ElicitResult,
 			name := s[len("$env:"):]
 			val, ok := lookup(env, name)
 			if !ok {
-				return nil, fmt.Errorf("flow: the answer to %q (round %d, line %d) takes %s from the environment, which is not set; set it (the file never holds the secret)", a.Key, round, a.Line, name)
+				return nil, &EnvError{Name: name, Key: a.Key, Round: round, Line: a.Line}
 			}
 			res.Content[k] = val
 		}
 	}
 	return res, nil
+}
+
+// EnvError is an answer that takes a value from the environment, where
+// it is not set.
+type EnvError struct {
+	Name  string // the variable
+	Key   string // the ask answered
+	Round int
+	Line  int // the answer's line in the file
+}
+
+func (e *EnvError) Error() string {
+	return fmt.Sprintf("flow: the answer to %q (round %d, line %d) takes %s from the environment, which is not set; set it (the file never holds the secret)", e.Key, e.Round, e.Line, e.Name)
+}
+
+// Kept is ask a as it came with the answer res it got, as a recording
+// keeps it (Record's way: a secret field's value is an "$env:NAME"
+// reference). A front end that recorded a round its own way (the
+// session's request.Recorder) turns it into a LiveRound with it.
+func Kept(a client.Ask, res *mcp.ElicitResult) LiveAsk {
+	la := LiveAsk{Key: a.Key, Mode: a.Mode(), Schema: a.Schema}
+	if a.Params != nil {
+		la.Message, la.URL = a.Params.Message, a.Params.URL
+	}
+	la.Answer = Answer{Key: a.Key, Action: client.Cancel} // unanswered: a replay cancels it
+	if res != nil {
+		la.Answer = recorded(a, res)
+	}
+	return la
 }
 
 // Answer implements client.Answerer.

@@ -304,6 +304,7 @@ func (p *parser) server(l *line) error {
 		return l.kwErr("server is given twice; keep one")
 	}
 	p.seenServer = true
+	p.f.Server.Line = p.i + 1
 	l.space()
 	at := l.pos
 	kind, err := l.word("the server (a name from the config files, command CMD..., or url URL)")

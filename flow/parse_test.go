@@ -44,7 +44,7 @@ read demo://x
 	if got := string(f.Format()); got != src {
 		t.Errorf("Format() is not the source:\n%s", got)
 	}
-	if diff := cmp.Diff(flow.Server{Command: []string{"mcpcli", "demo-server", "--secret", "a b"}}, f.Server); diff != "" {
+	if diff := cmp.Diff(flow.Server{Command: []string{"mcpcli", "demo-server", "--secret", "a b"}, Line: 2}, f.Server); diff != "" {
 		t.Errorf("Server (-want +got):\n%s", diff)
 	}
 	if !f.Shared || len(f.Steps) != 3 {
@@ -78,10 +78,10 @@ func TestParseServerForms(t *testing.T) {
 		line string
 		want flow.Server
 	}{
-		{"server demo", flow.Server{Name: "demo"}},
-		{`server "command"`, flow.Server{Name: "command"}},
-		{"server url https://example.com/mcp # comment", flow.Server{URL: "https://example.com/mcp"}},
-		{`server command ./srv "a # b" # c`, flow.Server{Command: []string{"./srv", "a # b"}}},
+		{"server demo", flow.Server{Name: "demo", Line: 1}},
+		{`server "command"`, flow.Server{Name: "command", Line: 1}},
+		{"server url https://example.com/mcp # comment", flow.Server{URL: "https://example.com/mcp", Line: 1}},
+		{`server command ./srv "a # b" # c`, flow.Server{Command: []string{"./srv", "a # b"}, Line: 1}},
 	} {
 		f, err := flow.Parse("s.flow", []byte(tc.line+"\ncall x\n"))
 		if err != nil {

@@ -182,3 +182,15 @@ func fullyQualified(w Where) string {
 	}
 	return strings.Join(parts, "/")
 }
+
+// Write writes findings on w as format says: "json", "sarif" (version is
+// mcpcli's, the SARIF tool's), or text.
+func Write(w io.Writer, format string, findings []Finding, version string) error {
+	switch format {
+	case "json":
+		return JSON(w, findings)
+	case "sarif":
+		return SARIF(w, findings, version)
+	}
+	return Text(w, findings)
+}

@@ -123,3 +123,14 @@ func expiryText(r oauth.RecordStatus, now time.Time) string {
 	}
 	return fmt.Sprintf("%s (expired %s ago); %s", r.Expiry.Local().Format(time.DateTime), now.Sub(r.Expiry).Round(time.Minute), then)
 }
+
+// LoggedOut says auth logout forgot what was kept for server in where,
+// or (had false) that nothing was.
+func LoggedOut(w io.Writer, server, where string, had bool) {
+	if !had {
+		fmt.Fprintf(w, "Nothing was kept for %s in %s\n", Line(oauth.ServerKey(server)), Line(where))
+		return
+	}
+	fmt.Fprintf(w, "Signed out of %s: its tokens and client registration are gone from %s (they are not revoked at the authorization server)\n",
+		Line(oauth.ServerKey(server)), Line(where))
+}

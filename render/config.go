@@ -164,3 +164,34 @@ func (c Config) WhichRuns(srv *config.Server) string {
 	}
 	return ""
 }
+
+// Added says servers add added the server name, as entry, to file.
+func (c Config) Added(w io.Writer, name string, e config.Entry, file string) {
+	target := e.URL
+	if e.Type == config.Stdio {
+		target = strings.Join(append([]string{e.Command}, e.Args...), " ")
+	}
+	fmt.Fprintf(w, "Added %s (%s: %s) to %s; use it with -s %s\n", Line(name), e.Type, Line(target), Line(file), Line(name))
+}
+
+// Removed says servers remove removed the server name from file.
+func (c Config) Removed(w io.Writer, name, file string) {
+	fmt.Fprintf(w, "Removed %s from %s\n", Line(name), Line(file))
+}
+
+// Trusted says servers trust trusted the project file p as a asks, and
+// reviews the servers it defines.
+func (c Config) Trusted(w io.Writer, p string, a config.TrustAsk) {
+	fmt.Fprintf(w, "Trusted %s (%s) as it is now (SHA-256 %s); it defines:\n", ShowPath(c.Home, p), a.Source.Kind.Title(), a.SHA256[:12])
+	c.Review(w, a)
+}
+
+// Untrusted says servers untrust no longer trusts the project file p, or
+// (had false) that it never did.
+func (c Config) Untrusted(w io.Writer, p string, had bool) {
+	if had {
+		fmt.Fprintf(w, "%s is no longer trusted; its servers run only once you trust it again\n", ShowPath(c.Home, p))
+	} else {
+		fmt.Fprintf(w, "%s was not trusted; nothing to do\n", ShowPath(c.Home, p))
+	}
+}

@@ -227,6 +227,10 @@ type Saved struct {
 	// with (they change in a session): its command gives those, whatever
 	// --root and --sampling the session started with.
 	Caps *Caps
+	// Result and Err are how it ended, for a flow file of the session
+	// (nil both while it runs, or where a front end does not keep them).
+	Result *client.Result
+	Err    error
 }
 
 // Caps are the client capabilities that change in a session, as one

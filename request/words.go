@@ -1,6 +1,7 @@
 package request
 
 import (
+	"context"
 	"errors"
 	"strings"
 
@@ -39,6 +40,33 @@ func Values(pairs []Pair) map[string]string {
 	}
 	return out
 }
+
+// ReadArgs reads --args: a JSON object (ParseObject), or @FILE, the
+// object in FILE; "" is no arguments. A FILE that cannot be read is an
+// *ArgsFileError, unless ctx ended while it was read.
+func ReadArgs(ctx context.Context, raw string) (map[string]any, error) {
+	if raw == "" {
+		return map[string]any{}, nil
+	}
+	data := []byte(raw)
+	if name, ok := strings.CutPrefix(raw, "@"); ok {
+		b, err := ReadInput(ctx, name, OpenFile(name))
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return nil, &ArgsFileError{Err: err}
+		}
+		data = b
+	}
+	return ParseObject(data)
+}
+
+// ArgsFileError is --args @FILE's file that cannot be read.
+type ArgsFileError struct{ Err error }
+
+func (e *ArgsFileError) Error() string { return e.Err.Error() }
+func (e *ArgsFileError) Unwrap() error { return e.Err }
 
 // ParseObject reads arguments given whole as one JSON object (--args,
 // "call TOOL {...}"), as strictly as schema.DecodeJSON reads JSON; what is

@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/mcpcli/mcpcli/internal/interrupt"
+	"github.com/mcpcli/mcpcli/request"
 )
 
 // Ended is a shell that its context ended (a signal): the shell, not a
@@ -58,6 +59,21 @@ func Outcome(ctx context.Context, err error) error {
 		return &Stopped{Sig: sig, Connecting: ended.Connecting, Cut: ended.Cut}
 	case errors.As(err, &ended):
 		return ended.Err
+	}
+	return err
+}
+
+// BeforeSending is err, from asking the person before a request was sent
+// (its arguments, a template's variables), as a run ends on it: a
+// signal that ended ctx stopped the run before anything was sent (Words.Ended
+// says so).
+func BeforeSending(ctx context.Context, err error) error {
+	var (
+		sig interrupt.Signal
+		ae  *request.AskError
+	)
+	if errors.As(err, &ae) && ctx.Err() != nil && errors.As(context.Cause(ctx), &sig) {
+		return sig
 	}
 	return err
 }

@@ -128,6 +128,16 @@ func (Words) Note(n request.Note) string {
 	return ""
 }
 
+// NoteOn says a request's notes on con, as a one-shot command does.
+func (w Words) NoteOn(con *render.Console) func(request.Note) {
+	return func(n request.Note) { con.Printf("mcpcli: %s", w.Note(n)) }
+}
+
+// SkippedOn says on con that a tool was not explored, and why.
+func (Words) SkippedOn(con *render.Console) func(tool, why string) {
+	return func(tool, why string) { con.Printf("mcpcli: skipped %s: %s", render.Line(tool), render.Line(why)) }
+}
+
 // quoted is "a", "b" and "c".
 func quoted(names []string) string {
 	q := make([]string, len(names))

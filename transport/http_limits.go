@@ -277,6 +277,22 @@ func ParseMessageSize(s string) (int64, error) {
 	return n, nil
 }
 
+// MessageSizeValue is --max-message-size's value (a pflag.Value over
+// the int it points to): a size as ParseMessageSize reads it.
+type MessageSizeValue int
+
+func (v *MessageSizeValue) String() string { return FormatSize(int64(*v)) }
+func (v *MessageSizeValue) Type() string   { return "SIZE" }
+
+func (v *MessageSizeValue) Set(s string) error {
+	n, err := ParseMessageSize(s)
+	if err != nil {
+		return err
+	}
+	*v = MessageSizeValue(n)
+	return nil
+}
+
 // ParseSize reads a size of at most 16 GiB: a number of bytes, or a
 // number with a unit (KiB, MiB, GiB; KB, MB, GB for powers of ten).
 func ParseSize(s string) (int64, error) {

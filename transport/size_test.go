@@ -30,3 +30,16 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+// --max-message-size's value reads a size as ParseMessageSize does, and
+// shows it as FormatSize does.
+func TestMessageSizeValue(t *testing.T) {
+	n := 1 << 20
+	v := (*MessageSizeValue)(&n)
+	if err := v.Set("64KiB"); err != nil || n != 64<<10 || v.String() != FormatSize(64<<10) || v.Type() != "SIZE" {
+		t.Errorf("Set(64KiB) = %v: %d, %q, %q; want 65536 shown as %q", err, n, v.String(), v.Type(), FormatSize(64<<10))
+	}
+	if err := v.Set("1023"); err == nil || n != 64<<10 {
+		t.Errorf("Set(1023) = %v, leaving %d; want an error and 65536 kept", err, n)
+	}
+}

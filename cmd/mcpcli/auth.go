@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"time"
 
@@ -33,10 +32,7 @@ func NewCmdAuth(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "auth",
 		Short: "Sign in to an HTTP server (OAuth), see the sign-in, sign out",
-		Long:  page("auth"),
-		Example: `  mcpcli auth login --url https://mcp.example.com/mcp
-  mcpcli auth status -s linear
-  mcpcli auth logout -s linear`,
+		Long:  page("auth"), Example: examples("auth"),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return usageErrorf(cmd, "give a subcommand: login, status or logout")
@@ -76,22 +72,11 @@ func newAuthCmd(f *Factory, c *cobra.Command, runF, run func(context.Context, *A
 			return err
 		}
 		if login {
-			// Signing in on purpose needs somewhere to keep the token.
-			s := f.signIn(true, nil)
-			var err error
-			if s.Store, err = s.OpenStore(); err != nil {
+			if opts.Login, err = f.signIn(true, nil).LoginTo(h); err != nil {
 				return err
 			}
-			handler, err := s.For(h, nil)
-			if err != nil {
-				return err
-			}
-			opts.Login = handler.Login
 		}
-		if runF != nil {
-			return runF(cmd.Context(), opts)
-		}
-		return run(cmd.Context(), opts)
+		return runOr(cmd, runF, run, opts)
 	}
 	return c
 }
@@ -103,9 +88,7 @@ func NewCmdAuthLogin(f *Factory, runF func(context.Context, *AuthOptions) error)
 		Short:       "Sign in to the server now, even if a token is kept",
 		Long:        page("auth-login"),
 		Annotations: map[string]string{annotOpenURLs: "yes"},
-		Example: `  mcpcli auth login --url https://mcp.example.com/mcp
-  mcpcli auth login -s linear
-  mcpcli auth login --url https://mcp.example.com/mcp --client-id my-registered-client`,
+		Example:     examples("auth-login"),
 	}, runF, authLoginRun, true)
 }
 
@@ -125,9 +108,7 @@ func NewCmdAuthStatus(f *Factory, runF func(context.Context, *AuthOptions) error
 	return newAuthCmd(f, &cobra.Command{
 		Use:   "status",
 		Short: "Show the sign-in kept for the server: authorization server, scopes, expiry, where",
-		Long:  page("auth-status"),
-		Example: `  mcpcli auth status --url https://mcp.example.com/mcp
-  mcpcli auth status -s linear -o json`,
+		Long:  page("auth-status"), Example: examples("auth-status"),
 	}, runF, authStatusRun, false)
 }
 
@@ -151,10 +132,9 @@ func authStatusRun(ctx context.Context, opts *AuthOptions) error {
 // NewCmdAuthLogout is auth logout.
 func NewCmdAuthLogout(f *Factory, runF func(context.Context, *AuthOptions) error) *cobra.Command {
 	return newAuthCmd(f, &cobra.Command{
-		Use:     "logout",
-		Short:   "Forget the tokens and client registration kept for the server",
-		Long:    page("auth-logout"),
-		Example: `  mcpcli auth logout --url https://mcp.example.com/mcp`,
+		Use:   "logout",
+		Short: "Forget the tokens and client registration kept for the server",
+		Long:  page("auth-logout"), Example: examples("auth-logout"),
 	}, runF, authLogoutRun, false)
 }
 
@@ -167,11 +147,6 @@ func authLogoutRun(ctx context.Context, opts *AuthOptions) error {
 	if err != nil {
 		return err
 	}
-	if !had {
-		fmt.Fprintf(opts.Out, "Nothing was kept for %s in %s\n", render.Line(oauth.ServerKey(opts.Server)), render.Line(store.Where()))
-		return nil
-	}
-	fmt.Fprintf(opts.Out, "Signed out of %s: its tokens and client registration are gone from %s (they are not revoked at the authorization server)\n",
-		render.Line(oauth.ServerKey(opts.Server)), render.Line(store.Where()))
+	render.LoggedOut(opts.Out, opts.Server, store.Where(), had)
 	return nil
 }

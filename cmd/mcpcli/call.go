@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/connect"
+	"github.com/mcpcli/mcpcli/flow/runner"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/shell"
@@ -25,20 +28,18 @@ type CallOptions struct {
 	Pairs []request.Pair // KEY=VALUE, applied over Base
 	// Form asks for missing required arguments; nil means they are a
 	// usage error (no terminal, or a scripted run).
-	Form request.FormAsker
-	Save string // --save DIR
+	Form   request.FormAsker
+	Save   string            // --save DIR
+	Record *runner.Recording // --record FILE (nil without)
 }
 
 // NewCmdCall is the call command.
 func NewCmdCall(f *Factory, runF func(context.Context, *CallOptions) error) *cobra.Command {
-	var argsJSON, save string
+	var argsJSON, save, record string
 	cmd := &cobra.Command{
 		Use:   "call TOOL [KEY=VALUE ...]",
 		Short: "Call a tool, answering what the server asks along the way",
-		Long:  page("call"),
-		Example: `  mcpcli call delete_project project=apollo -- mcpcli demo-server
-  mcpcli call edit_profile --answers answers.json -o json -- mcpcli demo-server
-  mcpcli call search --args '{"query": "mcp", "limit": 5}' --url http://127.0.0.1:8080/mcp`,
+		Long:  page("call"), Example: examples("call"),
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitOwn(f, cmd, args)
@@ -54,40 +55,37 @@ func NewCmdCall(f *Factory, runF func(context.Context, *CallOptions) error) *cob
 				return asUsage(cmd, err) // before starting any server
 			}
 			// -o json prints the bytes: nothing to decode.
-			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == ""})
+			rec := f.recording(record)
+			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == "" && rec == nil, adjust: rec.Adjust()})
 			if err != nil {
 				return err
 			}
-			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs, Form: f.arguments(), Save: save}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return asUsage(cmd, callRun(cmd.Context(), opts))
+			opts := &CallOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Tool: args[0], Base: base, Pairs: pairs, Form: f.asking().Arguments(), Save: save, Record: rec}
+			return asUsage(cmd, runOr(cmd, runF, callRun, opts))
 		},
 	}
 	cmd.Flags().StringVar(&argsJSON, "args", "", "tool arguments as a JSON object, or @FILE")
 	cmd.Flags().StringVar(&save, "save", "", "write every image, audio and blob content of the result to `DIR` (paths on stderr)")
+	addRecordFlag(cmd, &record)
 	return cmd
 }
 
 func callRun(ctx context.Context, opts *CallOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		p := &request.Preparer{Session: s, Form: opts.Form, Note: noteOn(opts.Console)}
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+		p := &request.Preparer{Session: s, Form: opts.Form, Note: shell.Words{}.NoteOn(opts.Console)}
 		r, err := p.Call(ctx, opts.Tool, opts.Base, opts.Pairs)
 		if err != nil {
-			return beforeSending(ctx, err)
+			return shell.BeforeSending(ctx, err)
 		}
-		res, _, err := p.Send(ctx, r, 0)
+		res, sent, err := p.Send(ctx, r, 0)
+		if rerr := saveRecording(opts.Console, opts.Record, sent, res, err); rerr != nil {
+			return rerr
+		}
 		if err != nil {
 			return err
 		}
 		return printResult(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 	})
-}
-
-// noteOn says a request's notes on con.
-func noteOn(con *render.Console) func(request.Note) {
-	return func(n request.Note) { con.Printf("mcpcli: %s", shell.Words{}.Note(n)) }
 }
 
 // printResult prints a final result (writing its binary contents to dir
@@ -106,22 +104,12 @@ func printResult(w io.Writer, con *render.Console, res *client.Result, asJSON bo
 	return nil
 }
 
+// parseArgsFlag is --args (request.ReadArgs), its mistakes usage errors.
 func parseArgsFlag(cmd *cobra.Command, raw string) (map[string]any, error) {
-	if raw == "" {
-		return map[string]any{}, nil
+	m, err := request.ReadArgs(cmd.Context(), raw)
+	if fe := (*request.ArgsFileError)(nil); errors.As(err, &fe) {
+		return nil, usageErrorf(cmd, "--args: %v", fe.Err)
 	}
-	data := []byte(raw)
-	if strings.HasPrefix(raw, "@") {
-		b, err := request.ReadInput(cmd.Context(), raw[1:], request.OpenFile(raw[1:]))
-		if err != nil {
-			if cmd.Context().Err() != nil {
-				return nil, err
-			}
-			return nil, usageErrorf(cmd, "--args: %v", err)
-		}
-		data = b
-	}
-	m, err := request.ParseObject(data)
 	return m, asUsage(cmd, err)
 }
 
@@ -140,17 +128,17 @@ type PromptOptions struct {
 	// Value asks, one by one with the server's completion suggestions,
 	// for the arguments not given, when the server offers completions;
 	// nil when nobody can be asked.
-	Value request.ValueAsker
+	Value  request.ValueAsker
+	Record *runner.Recording // --record FILE
 }
 
 // NewCmdPrompt is the prompt command.
 func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) *cobra.Command {
-	return &cobra.Command{
+	var record string
+	cmd := &cobra.Command{
 		Use:   "prompt NAME [KEY=VALUE ...]",
 		Short: "Get a prompt, answering what the server asks along the way",
-		Long:  page("prompt"),
-		Example: `  mcpcli prompt release_notes version=2.0 -- mcpcli demo-server
-  mcpcli prompt code_review file=main.go -o json --url http://127.0.0.1:8080/mcp`,
+		Long:  page("prompt"), Example: examples("prompt"),
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitOwn(f, cmd, args)
@@ -161,27 +149,30 @@ func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) 
 			if err != nil {
 				return asUsage(cmd, err)
 			}
-			connect, err := f.connector(cmd, dial{rawOnly: f.JSON()})
+			rec := f.recording(record)
+			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && rec == nil, adjust: rec.Adjust()})
 			if err != nil {
 				return err
 			}
-			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: request.Values(pairs), Form: f.arguments(), Value: f.values()}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return asUsage(cmd, promptRun(cmd.Context(), opts))
+			opts := &PromptOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), Name: args[0], Args: request.Values(pairs), Form: f.asking().Arguments(), Value: f.asking().Values(), Record: rec}
+			return asUsage(cmd, runOr(cmd, runF, promptRun, opts))
 		},
 	}
+	addRecordFlag(cmd, &record)
+	return cmd
 }
 
 func promptRun(ctx context.Context, opts *PromptOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		p := &request.Preparer{Session: s, Form: opts.Form, Value: opts.Value, Note: noteOn(opts.Console)}
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+		p := &request.Preparer{Session: s, Form: opts.Form, Value: opts.Value, Note: shell.Words{}.NoteOn(opts.Console)}
 		r, err := p.Prompt(ctx, opts.Name, opts.Args)
 		if err != nil {
-			return beforeSending(ctx, err)
+			return shell.BeforeSending(ctx, err)
 		}
 		res, err := request.Send(ctx, s, r, 0)
+		if rerr := saveRecording(opts.Console, opts.Record, r, res, err); rerr != nil {
+			return rerr
+		}
 		if err != nil {
 			return err
 		}
@@ -198,23 +189,21 @@ type ReadOptions struct {
 
 	// URI is a URI, or a URI template filled with Vars; its missing
 	// variables are asked of Value (nil when nobody can be asked).
-	URI   string
-	Vars  map[string]string
-	Value request.ValueAsker
-	Save  string // --save DIR
+	URI    string
+	Vars   map[string]string
+	Value  request.ValueAsker
+	Save   string            // --save DIR
+	Record *runner.Recording // --record FILE
 }
 
 // NewCmdRead is the read command.
 func NewCmdRead(f *Factory, runF func(context.Context, *ReadOptions) error) *cobra.Command {
 	var vars []string
-	var save string
+	var save, record string
 	cmd := &cobra.Command{
 		Use:   "read URI | TEMPLATE [--var NAME=VALUE ...]",
 		Short: "Read a resource, answering what the server asks along the way",
-		Long:  page("read"),
-		Example: `  mcpcli read demo://reports/q3 -- mcpcli demo-server
-  mcpcli read 'demo://resource/dynamic/text/{resourceId}' --var resourceId=3 --stdio "npx -y @modelcontextprotocol/server-everything"
-  mcpcli read file:///notes.txt -o json --url http://127.0.0.1:8080/mcp`,
+		Long:  page("read"), Example: examples("read"),
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitOwn(f, cmd, args)
@@ -232,34 +221,36 @@ func NewCmdRead(f *Factory, runF func(context.Context, *ReadOptions) error) *cob
 			if err != nil {
 				return asUsage(cmd, err)
 			}
-			ask := f.values()
+			ask := f.asking().Values()
 			if tmpl != nil && ask == nil && len(tmpl.Missing()) > 0 {
 				return asUsage(cmd, &request.MissingError{What: "template", Name: args[0], Missing: tmpl.Missing()})
 			}
-			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == ""})
+			rec := f.recording(record)
+			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == "" && rec == nil, adjust: rec.Adjust()})
 			if err != nil {
 				return err
 			}
-			opts := &ReadOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), URI: args[0], Vars: request.Values(pairs), Value: ask, Save: save}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return asUsage(cmd, readRun(cmd.Context(), opts))
+			opts := &ReadOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON(), URI: args[0], Vars: request.Values(pairs), Value: ask, Save: save, Record: rec}
+			return asUsage(cmd, runOr(cmd, runF, readRun, opts))
 		},
 	}
 	cmd.Flags().StringArrayVar(&vars, "var", nil, "fill the URI template's variable: `NAME=VALUE` (repeatable)")
 	cmd.Flags().StringVar(&save, "save", "", "write every blob of the contents to `DIR` (paths on stderr)")
+	addRecordFlag(cmd, &record)
 	return cmd
 }
 
 func readRun(ctx context.Context, opts *ReadOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		p := &request.Preparer{Session: s, Value: opts.Value, Note: noteOn(opts.Console)}
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+		p := &request.Preparer{Session: s, Value: opts.Value, Note: shell.Words{}.NoteOn(opts.Console)}
 		r, err := p.Read(ctx, opts.URI, opts.Vars)
 		if err != nil {
-			return beforeSending(ctx, err)
+			return shell.BeforeSending(ctx, err)
 		}
 		res, err := request.Send(ctx, s, r, 0)
+		if rerr := saveRecording(opts.Console, opts.Record, r, res, err); rerr != nil {
+			return rerr
+		}
 		if err != nil {
 			return request.Unreadable(s.Server().Display(), r.Target, err)
 		}

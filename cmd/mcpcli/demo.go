@@ -7,13 +7,13 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/demoserver"
+	"github.com/mcpcli/mcpcli/internal/cliflags"
 	"github.com/mcpcli/mcpcli/internal/plural"
-	"github.com/mcpcli/mcpcli/internal/shellwords"
+	"github.com/mcpcli/mcpcli/shell"
 	"github.com/mcpcli/mcpcli/shell/tour"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -24,34 +24,14 @@ func NewCmdDemoServer(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "demo-server",
 		Short: "Serve the demo MCP server (stdio, or --http ADDR)",
-		Long:  page("demo-server"),
-		Example: `  mcpcli tools -- mcpcli demo-server
-  mcpcli demo-server --http 127.0.0.1:8080 &
-  mcpcli call edit_profile --url http://127.0.0.1:8080/mcp`,
+		Long:  page("demo-server"), Example: examples("demo-server"),
 		Args: cobra.NoArgs,
 		// The demo server is a server: the client flags mean nothing to it,
 		// and one given by mistake (--answers meant for a client) is said
 		// rather than ignored.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			var given, example []string
-			cmd.InheritedFlags().VisitAll(func(fl *pflag.Flag) {
-				if !fl.Changed {
-					return
-				}
-				given = append(given, "--"+fl.Name)
-				switch {
-				case fl.Name == "url":
-					// A client of an HTTP server starts no server.
-				case fl.Value.Type() == "bool":
-					example = append(example, "--"+fl.Name)
-				case isSlice(fl.Value):
-					for _, v := range fl.Value.(pflag.SliceValue).GetSlice() {
-						example = append(example, "--"+fl.Name+" "+shellwords.Quote(v))
-					}
-				default:
-					example = append(example, "--"+fl.Name+" "+shellwords.Quote(fl.Value.String()))
-				}
-			})
+			// A client of an HTTP server starts no server: --url has no example.
+			given, example := cliflags.Given(cmd.InheritedFlags(), "url")
 			if len(given) > 0 {
 				return usageErrorf(cmd, "%s %s for the client commands, not for demo-server (it takes only --http): give %s to the command that starts it, as in 'mcpcli tools %s-- mcpcli demo-server'",
 					strings.Join(given, ", "), plural.Of(len(given), "is a flag", "are flags"), plural.Of(len(given), "it", "them"), strings.Join(append(example, ""), " "))
@@ -86,12 +66,7 @@ func NewCmdDemo(f *Factory, runF func(context.Context, *tour.Options) error) *co
 	return &cobra.Command{
 		Use:   "demo [FLOW ...]",
 		Short: "Tour every kind of elicitation against the built-in demo server",
-		Long:  page("demo") + tour.List(),
-		Example: `  mcpcli demo
-  mcpcli demo 1 3
-  mcpcli demo --answers answers.json
-  mcpcli demo create_repo --trace -
-  mcpcli demo --cast tour.cast --cast-idle 2`,
+		Long:  page("demo") + tour.List(), Example: examples("demo"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			flows, err := tour.Pick(args)
 			if err != nil {
@@ -107,19 +82,10 @@ func NewCmdDemo(f *Factory, runF func(context.Context, *tour.Options) error) *co
 			f.Flags.Verbose = true
 			t := connect.Stdio(f.flags(), f.machine(), transport.Command{Argv: []string{exe, "demo-server"}})
 			opts := &tour.Options{
-				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows, Banner: f.asking().SetBanner, Chapter: f.mark, Explain: explain,
+				Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Flows: flows, Banner: f.asking().SetBanner, Chapter: f.mark, Explain: shell.Words{}.Error,
 				Connect: func(ctx context.Context) (*client.Session, error) { return f.dial(ctx, cmd, t, dial{}) },
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return tour.Run(cmd.Context(), opts)
+			return runOr(cmd, runF, tour.Run, opts)
 		},
 	}
-}
-
-// isSlice says whether a flag is repeatable (--env, --header, --root).
-func isSlice(v pflag.Value) bool {
-	_, ok := v.(pflag.SliceValue)
-	return ok
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -24,10 +25,7 @@ func NewCmdDiscover(f *Factory, runF func(context.Context, *DiscoverOptions) err
 	return &cobra.Command{
 		Use:   "discover",
 		Short: "Show who the server is and what it supports",
-		Long:  page("discover"),
-		Example: `  mcpcli discover -- mcpcli demo-server
-  mcpcli discover --protocol 2025-11-25 -- mcpcli demo-server
-  mcpcli discover --url http://127.0.0.1:8080/mcp -o json`,
+		Long:  page("discover"), Example: examples("discover"),
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			connect, err := f.connector(cmd, dial{})
@@ -35,16 +33,13 @@ func NewCmdDiscover(f *Factory, runF func(context.Context, *DiscoverOptions) err
 				return err
 			}
 			opts := &DiscoverOptions{Out: f.Deps.Out, Console: f.Console(), Connect: connect, JSON: f.JSON()}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return discoverRun(cmd.Context(), opts)
+			return runOr(cmd, runF, discoverRun, opts)
 		},
 	}
 }
 
 func discoverRun(ctx context.Context, opts *DiscoverOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
 		info := render.Describe(s)
 		if opts.JSON {
 			return render.WriteJSON(opts.Out, info)

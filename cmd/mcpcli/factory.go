@@ -9,6 +9,7 @@ import (
 	"github.com/mcpcli/mcpcli/config"
 	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/internal/cast"
+	"github.com/mcpcli/mcpcli/lint"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/shell"
 	"github.com/mcpcli/mcpcli/transport"
@@ -26,6 +27,8 @@ type GlobalFlags struct {
 	Output       string // -o text|json
 	Accessible   bool   // --accessible: lines instead of full-screen forms
 	TrustProject bool   // --trust-project: trust the project's config files for this run
+
+	Lint bool // --lint: check every ask against the spec, findings at the end
 
 	Cast     string  // --cast FILE: record what is drawn as an asciinema cast
 	CastIdle float64 // --cast-idle N: cap the recording's pauses at N seconds
@@ -48,6 +51,7 @@ type Factory struct {
 	conf  *connect.Configs // the config files and the server -s names
 	trace *connect.Trace   // --trace, opened by the first connection
 	cast  *cast.Recording  // --cast, once started
+	lint  *lint.Linter     // --lint, made by the first connection
 	end   []func()         // closed when the run ends
 }
 
@@ -97,7 +101,7 @@ func (f *Factory) Transport(cmd *cobra.Command) (transport.Transport, error) {
 			return nil, asUsage(cmd, err)
 		}
 		var err error
-		if named, err = f.namedServer(cmd); err != nil {
+		if named, err = f.configs().Server(cmd.Context(), f.Flags.Server); err != nil {
 			return nil, err
 		}
 	}
@@ -146,28 +150,20 @@ func (f *Factory) dial(ctx context.Context, cmd *cobra.Command, t transport.Tran
 			return nil, asUsage(cmd, err)
 		}
 	}
-	if f.trace == nil && f.Flags.Trace != "" {
-		f.trace = &connect.Trace{Name: f.Flags.Trace, Console: f.Console(), AtEnd: f.atEnd}
-	}
 	signIn := f.signIn(false, d.share)
+	f.lintObserve(t)
 	s, err := connect.Dial(ctx, t, connect.Options{
 		Flags: f.flags(), Console: f.Console(), Version: version,
-		Answerer: a.Answerer, Sampler: a.Sampler, RawOnly: d.rawOnly, ToolCache: f.toolCache(t),
-		SignIn: signIn.For, Again: d.session, Trace: f.trace, Mark: f.mark, Undeclared: shell.Undeclared, Adjust: d.adjust,
+		Answerer: a.Answerer, Sampler: a.Sampler, RawOnly: d.rawOnly, ToolCache: connect.ToolCache(t, f.Deps.CacheDir),
+		SignIn: signIn.For, Again: d.session, Trace: f.runTrace(), Mark: f.mark, Undeclared: shell.Undeclared, Adjust: d.adjust,
 	})
 	return s, asUsage(cmd, err)
 }
 
-// toolCache is where the tool list of the server t reaches is kept
-// between runs (client.ToolCacheFor), or nil when there is nowhere to
-// keep it.
-func (f *Factory) toolCache(t transport.Transport) *client.ToolCache {
-	if f.Deps.CacheDir == nil {
-		return nil
+// runTrace is --trace (nil without), made once for the run's connections.
+func (f *Factory) runTrace() *connect.Trace {
+	if f.trace == nil && f.Flags.Trace != "" {
+		f.trace = &connect.Trace{Name: f.Flags.Trace, Console: f.Console(), AtEnd: f.atEnd}
 	}
-	dir, err := f.Deps.CacheDir()
-	if err != nil || dir == "" {
-		return nil
-	}
-	return client.ToolCacheFor(t, dir)
+	return f.trace
 }

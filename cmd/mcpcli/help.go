@@ -32,3 +32,7 @@ func helpTopics() []*cobra.Command {
 	}
 	return topics
 }
+
+// examples is the command name's examples, as --help shows them
+// (help/NAME.examples.txt).
+func examples(name string) string { return strings.TrimSuffix(page(name+".examples"), "\n") }

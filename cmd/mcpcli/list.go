@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/shell"
 )
@@ -44,18 +45,10 @@ func newListCmd(f *Factory, c *cobra.Command, named bool, runF, run func(context
 		if f.Deps.OutWidth != nil {
 			opts.Width = f.Deps.OutWidth()
 		}
-		if rest := args; named {
-			if i := cmd.ArgsLenAtDash(); i >= 0 {
-				rest = args[:i]
-			}
-			if len(rest) == 1 {
-				opts.Name = rest[0]
-			}
+		if rest := splitDash(f, cmd, args); named && len(rest) == 1 {
+			opts.Name = rest[0]
 		}
-		if runF != nil {
-			return runF(cmd.Context(), opts)
-		}
-		return run(cmd.Context(), opts)
+		return runOr(cmd, runF, run, opts)
 	}
 	return c
 }
@@ -65,15 +58,12 @@ func NewCmdTools(f *Factory, runF func(context.Context, *ListOptions) error) *co
 	return newListCmd(f, &cobra.Command{
 		Use:   "tools [NAME]",
 		Short: "List the server's tools and their arguments, or show one in full",
-		Long:  page("tools"),
-		Example: `  mcpcli tools -- mcpcli demo-server
-  mcpcli tools create_repo -- mcpcli demo-server
-  mcpcli tools --url http://127.0.0.1:8080/mcp -o json`,
+		Long:  page("tools"), Example: examples("tools"),
 	}, true, runF, toolsRun)
 }
 
 func toolsRun(ctx context.Context, opts *ListOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
 		return opts.lists().Tools(ctx, s, opts.Name)
 	})
 }
@@ -88,14 +78,12 @@ func NewCmdPrompts(f *Factory, runF func(context.Context, *ListOptions) error) *
 	return newListCmd(f, &cobra.Command{
 		Use:   "prompts [NAME]",
 		Short: "List the server's prompts and their arguments, or show one in full",
-		Long:  page("prompts"),
-		Example: `  mcpcli prompts -- mcpcli demo-server
-  mcpcli prompts release_notes -- mcpcli demo-server`,
+		Long:  page("prompts"), Example: examples("prompts"),
 	}, true, runF, promptsRun)
 }
 
 func promptsRun(ctx context.Context, opts *ListOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
 		return opts.lists().Prompts(ctx, s, opts.Name)
 	})
 }
@@ -103,15 +91,14 @@ func promptsRun(ctx context.Context, opts *ListOptions) error {
 // NewCmdResources is the resources command.
 func NewCmdResources(f *Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	return newListCmd(f, &cobra.Command{
-		Use:     "resources",
-		Short:   "List the server's resources",
-		Long:    page("resources"),
-		Example: `  mcpcli resources -- mcpcli demo-server`,
+		Use:   "resources",
+		Short: "List the server's resources",
+		Long:  page("resources"), Example: examples("resources"),
 	}, false, runF, resourcesRun)
 }
 
 func resourcesRun(ctx context.Context, opts *ListOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
 		return opts.lists().Resources(ctx, s)
 	})
 }

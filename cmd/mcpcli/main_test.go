@@ -33,6 +33,7 @@ func TestMain(m *testing.M) {
 			os.Exit(code)
 		},
 		"testserver":  testServerMain,
+		"lintserver":  lintServerMain,
 		"authserver":  authServerMain,
 		"testbrowser": testBrowserMain,
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/config"
+	"github.com/mcpcli/mcpcli/shell"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -67,7 +68,7 @@ func resolve(t *testing.T, f *Factory, name string) (transport.Transport, error)
 func TestInputsAreAskedOnATerminal(t *testing.T) {
 	deps, errb := namedDeps(t, writeVSCode(t), "y\n\n", true) // trust the file, then the region's default
 	f := &Factory{Deps: deps}
-	p := f.prompter()
+	p := f.asking().Prompter()
 	p.ReadSecret = func() (string, error) { return "s3cret-key", nil }
 	tr, err := resolve(t, f, "api")
 	if err != nil {
@@ -120,7 +121,7 @@ func TestTrustIsAskedOnATerminal(t *testing.T) {
 	deps, errb := namedDeps(t, dir, "n\n", true)
 	_, err := resolve(t, &Factory{Deps: deps}, "plain")
 	want := `server "plain" was not started: you did not trust ` + file + `; once you have read it, 'mcpcli servers trust ` + file + `' trusts it`
-	if err == nil || explain(err) != want {
+	if err == nil || (shell.Words{}).Error(err) != want {
 		t.Errorf("resolving -s plain, answering n = %v\nwant %s", err, want)
 	}
 	out := errb.String()
@@ -169,7 +170,7 @@ func TestUntrustedWithoutATerminal(t *testing.T) {
 	deps, errb := namedDeps(t, dir, "", false)
 	_, err := resolve(t, &Factory{Deps: deps}, "plain")
 	want := `server "plain" is defined in ` + file + `, a project file you have not trusted; read it, then 'mcpcli servers trust ` + file + `' (or pass --trust-project to trust the project's files for this run)`
-	if err == nil || explain(err) != want {
+	if err == nil || (shell.Words{}).Error(err) != want {
 		t.Errorf("resolving -s plain without a terminal = %v\nwant %s", err, want)
 	}
 	if errb.Len() > 0 {

@@ -7,11 +7,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/mcpcli/mcpcli/client"
-	"github.com/mcpcli/mcpcli/connect"
-	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/internal/cliflags"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -34,6 +32,7 @@ func Run(ctx context.Context, args []string, deps *Deps) int {
 		}
 	}
 	f.cleanup()
+	f.lintReport()
 	code := report(ctx, f.Console(), err, f.loginArgs())
 	f.keepAnswers(err)
 	f.endCast()
@@ -51,19 +50,12 @@ func unknownCommand(root *cobra.Command, name string) error {
 }
 
 // NewCmdRoot is mcpcli with its global flags bound to f, and the command
-// f.Args run (or every command: see commandWord).
+// f.Args run (or every command: see cliflags.CommandWord).
 func NewCmdRoot(f *Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mcpcli",
 		Short: "A terminal MCP client that renders elicitations",
-		Long:  page("mcpcli"),
-		Example: `  mcpcli demo
-  mcpcli tools --stdio "npx -y @modelcontextprotocol/server-everything"
-  mcpcli call delete_project project=apollo -- mcpcli demo-server
-  mcpcli call edit_profile --answers answers.json -o json --url http://127.0.0.1:8080/mcp
-  mcpcli prompt release_notes version=2.0 --trace trace.jsonl -- ./my-server
-  mcpcli tools -s github
-  mcpcli auth login --url https://mcp.example.com/mcp`,
+		Long:  page("mcpcli"), Example: examples("mcpcli"),
 		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -111,17 +103,18 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	p.StringVar(&fl.Elicitation, "elicitation", "form,url", "elicitation `MODES` to declare: form,url | form | url | none")
 	p.IntVar(&fl.MaxRounds, "max-rounds", client.DefaultMaxRounds, "give up after `N` rounds of input requests for one request")
 	p.DurationVar(&fl.Timeout, "timeout", 0, "give up on a request the server has not answered within `DURATION` (time spent answering is not counted; 0, the default, waits as long as it takes; a sign-in's requests to the authorization server get 30s then)")
-	p.StringVarP(&fl.Output, "output", "o", "text", "result `FORMAT`: text or json (json prints only the final result, as the server sent it)")
+	p.StringVarP(&fl.Output, "output", "o", "text", "result `FORMAT`: text or json (json prints only the final result, as the server sent it); lint takes sarif too")
 	p.BoolVar(&fl.Accessible, "accessible", false, "ask questions as plain lines instead of full-screen forms (also used when stdin is not a terminal)")
 	p.StringVar(&fl.LogLevel, "log-level", "", "ask the server for log messages at `LEVEL` (debug, info, notice, warning, error, ...) and show them on stderr")
 	p.BoolVar(&fl.Sampling, "sampling", false, "declare sampling: show each sampling request and let you write the model's reply (or decline); answers files answer it too, see 'mcpcli help answers'")
 	p.StringArrayVar(&fl.Roots, "root", nil, "declare the roots capability and give the server `DIR` as a root (repeatable; absolute file:// URIs)")
 	p.StringVar(&fl.Protocol, "protocol", "auto", "protocol `VERSION`: auto (2026-07-28 with server/discover, falling back to the 2025-11-25 initialize handshake), or pin 2026-07-28 or 2025-11-25")
+	p.BoolVar(&fl.Lint, "lint", false, "check every ask the server makes against the MCP spec, and list the findings on stderr at the end ('mcpcli help lint')")
 	p.BoolVarP(&fl.Verbose, "verbose", "v", false, "show each round trip, and what a stdio server writes to its stderr, on stderr")
 	p.StringVar(&fl.ClientID, "client-id", "", "sign in (OAuth) as the client `ID` registered with the server's authorization server; its secret comes from $MCPCLI_CLIENT_SECRET or the keyring")
 	p.StringVar(&fl.ClientMetadataURL, "client-metadata-url", "", "sign in (OAuth) with the client ID metadata document at `URL`, where the authorization server takes one")
 	fl.MaxMessageSize = transport.MaxMessageSize
-	p.Var((*byteSize)(&fl.MaxMessageSize), "max-message-size", "refuse a message from the server larger than `SIZE` (an HTTP body after decompression, an SSE event, a stdio line)")
+	p.Var((*transport.MessageSizeValue)(&fl.MaxMessageSize), "max-message-size", "refuse a message from the server larger than `SIZE` (an HTTP body after decompression, an SSE event, a stdio line)")
 	p.StringVar(&fl.Cast, "cast", "", "record what mcpcli draws on the terminal as an asciinema cast (asciicast v2) in `FILE`, with a marker for each round; keys typed are not recorded")
 	p.Float64Var(&fl.CastIdle, "cast-idle", 0, "with --cast: cap every pause of the recording at `N` seconds (as asciinema rec -i)")
 	root.RegisterFlagCompletionFunc("server", f.completeServers(false))
@@ -139,13 +132,16 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		{"demo", func() *cobra.Command { return NewCmdDemo(f, nil) }},
 		{"demo-server", func() *cobra.Command { return NewCmdDemoServer(f) }},
 		{"servers", func() *cobra.Command { return NewCmdServers(f, nil) }},
+		{"test", func() *cobra.Command { return NewCmdTest(f, nil) }},
+		{"explore", func() *cobra.Command { return NewCmdExplore(f, nil) }},
+		{"lint", func() *cobra.Command { return NewCmdLint(f, nil) }},
 		{"auth", func() *cobra.Command { return NewCmdAuth(f) }},
 	}
 	// A run makes the command it runs, and no other: making them all
 	// (and cobra's completion commands) was most of a start-up's work.
 	// Help, completion, a mistyped command, or no command and nothing to
 	// go by, make them all.
-	word, ok := commandWord(p, f.Args)
+	word, ok := cliflags.CommandWord(p, f.Args)
 	switch {
 	case ok && word == "" && slices.Contains(f.Args, "--version") && !slices.Contains(f.Args, "--help") && !slices.Contains(f.Args, "-h"):
 		root.CompletionOptions.DisableDefaultCmd = true
@@ -173,51 +169,6 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 type command struct {
 	names string
 	make  func() *cobra.Command
-}
-
-// commandWord is the first argument that is neither a global flag nor its
-// value: the command a run names, "" when it names none (--version, or a
-// server and no command). ok is false when the flags cannot be told apart
-// from the command without cobra: a flag it does not know.
-func commandWord(flags *pflag.FlagSet, args []string) (word string, ok bool) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return "", true
-		case strings.HasPrefix(a, "--"):
-			name, _, hasValue := strings.Cut(a[2:], "=")
-			fl := flags.Lookup(name)
-			if fl == nil && (name == "version" || name == "help") {
-				continue // cobra's own, added as it runs
-			}
-			if fl == nil {
-				return "", false
-			}
-			if !hasValue && fl.NoOptDefVal == "" {
-				i++ // the next argument is its value
-			}
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			for j := 1; j < len(a); j++ {
-				fl := flags.ShorthandLookup(a[j : j+1])
-				if fl == nil && a[j] == 'h' {
-					continue // cobra's -h
-				}
-				if fl == nil {
-					return "", false
-				}
-				if fl.NoOptDefVal == "" {
-					if j == len(a)-1 {
-						i++ // -s NAME
-					}
-					break // -sNAME: the rest is its value
-				}
-			}
-		default:
-			return a, true
-		}
-	}
-	return "", true
 }
 
 // newHelpCmd is cobra's help command, except that a topic nobody has is an
@@ -256,43 +207,17 @@ const annotOpenURLs = "open-urls-alone"
 func validateFlags(cmd *cobra.Command, fl *GlobalFlags) error {
 	switch fl.Output {
 	case "text", "json":
+	case "sarif":
+		if cmd.Annotations[annotSARIF] == "" {
+			return usageErrorf(cmd, "--output sarif is lint's; use text or json")
+		}
 	default:
 		return usageErrorf(cmd, "--output %q: use text or json", fl.Output)
-	}
-	switch fl.Transport {
-	case "auto", "streamable", "sse":
-	default:
-		return usageErrorf(cmd, "--transport %q: use auto, streamable or sse", fl.Transport)
-	}
-	switch fl.Protocol {
-	case "auto", client.ModernVersion, client.LegacyVersion:
-	default:
-		return usageErrorf(cmd, "--protocol %q: use auto, %s or %s", fl.Protocol, client.ModernVersion, client.LegacyVersion)
-	}
-	if _, err := client.ParseModes(fl.Elicitation); err != nil {
-		return usageErrorf(cmd, "--elicitation %v", err)
 	}
 	if fl.OpenURLs && fl.Answers == "" && cmd.Annotations[annotOpenURLs] == "" {
 		return usageErrorf(cmd, "--open-urls goes with --answers FILE; without an answers file you choose for each URL whether it opens")
 	}
-	if fl.MaxRounds < 1 {
-		return usageErrorf(cmd, "--max-rounds %d: give at least 1", fl.MaxRounds)
-	}
-	if fl.Timeout < 0 {
-		return usageErrorf(cmd, "--timeout %s: give a positive duration such as 30s", fl.Timeout)
-	}
-	if l := client.LogLevels; fl.LogLevel != "" && !slices.Contains(l, fl.LogLevel) {
-		return usageErrorf(cmd, "--log-level %q: use %s or %s", fl.LogLevel, strings.Join(l[:len(l)-1], ", "), l[len(l)-1])
-	}
-	if _, err := connect.RootURIs(fl.Roots); err != nil {
-		return usageErrorf(cmd, "%v", err)
-	}
-	for _, kv := range fl.Env {
-		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-			return usageErrorf(cmd, "--env %q must look like K=V", kv)
-		}
-	}
-	return nil
+	return asUsage(cmd, fl.Flags.Check())
 }
 
 // splitDash separates a command's own arguments from the server command
@@ -334,18 +259,10 @@ func noArgs(f *Factory) cobra.PositionalArgs {
 	}
 }
 
-// withSession connects, runs fn, and always closes the session (and with it
-// a stdio server), explaining errors with what happened to the server.
-func withSession(ctx context.Context, con *render.Console, connect connector, fn func(s *client.Session) error) error {
-	s, err := connect(ctx)
-	if err != nil {
-		return err
+// runOr runs run with opts, or runF instead when a test gives one.
+func runOr[O any](cmd *cobra.Command, runF, run func(context.Context, O) error, opts O) error {
+	if runF != nil {
+		run = runF
 	}
-	defer s.Close()
-	err = fn(s)
-	if ctx.Err() == nil {
-		s.Drain()
-	}
-	con.EndProgress()
-	return s.Explain(err)
+	return run(cmd.Context(), opts)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpcli/mcpcli/internal/wiretest"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
+	"github.com/mcpcli/mcpcli/shell"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -235,8 +236,11 @@ func TestLegacyTask(t *testing.T) {
 			wiretest.Result(w, r, `{`+task+`,"status":"working","statusMessage":"halfway"}`)
 		},
 		"tasks/result": func(w http.ResponseWriter, r *wiretest.Request, n int) {
-			deadline := time.Now().Add(5 * time.Second)
-			for len(srv.Calls("tasks/get")) == 0 && time.Now().Before(deadline) {
+			// The client polls tasks/get one after another, saying each
+			// status before the next poll: a second poll means the first
+			// one's "halfway" was shown.
+			deadline := time.Now().Add(20 * time.Second)
+			for len(srv.Calls("tasks/get")) < 2 && time.Now().Before(deadline) {
 				time.Sleep(10 * time.Millisecond)
 			}
 			wiretest.Result(w, r, `{"content":[{"type":"text","text":"done"}]}`)
@@ -357,7 +361,7 @@ func TestCallRunRefusesAValueOutsideTheEnum(t *testing.T) {
 	if err == nil || called {
 		t.Fatalf("colour=blue: err %v, called %v; want refused before the call", err, called)
 	}
-	if msg := explain(err); !strings.Contains(msg, `the tool takes one of "red", "green"`) {
+	if msg := (shell.Words{}).Error(err); !strings.Contains(msg, `the tool takes one of "red", "green"`) {
 		t.Errorf("colour=blue worded %q; want the values it takes", msg)
 	}
 	if err := callRun(testContext(t), &CallOptions{Out: out, Console: con, Connect: inMemory(t, srv), Tool: "paint", Base: map[string]any{}, Pairs: []request.Pair{{Key: "colour", Value: "red"}}}); err != nil || !called {

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -28,22 +26,12 @@ func NewCmdServers(f *Factory, runF func(context.Context, *ServersOptions) error
 	cmd := &cobra.Command{
 		Use:   "servers",
 		Short: "List the servers you can name with -s, and where each is defined",
-		Long:  page("servers"),
-		Example: `  mcpcli servers
-  mcpcli servers -o json
-  mcpcli servers add weather -- ./weather-server --verbose
-  mcpcli servers add docs --url https://docs.example.com/mcp --header 'X-Api-Key: ${DOCS_KEY}'
-  mcpcli servers remove weather
-  mcpcli servers trust .mcp.json
-  mcpcli tools -s weather`,
+		Long:  page("servers"), Example: examples("servers"),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := &ServersOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Home: f.home(),
-				Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return serversRun(cmd.Context(), opts)
+			opts := &ServersOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Home: f.configs().HomeDir(),
+				Config: func() (*config.Config, error) { return f.configs().Load(cmd.Context()) }}
+			return runOr(cmd, runF, serversRun, opts)
 		},
 	}
 	cmd.AddCommand(NewCmdServersAdd(f, nil), NewCmdServersRemove(f, nil), NewCmdServersTrust(f, nil), NewCmdServersUntrust(f, nil))
@@ -80,17 +68,9 @@ func NewCmdServersAdd(f *Factory, runF func(context.Context, *ServersAddOptions)
 	cmd := &cobra.Command{
 		Use:   "add NAME (-- CMD ARGS... | --stdio \"CMD ARGS\" | --url URL [--header \"Name: value\"]...)",
 		Short: "Add a server to mcpcli's own file",
-		Long:  page("servers-add"),
-		Example: `  mcpcli servers add weather -- ./weather-server --verbose
-  mcpcli servers add everything --env DEBUG=1 -- npx -y @modelcontextprotocol/server-everything
-  mcpcli servers add docs --url https://docs.example.com/mcp --header 'Authorization: Bearer ${DOCS_TOKEN}'
-  mcpcli servers add linear --url https://mcp.linear.app/mcp --force`,
+		Long:  page("servers-add"), Example: examples("servers-add"),
 		Args: func(cmd *cobra.Command, args []string) error {
-			if i := cmd.ArgsLenAtDash(); i >= 0 {
-				f.Flags.ServerArgv = args[i:]
-				args = args[:i]
-			}
-			if len(args) != 1 {
+			if len(splitDash(f, cmd, args)) != 1 {
 				return usageErrorf(cmd, "give the server's name, then its command after -- or its --url")
 			}
 			return nil
@@ -105,11 +85,8 @@ func NewCmdServersAdd(f *Factory, runF func(context.Context, *ServersAddOptions)
 				return asUsage(cmd, err)
 			}
 			opts := &ServersAddOptions{Out: f.Deps.Out, Name: name, Entry: entry, Force: force,
-				Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return serversAddRun(cmd.Context(), opts)
+				Config: func() (*config.Config, error) { return f.configs().Load(cmd.Context()) }}
+			return runOr(cmd, runF, serversAddRun, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "replace a server of the same name in mcpcli's file")
@@ -124,12 +101,7 @@ func serversAddRun(ctx context.Context, opts *ServersAddOptions) error {
 	if err := cfg.Add(opts.Name, opts.Entry, opts.Force); err != nil {
 		return err
 	}
-	target := opts.Entry.URL
-	if opts.Entry.Type == config.Stdio {
-		target = strings.Join(append([]string{opts.Entry.Command}, opts.Entry.Args...), " ")
-	}
-	fmt.Fprintf(opts.Out, "Added %s (%s: %s) to %s; use it with -s %s\n",
-		render.Line(opts.Name), opts.Entry.Type, render.Line(target), render.Line(cfg.UserFile()), render.Line(opts.Name))
+	render.Config{}.Added(opts.Out, opts.Name, opts.Entry, cfg.UserFile())
 	return nil
 }
 
@@ -143,10 +115,9 @@ type ServersRemoveOptions struct {
 // NewCmdServersRemove is servers remove.
 func NewCmdServersRemove(f *Factory, runF func(context.Context, *ServersRemoveOptions) error) *cobra.Command {
 	return &cobra.Command{
-		Use:     "remove NAME",
-		Short:   "Remove a server from mcpcli's own file",
-		Long:    page("servers-remove"),
-		Example: `  mcpcli servers remove weather`,
+		Use:   "remove NAME",
+		Short: "Remove a server from mcpcli's own file",
+		Long:  page("servers-remove"), Example: examples("servers-remove"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageErrorf(cmd, "give the name of the server to remove")
@@ -156,11 +127,8 @@ func NewCmdServersRemove(f *Factory, runF func(context.Context, *ServersRemoveOp
 		ValidArgsFunction: f.completeServers(true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := &ServersRemoveOptions{Out: f.Deps.Out, Name: args[0],
-				Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return serversRemoveRun(cmd.Context(), opts)
+				Config: func() (*config.Config, error) { return f.configs().Load(cmd.Context()) }}
+			return runOr(cmd, runF, serversRemoveRun, opts)
 		},
 	}
 }
@@ -173,33 +141,23 @@ func serversRemoveRun(ctx context.Context, opts *ServersRemoveOptions) error {
 	if err := cfg.Remove(opts.Name); err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.Out, "Removed %s from %s\n", render.Line(opts.Name), render.Line(cfg.UserFile()))
+	render.Config{}.Removed(opts.Out, opts.Name, cfg.UserFile())
 	return nil
 }
 
-// completeServers completes server names for the shell: every name, or
-// (own) only those in mcpcli's own file. Names that a terminal would
-// obey or hide are left out.
+// completeServers completes server names for the shell (connect.Configs.Complete).
 func (f *Factory) completeServers(own bool) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if own && len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		cfg, err := f.loadConfig(cmd.Context())
+		names, err := f.configs().Complete(cmd.Context(), own, toComplete)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveError
 		}
-		listed, _ := cfg.List()
 		var out []cobra.Completion
-		for _, l := range listed {
-			if l.Shadowed || own && !l.Source.Writable() || !strings.HasPrefix(l.Name, toComplete) || config.CheckName(l.Name) != nil {
-				continue
-			}
-			desc := string(l.Transport)
-			if l.Transport != "" {
-				desc += ": "
-			}
-			out = append(out, cobra.CompletionWithDesc(l.Name, render.Line(render.Clip(desc+l.Target, 50))))
+		for _, n := range names {
+			out = append(out, cobra.CompletionWithDesc(n.Name, n.Desc))
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -209,9 +167,8 @@ func (f *Factory) completeServers(own bool) cobra.CompletionFunc {
 type ServersTrustOptions struct {
 	Out    io.Writer
 	Config func() (*config.Config, error)
-	Files  []string // absolute
-	Review func(io.Writer, config.TrustAsk)
-	Show   func(string) string
+	Files  []string      // absolute
+	Look   render.Config // how the files are shown
 }
 
 // NewCmdServersTrust is servers trust.
@@ -219,19 +176,16 @@ func NewCmdServersTrust(f *Factory, runF func(context.Context, *ServersTrustOpti
 	return newTrustCmd(f, &cobra.Command{
 		Use:   "trust FILE...",
 		Short: "Trust a project's config file, as it is now, so that its servers run",
-		Long:  page("servers-trust"),
-		Example: `  mcpcli servers trust .mcp.json
-  mcpcli servers trust .vscode/mcp.json ../.cursor/mcp.json`,
+		Long:  page("servers-trust"), Example: examples("servers-trust"),
 	}, "name the project file to trust, like mcpcli servers trust .mcp.json; 'mcpcli servers' lists them", runF, serversTrustRun)
 }
 
 // NewCmdServersUntrust is servers untrust.
 func NewCmdServersUntrust(f *Factory, runF func(context.Context, *ServersTrustOptions) error) *cobra.Command {
 	return newTrustCmd(f, &cobra.Command{
-		Use:     "untrust FILE...",
-		Short:   "Stop trusting a project's config file",
-		Long:    page("servers-untrust"),
-		Example: `  mcpcli servers untrust .mcp.json`,
+		Use:   "untrust FILE...",
+		Short: "Stop trusting a project's config file",
+		Long:  page("servers-untrust"), Example: examples("servers-untrust"),
 	}, "name the project file to stop trusting, like mcpcli servers untrust .mcp.json", runF, serversUntrustRun)
 }
 
@@ -249,17 +203,14 @@ func newTrustCmd(f *Factory, c *cobra.Command, noFiles string, runF, run func(co
 		if err != nil {
 			return err
 		}
-		if runF != nil {
-			return runF(cmd.Context(), opts)
-		}
-		return run(cmd.Context(), opts)
+		return runOr(cmd, runF, run, opts)
 	}
 	return c
 }
 
 func (f *Factory) trustOptions(cmd *cobra.Command, args []string) (*ServersTrustOptions, error) {
-	opts := &ServersTrustOptions{Out: f.Deps.Out, Review: render.Config{Home: f.home()}.Review, Show: f.showPath,
-		Config: func() (*config.Config, error) { return f.loadConfig(cmd.Context()) }}
+	opts := &ServersTrustOptions{Out: f.Deps.Out, Look: render.Config{Home: f.configs().HomeDir()},
+		Config: func() (*config.Config, error) { return f.configs().Load(cmd.Context()) }}
 	for _, a := range args {
 		p, err := filepath.Abs(a)
 		if err != nil {
@@ -283,8 +234,7 @@ func serversTrustRun(ctx context.Context, opts *ServersTrustOptions) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(opts.Out, "Trusted %s (%s) as it is now (SHA-256 %s); it defines:\n", opts.Show(p), ask.Source.Kind.Title(), ask.SHA256[:12])
-		opts.Review(opts.Out, ask)
+		opts.Look.Trusted(opts.Out, p, ask)
 	}
 	return nil
 }
@@ -299,11 +249,7 @@ func serversUntrustRun(ctx context.Context, opts *ServersTrustOptions) error {
 		if err != nil {
 			return err
 		}
-		if had {
-			fmt.Fprintf(opts.Out, "%s is no longer trusted; its servers run only once you trust it again\n", opts.Show(p))
-		} else {
-			fmt.Fprintf(opts.Out, "%s was not trusted; nothing to do\n", opts.Show(p))
-		}
+		opts.Look.Untrusted(opts.Out, p, had)
 	}
 	return nil
 }

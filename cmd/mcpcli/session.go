@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/mcpcli/mcpcli/shell/line"
 	"github.com/mcpcli/mcpcli/shell/tui"
 	"github.com/mcpcli/mcpcli/transport"
-	"github.com/mcpcli/mcpcli/urlmode"
 )
 
 // SessionOptions are what session needs.
@@ -36,16 +34,12 @@ type SessionOptions struct {
 // server and no command).
 func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error) *cobra.Command {
 	var save string
-	budget := resultBudget(tui.DefaultResultBudget)
+	budget := tui.Budget(tui.DefaultResultBudget)
 	cmd := &cobra.Command{
 		Use:     "session",
 		Aliases: []string{"shell"},
 		Short:   "Browse and call a server's tools, prompts and resources on one connection",
-		Long:    page("session"),
-		Example: `  mcpcli session -- mcpcli demo-server
-  mcpcli --url http://127.0.0.1:8080/mcp
-  mcpcli session --save session.sh -- npx -y @modelcontextprotocol/server-everything
-  printf 'call echo text=hi\ncall echo text=again\n' | mcpcli session --accessible -- mcpcli demo-server`,
+		Long:    page("session"), Example: examples("session"),
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := f.sessionOptions(cmd, save)
@@ -58,13 +52,10 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error
 			if opts.TUI != nil {
 				opts.TUI.ResultBudget = int64(budget)
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return sessionRun(cmd.Context(), opts)
+			return runOr(cmd, runF, sessionRun, opts)
 		},
 	}
-	cmd.Flags().StringVar(&save, "save", "", "write the session's requests to `FILE` as a replayable script of one-shot commands (on S, and when it ends)")
+	cmd.Flags().StringVar(&save, "save", "", "write the session's requests to `FILE` as a replayable script of one-shot commands (offered by S, written when it ends)")
 	cmd.Flags().Var(&budget, "result-budget", "keep the results in at most `SIZE` of memory; past it the least lately shown go to a private temporary directory (at most 1GiB), then are dropped (r re-runs them)")
 	return cmd
 }
@@ -111,7 +102,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 func (f *Factory) lineOptions(cmd *cobra.Command, save string, replay request.Replay, restart string, transportOnce func() (transport.Transport, error)) *line.Options {
 	con := f.Console()
 	return &line.Options{
-		Out: f.Deps.Out, Console: con, JSON: f.JSON(), Save: save, Replay: replay, Words: shell.Words{Login: f.loginArgs(), Line: true},
+		Out: f.Deps.Out, Console: con, JSON: f.JSON(), Save: save, Replay: replay, Flow: f.flowServer(), Words: shell.Words{Login: f.loginArgs(), Line: true},
 		Restart: restart,
 		Connect: func(ctx context.Context, rec *request.Recorder) (*client.Session, error) {
 			t, err := transportOnce()
@@ -134,7 +125,7 @@ func (f *Factory) lineOptions(cmd *cobra.Command, save string, replay request.Re
 					o.ChangeableRoots = true
 				}})
 		},
-		Prompter: f.prompter(), Form: f.arguments(), Value: f.values(), TTY: f.Deps.InTTY,
+		Prompter: f.asking().Prompter(), Form: f.asking().Arguments(), Value: f.asking().Values(), TTY: f.Deps.InTTY,
 		Scripted: f.Flags.Answers != "",
 		Settled:  con.Waiter().Stop,
 	}
@@ -144,18 +135,14 @@ func (f *Factory) lineOptions(cmd *cobra.Command, save string, replay request.Re
 // shell's terminal, every round recorded and shown in its timeline.
 func (f *Factory) tuiOptions(cmd *cobra.Command, save string, replay request.Replay, transportOnce func() (transport.Transport, error)) *tui.RunOptions {
 	con := f.Console()
-	// The forms run with the session's screen lent to them: the status
-	// line a form leaves is in the timeline instead; what URL consent
-	// prints (the URL to copy) goes on the terminal while it has it.
-	fa := &render.FormAnswerer{Term: con.Terminal(f.Deps.In), Status: io.Discard, InSession: true}
-	fa.URL = (&urlmode.Consent{Open: f.Deps.Open, Out: con, Term: fa.Term, InSession: true}).TUI
+	fa := f.person().SessionForms()
 	// The session holds the console itself (Feed.HoldConsole), to let its
 	// writes out while a form or a sign-in has the terminal. Its own screen
 	// takes keys at once: it is not a consent screen (its asks wait; its
 	// forms, on fa.Term, have the key guard).
 	o := &tui.RunOptions{Console: con, Forms: fa, Values: &render.ValueForm{Term: fa.Term},
 		Terminal: &render.Terminal{In: f.Deps.In, Out: f.Deps.Err, KeyGuard: render.NoKeyGuard}, KeyGuard: fa.Term.KeyGuard,
-		Replay: replay, Save: save, ErrorText: f.errorText}
+		Replay: replay, Save: save, Flow: f.flowServer(), ErrorText: f.errorText}
 	o.Connect = func(ctx context.Context, feed *tui.Feed) (*client.Session, error) {
 		t, err := transportOnce()
 		if err != nil {
@@ -187,7 +174,7 @@ func (f *Factory) pickServer(cmd *cobra.Command) error {
 	if fl.Server != "" || fl.Stdio != "" || fl.URL != "" || len(fl.ServerArgv) > 0 || fl.Accessible || f.person().NoTerminal() != "" {
 		return nil
 	}
-	name, err := tui.PickServer(cmd.Context(), f.Console().Terminal(f.Deps.In), f.loadConfig)
+	name, err := tui.PickServer(cmd.Context(), f.Console().Terminal(f.Deps.In), f.configs().Load)
 	if name != "" {
 		f.Flags.Server = name
 	}

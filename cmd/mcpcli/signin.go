@@ -36,6 +36,6 @@ func (f *Factory) signIn(login bool, share func(ctx context.Context, run func())
 		kr = f.Deps.Keyring()
 	}
 	return &connect.SignIn{Flags: f.flags(), Named: f.configs().Named(), Console: f.Console(), Keyring: kr, Getenv: f.getenv, Home: f.Deps.Home,
-		Login: f.loginArgs(), Open: f.Deps.Open, Prompter: f.prompter(), Share: share,
+		Login: f.loginArgs(), Open: f.Deps.Open, Prompter: f.asking().Prompter(), Share: share,
 		Terminal: f.person().OnTerminal(), Scripted: f.Flags.Answers != "", OpenURLs: f.Flags.OpenURLs, Purpose: login}
 }

@@ -7,34 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestCommandWord(t *testing.T) {
-	root := NewCmdRoot(testFactory())
-	for _, c := range []struct {
-		args []string
-		word string
-		ok   bool
-	}{
-		{[]string{"call", "echo", "text=hi", "--", "srv"}, "call", true},
-		{[]string{"-o", "json", "call", "echo"}, "call", true},
-		{[]string{"--output=json", "tools"}, "tools", true},
-		{[]string{"-s", "github", "tools"}, "tools", true},
-		{[]string{"-sgithub", "tools"}, "tools", true},
-		{[]string{"-v", "--verbose", "--stdio", "./srv", "session"}, "session", true},
-		{[]string{"--accessible", "shell"}, "shell", true},
-		{[]string{"--version"}, "", true},
-		{[]string{"--", "call", "srv"}, "", true},
-		{[]string{"--url", "http://x/mcp"}, "", true},
-		{[]string{"--nope", "call"}, "", false},
-		{[]string{"-Z", "call"}, "", false},
-		{nil, "", true},
-	} {
-		word, ok := commandWord(root.PersistentFlags(), c.args)
-		if word != c.word || ok != c.ok {
-			t.Errorf("commandWord(%q) = %q, %v; want %q, %v", c.args, word, ok, c.word, c.ok)
-		}
-	}
-}
-
 // A run makes the command it runs and no other; help, a mistake, or no
 // command make them all.
 func TestRootMakesWhatItRuns(t *testing.T) {

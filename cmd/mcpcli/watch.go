@@ -2,16 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
-	"github.com/mcpcli/mcpcli/internal/interrupt"
+	"github.com/mcpcli/mcpcli/connect"
 	"github.com/mcpcli/mcpcli/render"
+	"github.com/mcpcli/mcpcli/shell"
 )
 
 // WatchOptions are what watch needs.
@@ -30,9 +28,7 @@ func NewCmdWatch(f *Factory, runF func(context.Context, *WatchOptions) error) *c
 	cmd := &cobra.Command{
 		Use:   "watch [--resource URI ...]",
 		Short: "Print the server's notifications as they arrive, until Ctrl+C",
-		Long:  page("watch"),
-		Example: `  mcpcli watch --resource demo://clock -- mcpcli demo-server
-  mcpcli watch -o json --url http://127.0.0.1:8080/mcp | jq .method`,
+		Long:  page("watch"), Example: examples("watch"),
 		Args: noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := render.NewNotifications(f.Deps.Out, f.JSON())
@@ -47,10 +43,7 @@ func NewCmdWatch(f *Factory, runF func(context.Context, *WatchOptions) error) *c
 				return err
 			}
 			opts := &WatchOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Resources: resources, Connect: connect}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return watchRun(cmd.Context(), opts)
+			return runOr(cmd, runF, watchRun, opts)
 		},
 	}
 	cmd.Flags().StringArrayVar(&resources, "resource", nil, "subscribe to the resource `URI` too (repeatable): notifications/resources/updated when it changes")
@@ -58,34 +51,7 @@ func NewCmdWatch(f *Factory, runF func(context.Context, *WatchOptions) error) *c
 }
 
 func watchRun(ctx context.Context, opts *WatchOptions) error {
-	return withSession(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
-		what := "notifications"
-		if len(opts.Resources) > 0 {
-			what += ", and changes to " + render.Line(strings.Join(opts.Resources, ", "))
-		}
-		opts.Console.Printf("mcpcli: watching %s for %s; Ctrl+C stops", render.Line(s.Server().Display()), what)
-		for _, uri := range opts.Resources {
-			if err := s.Subscribe(ctx, uri); err != nil {
-				if ctx.Err() != nil {
-					return stopped(ctx) // before the subscriptions were done
-				}
-				return err
-			}
-		}
-		err := s.Wait(ctx)
-		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-			return stopped(ctx)
-		}
-		return err
+	return connect.With(ctx, opts.Console, opts.Connect, func(s *client.Session) error {
+		return shell.Watch(ctx, s, opts.Console, opts.Resources)
 	})
-}
-
-// stopped is how watch ends when its context does: Ctrl+C (or a test's
-// cancel) is its normal end; SIGTERM or SIGHUP end it as they end any run.
-func stopped(ctx context.Context) error {
-	var sig interrupt.Signal
-	if errors.As(context.Cause(ctx), &sig) && sig.Sig != os.Interrupt {
-		return ctx.Err()
-	}
-	return nil
 }

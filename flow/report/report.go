@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/flow"
 	"github.com/mcpcli/mcpcli/internal/plural"
+	"github.com/mcpcli/mcpcli/lint"
 	"github.com/mcpcli/mcpcli/render"
 )
 
@@ -33,6 +34,23 @@ type Flow struct {
 	Err error
 	// Updated says --update rewrote the file.
 	Updated bool
+	// Findings are what lint found wrong in the asks the server made
+	// while the flow ran. They are reported with the flow; with Strict
+	// (--strict) any of them fails it.
+	Findings []lint.Finding
+	Strict   bool
+}
+
+// LintFails reports whether the flow's findings fail it (--strict).
+func (f Flow) LintFails() bool { return f.Strict && len(f.Findings) > 0 }
+
+// findingLine is a finding on one line, as Text and JUnit write it.
+func findingLine(fd lint.Finding) string {
+	times := ""
+	if fd.Count > 1 {
+		times = fmt.Sprintf(" (%d times)", fd.Count)
+	}
+	return fmt.Sprintf("lint %s %s  %s: %s%s [%s]", fd.Severity, fd.Rule, fd.Where, fd.Message, times, fd.Spec)
 }
 
 // Status is how a flow went.
@@ -51,7 +69,7 @@ func (f Flow) Status() Status {
 	switch {
 	case f.Err != nil:
 		return Error
-	case len(f.Mismatches) > 0:
+	case len(f.Mismatches) > 0 || f.LintFails():
 		return Fail
 	}
 	return Pass
@@ -81,7 +99,7 @@ func OK(flows []Flow) bool {
 func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) }
 
 // Text writes a line per flow, the diffs of a failing one indented under
-// it, then a closing line of counts:
+// it, and the lint findings of any, then a closing line of counts:
 //
 //	PASS   flows/create_repo.flow  3 steps, 0.412s
 //	FAIL   flows/delete.flow  1 step, 0.120s, 1 mismatch
@@ -101,9 +119,15 @@ func Text(w io.Writer, flows []Flow) error {
 			fmt.Fprintf(&b, "ERROR  %s: %s\n", name, render.Line(f.Err.Error()))
 			continue
 		case Fail:
-			fmt.Fprintf(&b, "FAIL   %s  %s, %ss, %s", name, plural.Count(len(f.Steps), "step", "steps"), seconds(f.Duration), plural.Count(len(f.Mismatches), "mismatch", "mismatches"))
+			fmt.Fprintf(&b, "FAIL   %s  %s, %ss", name, plural.Count(len(f.Steps), "step", "steps"), seconds(f.Duration))
+			if len(f.Mismatches) > 0 {
+				fmt.Fprintf(&b, ", %s", plural.Count(len(f.Mismatches), "mismatch", "mismatches"))
+			}
 		default:
 			fmt.Fprintf(&b, "PASS   %s  %s, %ss", name, plural.Count(len(f.Steps), "step", "steps"), seconds(f.Duration))
+		}
+		if len(f.Findings) > 0 {
+			fmt.Fprintf(&b, ", %s", plural.Count(len(f.Findings), "lint finding", "lint findings"))
 		}
 		if f.Updated {
 			b.WriteString(" (updated)")
@@ -115,6 +139,11 @@ func Text(w io.Writer, flows []Flow) error {
 				b.WriteString(render.Line(l))
 				b.WriteByte('\n')
 			}
+		}
+		for _, fd := range f.Findings {
+			b.WriteString("       ")
+			b.WriteString(render.Line(findingLine(fd)))
+			b.WriteByte('\n')
 		}
 	}
 	p, fl, e := Counts(flows)
@@ -139,13 +168,14 @@ func JSON(w io.Writer, flows []Flow) error {
 		Text    string `json:"text"`
 	}
 	type one struct {
-		Name       string     `json:"name"`
-		Status     Status     `json:"status"`
-		DurationMS int64      `json:"durationMs"`
-		Steps      int        `json:"steps"`
-		Updated    bool       `json:"updated,omitempty"`
-		Error      string     `json:"error,omitempty"`
-		Mismatches []mismatch `json:"mismatches"`
+		Name       string          `json:"name"`
+		Status     Status          `json:"status"`
+		DurationMS int64           `json:"durationMs"`
+		Steps      int             `json:"steps"`
+		Updated    bool            `json:"updated,omitempty"`
+		Error      string          `json:"error,omitempty"`
+		Mismatches []mismatch      `json:"mismatches"`
+		Findings   json.RawMessage `json:"findings"`
 	}
 	var doc struct {
 		Flows  []one `json:"flows"`
@@ -156,6 +186,11 @@ func JSON(w io.Writer, flows []Flow) error {
 	doc.Flows = []one{}
 	for _, f := range flows {
 		o := one{Name: f.Name, Status: f.Status(), DurationMS: f.Duration.Milliseconds(), Steps: len(f.Steps), Updated: f.Updated, Mismatches: []mismatch{}}
+		var fb strings.Builder
+		if err := lint.JSON(&fb, f.Findings); err != nil {
+			return err
+		}
+		o.Findings = json.RawMessage(fb.String())
 		if f.Err != nil {
 			o.Error = f.Err.Error()
 		}
@@ -181,12 +216,19 @@ func TAP(w io.Writer, flows []Flow, version int) error {
 		desc := tapEscape(render.Line(f.Name))
 		if f.Status() == Pass {
 			fmt.Fprintf(&b, "ok %d - %s\n", i+1, desc)
+			if len(f.Findings) > 0 {
+				b.WriteString("  ---\n")
+				tapFindings(&b, f.Findings)
+				b.WriteString("  ...\n")
+			}
 			continue
 		}
 		fmt.Fprintf(&b, "not ok %d - %s\n", i+1, desc)
 		b.WriteString("  ---\n")
 		if f.Err != nil {
 			fmt.Fprintf(&b, "  message: %s\n  severity: error\n", yamlString(f.Err.Error()))
+		} else if len(f.Mismatches) == 0 {
+			fmt.Fprintf(&b, "  message: %s\n  severity: fail\n", yamlString(plural.Count(len(f.Findings), "lint finding", "lint findings")+" (--strict)"))
 		} else {
 			fmt.Fprintf(&b, "  message: %s\n  severity: fail\n", yamlString(plural.Count(len(f.Mismatches), "mismatch", "mismatches")))
 			b.WriteString("  mismatches:\n")
@@ -200,10 +242,23 @@ func TAP(w io.Writer, flows []Flow, version int) error {
 				}
 			}
 		}
+		tapFindings(&b, f.Findings)
 		fmt.Fprintf(&b, "  duration_ms: %d\n  ...\n", f.Duration.Milliseconds())
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// tapFindings writes findings in a test point's YAML block.
+func tapFindings(b *strings.Builder, findings []lint.Finding) {
+	if len(findings) == 0 {
+		return
+	}
+	b.WriteString("  findings:\n")
+	for _, fd := range findings {
+		fmt.Fprintf(b, "    - rule: %s\n      severity: %s\n      where: %s\n      message: %s\n      spec: %s\n",
+			yamlString(fd.Rule), yamlString(string(fd.Severity)), yamlString(fd.Where.String()), yamlString(fd.Message), yamlString(fd.Spec))
+	}
 }
 
 // tapEscape keeps a description from starting a directive: # and \ are
@@ -236,15 +291,17 @@ func JUnit(w io.Writer, suite string, flows []Flow) error {
 		Time      string    `xml:"time,attr,omitempty"`
 		Errors    []failure `xml:"error"`
 		Failures  []failure `xml:"failure"`
+		SystemOut []string  `xml:"system-out"`
 	}
 	type testsuite struct {
-		XMLName  xml.Name   `xml:"testsuite"`
-		Name     string     `xml:"name,attr"`
-		Tests    int        `xml:"tests,attr"`
-		Failures int        `xml:"failures,attr"`
-		Errors   int        `xml:"errors,attr"`
-		Time     string     `xml:"time,attr"`
-		Cases    []testcase `xml:"testcase"`
+		XMLName   xml.Name   `xml:"testsuite"`
+		Name      string     `xml:"name,attr"`
+		Tests     int        `xml:"tests,attr"`
+		Failures  int        `xml:"failures,attr"`
+		Errors    int        `xml:"errors,attr"`
+		Time      string     `xml:"time,attr"`
+		Cases     []testcase `xml:"testcase"`
+		SystemOut string     `xml:"system-out,omitempty"`
 	}
 	type testsuites struct {
 		XMLName  xml.Name    `xml:"testsuites"`
@@ -274,10 +331,25 @@ func JUnit(w io.Writer, suite string, flows []Flow) error {
 					tc.Failures = append(tc.Failures, failure{Message: m.String(), Type: m.Subject, Body: m.Diff()})
 				}
 			}
+			for _, fd := range f.Findings {
+				if fd.Call == i+1 || fd.Call < 1 && i == 0 || fd.Call > len(f.Steps) && i == len(f.Steps)-1 {
+					tc.SystemOut = append(tc.SystemOut, findingLine(fd))
+					if f.Strict {
+						tc.Failures = append(tc.Failures, failure{Message: fd.Where.String() + ": " + fd.Message, Type: "lint " + fd.Rule, Body: findingLine(fd)})
+					}
+				}
+			}
 			if len(tc.Failures) > 0 {
 				ts.Failures++
 			}
 			ts.Cases = append(ts.Cases, tc)
+		}
+		if f.Err != nil {
+			var lines []string
+			for _, fd := range f.Findings {
+				lines = append(lines, findingLine(fd))
+			}
+			ts.SystemOut = strings.Join(lines, "\n")
 		}
 		ts.Tests = len(ts.Cases)
 		doc.Tests += ts.Tests
@@ -303,4 +375,16 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// Write writes flows on w as format says: "json", "tap" (TAP version
+// tap), or text (a line per flow).
+func Write(w io.Writer, format string, tap int, flows []Flow) error {
+	switch format {
+	case "json":
+		return JSON(w, flows)
+	case "tap":
+		return TAP(w, flows, tap)
+	}
+	return Text(w, flows)
 }

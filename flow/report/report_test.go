@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/flow"
 	"github.com/mcpcli/mcpcli/flow/report"
+	"github.com/mcpcli/mcpcli/lint"
 )
 
 var call = flow.Request{Kind: flow.Call, Target: "delete_project"}
@@ -223,5 +224,66 @@ func TestJSONEscapesWhatATerminalObeys(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), `a\u202eb.flow`) {
 		t.Errorf("JSON lost the name: %s", b.String())
+	}
+}
+
+// findingsSample is a flow whose server asked something lint flags: once
+// reported alone, once failing the flow under --strict.
+func findingsSample(strict bool) []report.Flow {
+	fd := lint.Finding{Rule: lint.SecretInForm, Severity: lint.Error, Spec: "2026-07-28/client/elicitation#form-mode-security",
+		Message: "the form asks for \"password\" \u001b[31m", Count: 2,
+		Where: lint.Where{Server: "demo", Method: "tools/call", Target: "login", Call: 1, Round: 1, Key: "login", Field: "password"}}
+	return []report.Flow{{Name: "flows/login.flow", Duration: 10 * time.Millisecond, Steps: []flow.Request{{Kind: flow.Call, Target: "login"}}, Findings: []lint.Finding{fd}, Strict: strict}}
+}
+
+func TestFindingsAreReportedWithTheFlow(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		fl := findingsSample(strict)
+		wantStatus := map[bool]report.Status{false: report.Pass, true: report.Fail}[strict]
+		if got := fl[0].Status(); got != wantStatus {
+			t.Errorf("strict %v: Status = %s, want %s", strict, got, wantStatus)
+		}
+		var text, js, tap, junit bytes.Buffer
+		if err := report.Text(&text, fl); err != nil {
+			t.Fatal(err)
+		}
+		head := map[bool]string{false: "PASS   flows/login.flow  1 step, 0.010s, 1 lint finding\n", true: "FAIL   flows/login.flow  1 step, 0.010s, 1 lint finding\n"}[strict]
+		line := `       lint error secret-in-form  server "demo", tools/call "login", round 1, ask "login", field "password": the form asks for "password"  (2 times) [2026-07-28/client/elicitation#form-mode-security]` + "\n"
+		if !strings.HasPrefix(text.String(), head+line) {
+			t.Errorf("strict %v: Text =\n%s\nwant it to start with\n%s%s", strict, text.String(), head, line)
+		}
+		if err := report.JSON(&js, fl); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Flows []struct {
+				Status   string
+				Findings []struct{ Rule, Key string }
+			}
+		}
+		if err := json.Unmarshal(js.Bytes(), &doc); err != nil || len(doc.Flows[0].Findings) != 1 || doc.Flows[0].Findings[0].Rule != lint.SecretInForm || doc.Flows[0].Status != string(wantStatus) {
+			t.Errorf("strict %v: JSON = %s (%v)", strict, js.String(), err)
+		}
+		if err := report.TAP(&tap, fl, 14); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(tap.String(), "  findings:\n    - rule: \"secret-in-form\"\n") {
+			t.Errorf("strict %v: TAP has no findings:\n%s", strict, tap.String())
+		}
+		if err := report.JUnit(&junit, "mcpcli test", fl); err != nil {
+			t.Fatal(err)
+		}
+		hasFailure := strings.Contains(junit.String(), `type="lint secret-in-form"`)
+		if !strings.Contains(junit.String(), "<system-out>lint error secret-in-form") || hasFailure != strict {
+			t.Errorf("strict %v: JUnit (a failure: %v):\n%s", strict, hasFailure, junit.String())
+		}
+		if strings.ContainsAny(text.String()+junit.String()+js.String()+tap.String(), "\x1b") {
+			t.Errorf("strict %v: an escape character reached the output", strict)
+		}
+		if _, err := exec.LookPath("xmllint"); err == nil {
+			if err := xmllint(t, junit.Bytes()); err != nil {
+				t.Errorf("strict %v: JUnit with findings fails jenkins-junit.xsd:\n%s\n%s", strict, err, junit.String())
+			}
+		}
 	}
 }

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/flow"
+	"github.com/mcpcli/mcpcli/flow/runner"
 	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/internal/suggest"
@@ -36,6 +38,8 @@ type Options struct {
 	JSON    bool
 	Save    string
 	Replay  request.Replay
+	// Flow is the server a flow file saved here names (save flow FILE).
+	Flow flow.Server
 	// Connect connects with the answerer, sampler and step hook recorded
 	// by rec.
 	Connect func(ctx context.Context, rec *request.Recorder) (*client.Session, error)
@@ -335,6 +339,7 @@ const help = `commands:
   sampling on|off       answer the server's sampling requests, or not
   save [FILE]           write the requests as a script of one-shot commands
                         (without FILE: in mcpcli's state directory)
+  save flow FILE        write the requests as a flow file that 'mcpcli test' replays
   restart, reconnect    start the server again (stdio) or connect again (HTTP)
   quit                  end the session (so does end of input)`
 
@@ -428,6 +433,17 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 	case "sampling":
 		return false, l.sampling(args)
 	case "save":
+		if len(args) > 0 && args[0] == "flow" {
+			if len(args) != 2 {
+				return false, errors.New("save flow takes one file name: save flow FILE.flow")
+			}
+			msg, err := runner.Save(args[1], l.o.Flow, runner.FromSession(l.reqs))
+			if err != nil {
+				return false, err
+			}
+			l.con.Printf("%s", render.Line(msg))
+			return false, nil
+		}
 		path := l.o.Replay.DefaultPath
 		switch {
 		case len(args) == 1:
@@ -516,6 +532,7 @@ func (l *line) send(ctx context.Context, r *request.Request) error {
 	l.s.Drain()
 	saved := &l.reqs[id-1]
 	saved.Rounds = l.rec.Rounds(id)
+	saved.Result, saved.Err = res, err
 	l.con.EndProgress()
 	if err != nil {
 		saved.Left = "failed"

@@ -120,6 +120,7 @@ type call struct {
 	task     *client.TaskStatus // the task the call runs as, if it does
 	result   *client.Result
 	errText  string
+	err      error  // stateFailed: the error as the client returned it (a flow file's expected error)
 	lost     string // the connection ended (or was restarted) while it ran: said so
 	view     *resultView
 	rerunOf  int
@@ -366,6 +367,7 @@ func (m *Model) callDone(msg callDoneMsg) tea.Cmd {
 		}
 	default:
 		c.state = stateFailed
+		c.err = msg.err
 		c.errText = m.o.ErrorText(m.c.Explain(msg.err))
 		if !m.gone && !m.reconnecting && unreachable(msg.err) {
 			m.lostConnection(msg.err)

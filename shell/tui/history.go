@@ -125,8 +125,8 @@ func (m *Model) toggleSubscribe() tea.Cmd {
 
 // The saved script.
 
-// save writes the session's requests as a script (S, and on quitting with
-// --save).
+// save writes the session's requests as a script to --save's file, on
+// quitting (S asks which file and which kind: save.go).
 func (m *Model) save() {
 	p := m.o.SavePath
 	if p == "" {

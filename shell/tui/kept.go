@@ -29,6 +29,25 @@ import (
 // when Options.ResultBudget is 0.
 const DefaultResultBudget = 64 << 20
 
+// Budget is a session's --result-budget (a pflag.Value): a size, as
+// transport.ParseSize reads it, of at least 1 MiB.
+type Budget int64
+
+func (b *Budget) String() string { return transport.FormatSize(int64(*b)) }
+func (b *Budget) Type() string   { return "SIZE" }
+
+func (b *Budget) Set(s string) error {
+	n, err := transport.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	if n < 1<<20 {
+		return fmt.Errorf("%q is less than 1MiB, too small to keep a result of any size", s)
+	}
+	*b = Budget(n)
+	return nil
+}
+
 // MaxSpilled bounds the results spilled to disk; past it, the oldest are
 // dropped.
 const MaxSpilled = 1 << 30

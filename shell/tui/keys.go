@@ -43,6 +43,7 @@ const (
 	paneConfirm // a yes or no line
 	paneLevel   // the log level picker
 	paneCaps    // the client's capabilities
+	paneSave    // S: save the session, as a script or a flow file
 	numPanes
 )
 
@@ -76,7 +77,7 @@ var everywhere = []binding{
 	{keys: []string{"!"}, show: "!", does: "answer an ask that waits (a list, when more wait)"},
 	{keys: []string{"?"}, show: "?", does: "these keys", foot: "? keys"},
 	{keys: []string{"L"}, show: "L", does: "the server's log level"},
-	{keys: []string{"S"}, show: "S", does: "save the session as a script of one-shot commands"},
+	{keys: []string{"S"}, show: "S", does: "save the session: s as a script of one-shot commands, f as a flow file that mcpcli test replays (the file's name filled in, to edit)"},
 	{keys: []string{"C"}, show: "C", does: "the client's capabilities: sampling on or off, roots added and removed"},
 	{keys: []string{"R"}, show: "R", does: "restart a stdio server, or reconnect to an HTTP one (History, Activity and the wire are kept)"},
 	{keys: []string{"ctrl+c"}, show: "ctrl+c", does: "cancel the request on screen (or the latest running); at rest, twice quits"},
@@ -153,6 +154,13 @@ var panes = [numPanes]struct {
 		{keys: []string{"enter", "space"}, show: "enter", does: "turn sampling on or off; add a directory", foot: "enter turn on/off, add"},
 		{keys: []string{"d", "x", "delete", "backspace"}, show: "d", does: "remove the root chosen", foot: "d remove a root"},
 		{keys: []string{"esc", "q", "C"}, show: "esc", does: "back", foot: "esc back"},
+	}},
+	paneSave: {"Save the session (S)", []binding{
+		{keys: []string{"s"}, show: "s", does: "a script of one-shot commands (sh runs it); --save names its file", foot: "s script"},
+		{keys: []string{"f"}, show: "f", does: "a flow file, a test: mcpcli test replays it and checks each ask and result", foot: "f flow file"},
+		{keys: []string{"up", "k", "down", "j"}, show: "↑/↓", does: "choose", foot: "↑/↓ choose"},
+		{keys: []string{"enter"}, show: "enter", does: "choose it; then type or edit the file's name, enter saves", foot: "enter choose"},
+		{keys: []string{"esc", "q"}, show: "esc", does: "back (while typing the name: back to the choice)", foot: "esc back"},
 	}},
 	paneLevel: {"Log level", []binding{
 		{keys: []string{"up", "k", "down", "j"}, show: "↑/↓", does: "choose", foot: "↑/↓ choose"},
@@ -317,7 +325,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.modal = &capsModal{}
 		return nil
 	case "S":
-		m.save()
+		m.modal = &saveModal{}
 		return nil
 	case "R":
 		return m.restart()

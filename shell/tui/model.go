@@ -24,6 +24,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/flow"
 	"github.com/mcpcli/mcpcli/internal/plural"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
@@ -86,6 +87,8 @@ type Options struct {
 	Replay request.Replay
 	// SavePath is --save: where S (and quitting) writes the script.
 	SavePath string
+	// Flow is the server a flow file saved with S names (its server line).
+	Flow flow.Server
 	// WriteFile writes the saved script; nil means request.WriteScriptFile.
 	WriteFile func(name string, data []byte, perm os.FileMode) error
 	// Now is the clock; nil means time.Now.
@@ -431,6 +434,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.PasteMsg:
 		if c, ok := m.modal.(*capsModal); ok {
 			c.paste(msg.Content)
+			return m, nil
+		}
+		if s, ok := m.modal.(*saveModal); ok {
+			s.paste(msg.Content)
 			return m, nil
 		}
 		if l := m.filtering(); l != nil {

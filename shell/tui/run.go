@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/flow"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/shell"
@@ -26,6 +27,8 @@ type RunOptions struct {
 	Replay  request.Replay
 	// Save is --save FILE: where S, and quitting, write the script.
 	Save string
+	// Flow is the server a flow file saved with S names.
+	Flow flow.Server
 	// ErrorText words an error as the one-shot commands do.
 	ErrorText func(error) string
 	// KeyGuard is how long the session's own questions ignore keys, as
@@ -55,7 +58,7 @@ func Run(ctx context.Context, opts *RunOptions) error {
 		Context: ctx,
 		Client:  s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
 		Transport: via, Negotiated: negotiated, How: how,
-		Replay: opts.Replay, SavePath: opts.Save,
+		Replay: opts.Replay, SavePath: opts.Save, Flow: opts.Flow,
 		ErrorText:    opts.ErrorText,
 		KeyGuard:     opts.KeyGuard,
 		ResultBudget: opts.ResultBudget,
