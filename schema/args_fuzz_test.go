@@ -18,6 +18,7 @@ import (
 // token stream, each object's keys in a set of their own.
 func hasDuplicateKey(data []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // a number no float64 holds (1e700) must not end the walk
 	type frame struct {
 		object bool
 		keys   map[string]bool
