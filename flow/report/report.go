@@ -106,7 +106,7 @@ func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), '
 //	       step 1 (call delete_project), round 1, ask "confirm_delete": required (line 9)
 //	         - == ["confirm"]
 //	         + []
-//	ERROR  flows/broken.flow: flows/broken.flow:3:1: "rond" is not a flow keyword
+//	ERROR  flows/broken.flow:3:1: "rond" is not a flow keyword
 //	3 flows, 1 passed, 1 failed, 1 error, in 0.6s
 func Text(w io.Writer, flows []Flow) error {
 	var b strings.Builder
@@ -116,7 +116,13 @@ func Text(w io.Writer, flows []Flow) error {
 		name := render.Line(f.Name)
 		switch f.Status() {
 		case Error:
-			fmt.Fprintf(&b, "ERROR  %s: %s\n", name, render.Line(f.Err.Error()))
+			// An error that names the file (file:line) is not
+			// prefixed with its name again.
+			msg := render.Line(f.Err.Error())
+			if !strings.HasPrefix(msg, name+":") {
+				msg = name + ": " + msg
+			}
+			fmt.Fprintf(&b, "ERROR  %s\n", msg)
 			continue
 		case Fail:
 			fmt.Fprintf(&b, "FAIL   %s  %s, %ss", name, plural.Count(len(f.Steps), "step", "steps"), seconds(f.Duration))

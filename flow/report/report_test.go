@@ -47,7 +47,7 @@ FAIL   flows/delete #1.flow  2 steps, 0.120s, 2 mismatches
        step 1 (call delete_project): text (line 12)
          - == "Deleted."
          + "\u001b[31mKept <b>&</b>\u202e"
-ERROR  flows/broken.flow: flows/broken.flow:3:1: "rond" is not a flow keyword second line
+ERROR  flows/broken.flow:3:1: "rond" is not a flow keyword second line
 3 flows, 1 passed, 1 failed, 1 error, in 0.5s
 `
 	if diff := cmp.Diff(want, b.String()); diff != "" {
