@@ -29,27 +29,7 @@ const DefaultMaxBranches = 64
 
 // Plug is the session's Answerer while a tree is explored: each branch
 // plugs its own in. Connect the session with it.
-type Plug struct {
-	mu  sync.Mutex
-	cur client.Answerer
-}
-
-// Answer implements client.Answerer.
-func (p *Plug) Answer(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
-	p.mu.Lock()
-	a := p.cur
-	p.mu.Unlock()
-	if a == nil {
-		return nil, fmt.Errorf("explore: round %d came with nobody to answer it", r.Number)
-	}
-	return a.Answer(ctx, r)
-}
-
-func (p *Plug) set(a client.Answerer) {
-	p.mu.Lock()
-	p.cur = a
-	p.mu.Unlock()
-}
+type Plug = client.Switch
 
 // Choice is how one round was answered: each key's action.
 type Choice map[string]string
@@ -225,9 +205,9 @@ func (t *tree) one(ctx context.Context, prefix []Choice) Branch {
 		freq.Args, _ = json.Marshal(t.req.Args)
 	}
 	tape := flow.Record(freq, chooser)
-	t.plug.set(tape)
+	t.plug.Set(tape)
 	res, err := request.Send(ctx, t.s, t.req, 0)
-	t.plug.set(nil)
+	t.plug.Set(nil)
 	mu.Lock()
 	defer mu.Unlock()
 	return Branch{Path: path, Run: tape.Finish(res, err)}

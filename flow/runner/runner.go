@@ -25,8 +25,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/flow"
 	"github.com/mcpcli/mcpcli/flow/report"
@@ -220,28 +218,6 @@ func (o *Options) done(f report.Flow) {
 	}
 }
 
-// switcher is the connection's Answerer: each step plugs its Tape in.
-type switcher struct {
-	mu  sync.Mutex
-	cur client.Answerer
-}
-
-func (s *switcher) Answer(ctx context.Context, r client.Round) (map[string]*mcp.ElicitResult, error) {
-	s.mu.Lock()
-	a := s.cur
-	s.mu.Unlock()
-	if a == nil {
-		return nil, errors.New("an ask came between two steps of the flow, with nobody to answer it")
-	}
-	return a.Answer(ctx, r)
-}
-
-func (s *switcher) set(a client.Answerer) {
-	s.mu.Lock()
-	s.cur = a
-	s.mu.Unlock()
-}
-
 // watch is the connection's lint: each flow gets a linter of its own,
 // which first sees the handshake the connection began with (the
 // protocol and capabilities its checks read).
@@ -279,7 +255,10 @@ func (w *watch) start() *lint.Linter {
 }
 
 func (o *Options) runJob(ctx context.Context, j *job, out []Outcome) {
-	sw := &switcher{}
+	// The connection's Answerer: each step plugs its Tape in.
+	sw := &client.Switch{Idle: func(client.Round) error {
+		return errors.New("an ask came between two steps of the flow, with nobody to answer it")
+	}}
 	w := &watch{opts: o.Lint}
 	start := time.Now()
 	s, err := o.Dial(ctx, j.server, sw, w.observe)
@@ -317,7 +296,7 @@ func (o *Options) runJob(ctx context.Context, j *job, out []Outcome) {
 }
 
 // steps replays every step of f on s, in order.
-func (o *Options) steps(ctx context.Context, s *client.Session, sw *switcher, f *flow.File) ([]flow.Run, error) {
+func (o *Options) steps(ctx context.Context, s *client.Session, sw *client.Switch, f *flow.File) ([]flow.Run, error) {
 	var runs []flow.Run
 	for _, st := range f.Steps {
 		req, err := asRequest(st.Request)
@@ -325,9 +304,9 @@ func (o *Options) steps(ctx context.Context, s *client.Session, sw *switcher, f 
 			return runs, fmt.Errorf("%s:%d: %v", f.Name, st.Line, err)
 		}
 		tape := st.Replay(o.Env)
-		sw.set(tape)
+		sw.Set(tape)
 		res, err := request.Send(ctx, s, req, 0)
-		sw.set(nil)
+		sw.Set(nil)
 		var env *flow.EnvError
 		if errors.As(err, &env) {
 			return runs, fmt.Errorf("%s:%d: the answer to %q takes $%s from the environment, which is not set; set it (export %s=...) and run again: the file never holds the secret", f.Name, env.Line, env.Key, env.Name, env.Name)
