@@ -113,14 +113,7 @@ fuzz:
 	      *) echo "make fuzz: $$name in $$f is not in FUZZ_TARGETS: add it"; exit 1;; esac; \
 	  done; \
 	done
-	@for t in $(FUZZ_TARGETS); do \
-	  pkg=$${t%%:*}; name=$${t##*:}; \
-	  echo "== $$name in $$pkg, for $(FUZZTIME)"; \
-	  grep -qs "^func $$name(" $$pkg/*_test.go || { echo "make fuzz: there is no $$name in $$pkg: fix FUZZ_TARGETS"; exit 1; }; \
-	  $(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) || { \
-	    echo "make fuzz: $$name in $$pkg failed; the failing input is in $$pkg/testdata/fuzz/$$name/ (go test $$pkg -run '$$name/FILE' runs it again): fix the bug, keep the file as a seed"; \
-	    exit 1; }; \
-	done
+	@GO="$(GO)" FUZZTIME="$(FUZZTIME)" scripts/fuzz $(FUZZ_TARGETS)
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
