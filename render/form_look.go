@@ -35,7 +35,7 @@ func newLook() *look {
 type Palette struct {
 	Text        string // options, typed text
 	Dim         string // descriptions, hints, footers, rules
-	Placeholder string // the grey hint in an empty input
+	Placeholder string // the grey hint in an empty input (drawn in italics too, so that without color it is not taken for a value)
 	Title       string // a field's title
 	Accent      string // selectors, the input prompt
 	Good        string // chosen options
@@ -127,7 +127,7 @@ func lookStyles(dark bool) *huh.Styles {
 		fs.BlurredButton = fs.BlurredButton.Foreground(c(p.OffText)).Background(c(p.Off)).SetString("○")
 		fs.Next = fs.FocusedButton
 		fs.TextInput.Cursor = fg(p.Good)
-		fs.TextInput.Placeholder = fg(p.Placeholder)
+		fs.TextInput.Placeholder = fg(p.Placeholder).Italic(true)
 		fs.TextInput.Prompt = fg(p.Accent)
 		fs.TextInput.Text = fg(p.Text)
 	}

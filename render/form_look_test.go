@@ -2,10 +2,12 @@ package render
 
 import (
 	"image/color"
+	"regexp"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/mcpcli/mcpcli/demoserver"
 )
@@ -54,5 +56,41 @@ func TestCutMarksOnce(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Without color (NO_COLOR, or a terminal that has none) a placeholder
+// must still not pass for a value typed in: it is drawn in italics, which
+// survive where colors are dropped.
+func TestPlaceholderIsNotTakenForAValueWithoutColor(t *testing.T) {
+	schema := `{"type":"object","properties":{"site":{"type":"string","format":"uri"}},"required":["site"]}`
+	m := newBenchModel(roundOf([3]string{"site", "Where?", schema})) // sized, the field focused
+	var b strings.Builder
+	w := &colorprofile.Writer{Forward: &b, Profile: colorprofile.Ascii}
+	if _, err := w.WriteString(m.View().Content); err != nil {
+		t.Fatal(err)
+	}
+	drawn := b.String()
+	if !strings.Contains(drawn, "example.com/page") {
+		t.Fatalf("the empty uri field shows no placeholder:\n%q", drawn)
+	}
+	if !regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?3m[^\x1b]*example\.com/page`).MatchString(drawn) {
+		t.Errorf("without color the uri field's placeholder is not in italics, so it reads as a value:\n%q", drawn)
+	}
+	// The other inputs with placeholders: a value typed at a prompt and
+	// the sampling reply, on both backgrounds.
+	for _, dark := range []bool{true, false} {
+		if !lookStyles(dark).Blurred.TextInput.Placeholder.GetItalic() {
+			t.Errorf("lookStyles(dark=%v): a blurred field's placeholder is not in italics", dark)
+		}
+		v := newValueModel(Question{})
+		v.look.dark = dark
+		v.styleInput()
+		if !v.input.Styles().Focused.Placeholder.GetItalic() {
+			t.Errorf("valueModel (dark=%v): the placeholder is not in italics", dark)
+		}
+		if !areaStyles(dark).Focused.Placeholder.GetItalic() {
+			t.Errorf("areaStyles(%v): the sampling reply's placeholder is not in italics", dark)
+		}
 	}
 }

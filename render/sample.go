@@ -306,7 +306,7 @@ func areaStyles(dark bool) textarea.Styles {
 	for _, st := range []*textarea.StyleState{&s.Focused, &s.Blurred} {
 		st.Text = fg(p.Text)
 		st.CursorLine = fg(p.Text) // no band behind the line being typed
-		st.Placeholder = fg(p.Placeholder)
+		st.Placeholder = fg(p.Placeholder).Italic(true)
 		st.Prompt = fg(p.Accent)
 		st.EndOfBuffer = fg(p.Dim)
 		st.LineNumber = fg(p.Dim)

@@ -154,7 +154,7 @@ func (m *valueModel) styleInput() {
 	for _, s := range []*textinput.StyleState{&st.Focused, &st.Blurred} {
 		s.Prompt = lipgloss.NewStyle().Foreground(lipgloss.Color(p.Accent))
 		s.Text = lipgloss.NewStyle().Foreground(lipgloss.Color(p.Text))
-		s.Placeholder = lipgloss.NewStyle().Foreground(lipgloss.Color(p.Placeholder))
+		s.Placeholder = lipgloss.NewStyle().Foreground(lipgloss.Color(p.Placeholder)).Italic(true)
 		s.Suggestion = lipgloss.NewStyle().Foreground(lipgloss.Color(p.Dim))
 	}
 	st.Cursor.Color = lipgloss.Color(p.Accent)
