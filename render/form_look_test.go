@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpcli/mcpcli/demoserver"
 )
@@ -92,5 +93,39 @@ func TestPlaceholderIsNotTakenForAValueWithoutColor(t *testing.T) {
 		if !areaStyles(dark).Focused.Placeholder.GetItalic() {
 			t.Errorf("areaStyles(%v): the sampling reply's placeholder is not in italics", dark)
 		}
+	}
+}
+
+// The header is drawn once per change, and follows each: the terminal's
+// size and background, and a banner.
+func TestHeaderFollowsWhatItIsDrawnFrom(t *testing.T) {
+	m := newBenchModel(roundOf([3]string{"profile", "Tell me about yourself.", demoserver.ProfileSchema}))
+	head := func() string { return strings.Join(m.header(), "\n") }
+	dark := head()
+	if again := head(); again != dark {
+		t.Fatalf("the header drawn twice differs:\n%q\n%q", dark, again)
+	}
+	m.Update(tea.BackgroundColorMsg{Color: color.White})
+	if light := head(); light == dark {
+		t.Errorf("the header looks the same on a light background as on a dark one:\n%q", light)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 24})
+	for _, l := range m.header() {
+		if Width(l) > 40 {
+			t.Errorf("at 40 columns the header has a line %d cells wide: %q", Width(l), l)
+		}
+	}
+	m.banner = "Key guard: the keys typed before this was drawn were dropped"
+	if h := ansi.Strip(head()); !strings.Contains(h, "Key guard") {
+		t.Errorf("the header does not show the banner set:\n%s", h)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 20, Height: 5})
+	tiny := m.header()
+	if len(tiny) != 1 {
+		t.Fatalf("at 20x5 the header has %d lines, want the title alone", len(tiny))
+	}
+	_ = append(tiny, "a line a caller adds") // must not reach the kept header
+	if full := m.fullHeader(); len(full) > 1 && full[1] == "a line a caller adds" {
+		t.Errorf("a caller's append wrote into the kept header: %q", full)
 	}
 }

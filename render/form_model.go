@@ -76,6 +76,11 @@ type askModel struct {
 	msgLines []string // the message, wrapped to msgWidth
 	msgWidth int
 
+	// hdr is the last header drawn, for hdrKey: one frame asks for it
+	// about ten times (to size the body, to tell a tiny screen, to draw).
+	hdr    []string
+	hdrKey headerKey
+
 	// args is set when the form asks for a request's arguments rather
 	// than answering a server's ask: its title, and no decline.
 	args *Arguments
@@ -194,7 +199,7 @@ func (m *askModel) header() []string {
 	if m.height < len(full)+footerLines+minBody {
 		// A tiny terminal: the screen goes to the field being answered,
 		// under the ask's title alone.
-		return full[:1]
+		return full[:1:1]
 	}
 	return full
 }
@@ -207,7 +212,23 @@ const minBody = 3
 // footer in full (see header).
 func (m *askModel) compact() bool { return len(m.header()) == 1 && len(m.fullHeader()) > 1 }
 
+// headerKey is what the header is drawn from that can change.
+type headerKey struct {
+	width, height int
+	dark          bool
+	banner        string
+	args          *Arguments
+}
+
 func (m *askModel) fullHeader() []string {
+	key := headerKey{m.innerWidth(), m.height, m.look.dark, m.banner, m.args}
+	if m.hdr == nil || key != m.hdrKey {
+		m.hdr, m.hdrKey = m.drawHeader(), key
+	}
+	return m.hdr[:len(m.hdr):len(m.hdr)] // full: a caller's append copies
+}
+
+func (m *askModel) drawHeader() []string {
 	w := m.innerWidth()
 	title, sub := AskTitle(m.r, m.i), "your answers go to "+Who(m.r.Server)
 	if m.args != nil {

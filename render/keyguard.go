@@ -1,7 +1,10 @@
 package render
 
 import (
+	"reflect"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -91,7 +94,49 @@ type guarded struct {
 	g      *Guard
 	onDrop func(key string)
 	inited func() // the terminal is set up: Init comes after (nil: nothing)
+
+	// last is the frame last drawn, and same says nothing has changed
+	// since: bubbletea asks for a frame after every message, and the
+	// ones no model of mcpcli's reads change nothing (see inert).
+	last *tea.View
+	same bool
+
+	// ready is set once the terminal has said its size, or
+	// setupWait has passed: a frame laid out before for a guessed size
+	// would be laid out again at once, and never shown (bubbletea shows
+	// only the last frame of each of its ticks).
+	ready bool
 }
+
+// setupWait is the longest the first frame waits for the terminal's size,
+// which bubbletea asks for as it starts and a terminal gives at once; only
+// a program without a terminal (a test's pipes) waits it out.
+const setupWait = 30 * time.Millisecond
+
+// setupOver is setupWait's end.
+type setupOver struct{}
+
+// inert says msg is one no model of mcpcli's (nor huh's or bubbles')
+// reads: the color profile (bubbletea itself downsamples to it), the
+// environment, and bubbletea's own requests (the question of the
+// background, of the cursor's place: types of its own that no other
+// package can name), all sent as a program starts, when each frame drawn
+// for nothing costs about 0.4 ms.
+func inert(msg tea.Msg) bool {
+	switch msg.(type) {
+	case tea.ColorProfileMsg, tea.EnvMsg:
+		return true
+	}
+	t := reflect.TypeOf(msg)
+	if t == nil || t.PkgPath() != teaPkg {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(t.Name())
+	return !unicode.IsUpper(r) // unexported
+}
+
+// teaPkg is bubbletea's import path.
+var teaPkg = reflect.TypeOf(tea.KeyPressMsg{}).PkgPath()
 
 // drop reports whether key is dropped, and says so.
 func (w *guarded) drop(key string) bool {
@@ -108,10 +153,23 @@ func (w *guarded) Init() tea.Cmd {
 	if w.inited != nil {
 		w.inited()
 	}
-	return w.m.Init()
+	return tea.Batch(w.m.Init(), tea.Tick(setupWait, func(time.Time) tea.Msg { return setupOver{} }))
 }
 
 func (w *guarded) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if inert(msg) {
+		w.same = w.last != nil
+		return w, nil
+	}
+	w.same = false
+	switch msg.(type) {
+	case setupOver:
+		w.same = w.ready && w.last != nil // ready already: nothing changed
+		w.ready = true
+		return w, nil
+	case tea.WindowSizeMsg:
+		w.ready = true
+	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if w.drop(msg.String()) {
@@ -136,9 +194,15 @@ func (w *guarded) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (w *guarded) View() tea.View {
-	v := w.m.View()
+	if !w.ready {
+		return tea.View{} // nothing yet: the key guard's time has not begun
+	}
+	if !w.same || w.last == nil {
+		v := w.m.View()
+		w.last = &v
+	}
 	w.g.Drawn()
-	return v
+	return *w.last
 }
 
 func screenOf(m tea.Model) int {

@@ -213,3 +213,55 @@ func TestSamplingIgnoresTypeAhead(t *testing.T) {
 		t.Fatal("Sample did not end")
 	}
 }
+
+// countingModel counts the frames it is asked for, and changes with every
+// message it is given.
+type countingModel struct{ views, msgs int }
+
+func (c *countingModel) Init() tea.Cmd { return nil }
+func (c *countingModel) Update(tea.Msg) (tea.Model, tea.Cmd) {
+	c.msgs++
+	return c, nil
+}
+func (c *countingModel) View() tea.View {
+	c.views++
+	return tea.NewView(strings.Repeat("x", c.msgs))
+}
+
+// The first frame waits for the terminal's size (or setupWait): a frame
+// laid out before would never be shown. Then the messages no model reads
+// (the color profile, the environment, bubbletea's own requests, all sent
+// as a program starts) draw no frame: the last one stands. Any other
+// message draws one.
+func TestFramesDrawnForNothingAreNotDrawn(t *testing.T) {
+	c := &countingModel{}
+	w := &guarded{m: c, g: NewGuard(0, nil)}
+	if got := w.View(); got.Content != "" || c.views != 0 {
+		t.Fatalf("View() before the terminal said its size = %q after %d frames, want nothing and 0", got.Content, c.views)
+	}
+	w.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if got := w.View().Content; got != "x" || c.views != 1 {
+		t.Fatalf("View() once the size came = %q after %d frames, want \"x\" after 1", got, c.views)
+	}
+	asked := tea.RequestBackgroundColor() // bubbletea's own request, of a type of its own
+	for _, msg := range []tea.Msg{tea.ColorProfileMsg{}, tea.EnvMsg(nil), asked, setupOver{}} {
+		w.Update(msg)
+		if got := w.View().Content; got != "x" || c.views != 1 || c.msgs != 1 {
+			t.Errorf("after %T: View() = %q with %d frames drawn and %d messages given, want the last frame, 1 and 1", msg, got, c.views, c.msgs)
+		}
+	}
+	for i, msg := range []tea.Msg{tea.BackgroundColorMsg{}, tea.KeyPressMsg{Code: 'a', Text: "a"}} {
+		w.Update(msg)
+		if got, want := w.View().Content, strings.Repeat("x", 2+i); got != want || c.views != 2+i {
+			t.Errorf("after %T: View() = %q with %d frames drawn, want %q and %d", msg, got, c.views, want, 2+i)
+		}
+	}
+
+	// No terminal to say its size: the frame comes at setupWait's end.
+	c = &countingModel{}
+	w = &guarded{m: c, g: NewGuard(0, nil)}
+	w.Update(setupOver{})
+	if got := w.View().Content; got != "" || c.views != 1 {
+		t.Errorf("View() after setupWait = %q after %d frames, want \"\" after 1", got, c.views)
+	}
+}
