@@ -73,7 +73,7 @@ func (f *Factory) flowRun(cmd *cobra.Command, args []string, jobs int, strict bo
 func (f *Factory) flowDialer() *connect.Flows {
 	con := render.NewConsoleFor(f.Deps.Err, false, f.getenv)
 	return &connect.Flows{Flags: f.flags(), Configs: f.configs(), Machine: f.machine(), Explain: shell.Words{}.Error,
-		Options: connect.Options{Console: con, Version: version, Trace: f.runTrace(), Undeclared: shell.Undeclared, SignIn: f.signIn(false, nil).For, Quiet: !f.Deps.ErrTTY}}
+		Options: connect.Options{Console: con, Version: version, Trace: f.runTrace(), Mark: f.mark, Undeclared: shell.Undeclared, SignIn: f.signIn(false, nil).For, Quiet: !f.Deps.ErrTTY}}
 }
 
 // flowServer is the server the flags name, as a flow file names it.
