@@ -324,6 +324,16 @@ func (s *styles) warnIf(tags string) string {
 }
 
 // detailCache keeps the detail pane of the entry under the cursor for one
+// toolDetail is a tool in full, for the pane beside the list and the
+// details view alike: with what the server says of tasks where the tool
+// says nothing of them.
+func (m *Model) toolDetail(buf *bytes.Buffer, t *mcp.Tool, raw []byte, w int) {
+	render.ToolDetail(buf, t, raw, w)
+	if m.runsTasks() && render.TaskSupport(raw) == "" {
+		fmt.Fprintln(buf, "  "+render.ServerRunsTasks)
+	}
+}
+
 // width: rendering a description and arguments is not done per frame.
 type detailCache struct {
 	tab   tab
@@ -346,10 +356,7 @@ func (m *Model) detailLines(w, h int) []string {
 	switch m.tab {
 	case tabTools:
 		if t, raw := m.tool(e.key); t != nil {
-			render.ToolDetail(&buf, t, raw, w)
-			if m.runsTasks() && render.TaskSupport(raw) == "" {
-				fmt.Fprintln(&buf, "  "+render.ServerRunsTasks)
-			}
+			m.toolDetail(&buf, t, raw, w)
 			hint = "enter call · a arguments as JSON"
 			if destructive(t) {
 				hint = "enter call (asks first: destructive) · a JSON"

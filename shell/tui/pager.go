@@ -234,7 +234,7 @@ func (m *Model) details() {
 		if t == nil {
 			return
 		}
-		render.ToolDetail(&buf, t, r, w)
+		m.toolDetail(&buf, t, r, w)
 		raw, what = r, "the tool's JSON"
 	case tabPrompts:
 		p := m.prompt(e.key)

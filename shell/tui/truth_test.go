@@ -54,6 +54,9 @@ func TestTaskSupportIsTheTools(t *testing.T) {
 	if strings.Contains(s, "forbidden") {
 		t.Errorf("the detail pane says forbidden:\n%s", s)
 	}
+	// The details in full (d) say as much as the pane.
+	h.keys("enter", "d")
+	h.waitShow("The tool, in full", "Task support: not declared by the tool", "Tasks: the server has the tasks extension (2026-07-28) and may run any call as a task")
 }
 
 // A list answered with input_required, or an error, is named as what it
