@@ -185,6 +185,9 @@ func exitScreens(t *testing.T) []screen {
 			keys("Arguments for tool connect_account", "Enter", "Enter")), cut},
 		{"session sampling reply", session("draft_announcement", "asks for a model reply",
 			keys("Arguments for tool draft_announcement", "Enter", "Enter")), cut},
+		{"session capabilities", session("", "+ add a directory", keys("Tools 10", "C")), ended},
+		{"session save", session("switch_account()", "Save the session's 1 request as",
+			keys("Which one should I use?", "C-x"), keys("✓ complete", "Escape", "S")), ended},
 		{"session value question", session("", "needs topic", func(g *guarded) {
 			g.keys("3")
 			g.waitFor("Notes on a topic")
