@@ -655,7 +655,15 @@ func FuzzParse(f *testing.F) {
 		if !complete {
 			return
 		}
-		if _, err := form.Content(values); err != nil && !strings.Contains(err.Error(), `code does not fit its schema: pattern: "abc" does not match regular expression`) {
+		_, err = form.Content(values)
+		switch {
+		case err == nil:
+		case strings.Contains(err.Error(), `code does not fit its schema: pattern: "abc" does not match regular expression`):
+		case strings.Contains(err.Error(), "the requested schema cannot be used to check the answer, so nothing is sent"):
+			// A schema the validator cannot use ({"mAXimum": {}}: a
+			// keyword whatever its case, as encoding/json reads it) is
+			// shown, and nothing is sent for it (TestValidatorCannotUseTheSchema).
+		default:
 			t.Errorf("Parse(%s): defaults do not make valid content: %v", raw, err)
 		}
 	})
