@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -119,6 +120,14 @@ func startStyled(t *testing.T, style string, env []string, out string, argv ...s
 	// The forms' key guard is off (they take keys at machine speed) unless
 	// a test turns it back on with MCPCLI_KEY_GUARD= (the default).
 	env = append([]string{"MCPCLI_KEY_GUARD=0"}, env...)
+	// mcpcli's state (its ledger of the files it wrote, trusted projects,
+	// tokens) goes in the test's own directory unless the test gives a
+	// HOME or a state directory of its own: never the person's.
+	if !slices.ContainsFunc(env, func(e string) bool {
+		return strings.HasPrefix(e, "HOME=") || strings.HasPrefix(e, "XDG_STATE_HOME=")
+	}) {
+		env = append(env, "XDG_STATE_HOME="+shellQuote(filepath.Join(dir, "state")))
+	}
 	script := fmt.Sprintf(`while [ ! -e %[1]s/go ]; do sleep 0.02; done
 %[2]s %[3]s%[4]s
 echo "[exit $?]"

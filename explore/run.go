@@ -11,6 +11,7 @@ import (
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/flow"
 	"github.com/mcpcli/mcpcli/flow/runner"
+	"github.com/mcpcli/mcpcli/internal/safefile"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/transport"
@@ -113,12 +114,14 @@ func jsonTrees(trees []ToolTree) []jsonTree {
 }
 
 // WriteFlows writes each branch of trees as a flow file in dir (named by
-// FileName) that runs against server, and says how many it wrote.
-func WriteFlows(dir string, server flow.Server, trees []ToolTree) (int, error) {
+// FileName) that runs against server, and says how many it wrote. A file
+// already there is written over only when the ledger l says mcpcli wrote
+// it and nobody has changed it since (runner.SaveRuns).
+func WriteFlows(dir string, server flow.Server, trees []ToolTree, l *safefile.Ledger) (int, error) {
 	n := 0
 	for _, t := range trees {
 		for _, b := range t.Branches {
-			if _, err := runner.SaveRuns(filepath.Join(dir, FileName(t.Tool, b)), server, []flow.Run{b.Run}); err != nil {
+			if _, err := runner.SaveRuns(filepath.Join(dir, FileName(t.Tool, b)), server, []flow.Run{b.Run}, l); err != nil {
 				return n, err
 			}
 			n++

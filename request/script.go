@@ -279,32 +279,25 @@ func (s Saved) flags(session []string) []string {
 	return out
 }
 
-// scriptHead starts every saved script: WriteScriptFile replaces a file
-// that starts so (one mcpcli saved), and no other.
+// scriptHead starts every saved script. It proves nothing: anyone can
+// write it; what mcpcli may write over is what its ledger says it wrote
+// (safefile.Write).
 const scriptHead = "#!/bin/sh\n# An mcpcli session with "
 
-// WriteScriptFile writes a saved script to path (safefile.Write): a new
-// file, or over a script mcpcli saved before; never through a symbolic
-// link, never over another file.
-func WriteScriptFile(path string, data []byte, perm os.FileMode) error {
-	return safefile.Write(path, data, perm, func(head []byte) bool { return bytes.HasPrefix(head, []byte(scriptHead)) })
-}
-
-// SaveScript writes reqs to path as a script (WriteScript) with write
-// (nil means WriteScriptFile), and returns the line that says so. A
-// missing directory is made (0700) only when path is DefaultPath.
-func SaveScript(path string, write func(string, []byte, os.FileMode) error, r Replay, server client.Server, reqs []Saved, now time.Time) (string, error) {
+// SaveScript writes reqs to path as a script (WriteScript) with
+// safefile.Write: a new file, or over a script mcpcli saved there before
+// and nobody has changed since (the ledger l says so); never through a
+// symbolic link, never over another file. It returns the line that says
+// so. A missing directory is made (0700) only when path is DefaultPath.
+func SaveScript(path string, l *safefile.Ledger, r Replay, server client.Server, reqs []Saved, now time.Time) (string, error) {
 	var buf bytes.Buffer
 	n, secrets := WriteScript(&buf, r, server, reqs, now)
-	if write == nil {
-		write = WriteScriptFile
-	}
 	if path == r.DefaultPath {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return "", fmt.Errorf("could not save the script: %v", err)
 		}
 	}
-	if err := write(path, buf.Bytes(), 0o700); err != nil {
+	if err := safefile.Write(path, buf.Bytes(), 0o700, l); err != nil {
 		return "", fmt.Errorf("could not save the script: %v", err)
 	}
 	msg := fmt.Sprintf("saved %d request%s to %s (run it with sh)", n, plural.S(n), oneLine(path))

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/safefile"
 	"github.com/mcpcli/mcpcli/internal/textsafe"
 )
 
@@ -104,7 +105,8 @@ func TestSavedScriptIsInertAndExact(t *testing.T) {
 }
 
 // The script is written without following a link, and never over a file
-// mcpcli did not save; over its own script it writes again.
+// mcpcli did not save (even one that starts as its scripts do) or that
+// changed since; over its own script it writes again.
 func TestSaveScriptRefusesLinksAndOthersFiles(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symlinks need privileges on Windows")
@@ -115,8 +117,9 @@ func TestSaveScriptRefusesLinksAndOthersFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	server := client.Server{Name: "s"}
+	ledger := &safefile.Ledger{Path: filepath.Join(dir, "state", "mcpcli", "written")}
 	save := func(p string) error {
-		_, err := SaveScript(p, nil, Replay{Server: []string{"-s", "x"}}, server, nil, time.Now())
+		_, err := SaveScript(p, ledger, Replay{Server: []string{"-s", "x"}}, server, nil, time.Now())
 		return err
 	}
 	link := filepath.Join(dir, "mcpcli-session.sh")
@@ -140,7 +143,14 @@ func TestSaveScriptRefusesLinksAndOthersFiles(t *testing.T) {
 	if err := save(notes); err == nil || !strings.Contains(err.Error(), "mcpcli did not write it") {
 		t.Errorf("SaveScript over another script = %v; want it refused", err)
 	}
-	for _, p := range []string{victim, notes} {
+	planted := filepath.Join(dir, "planted.sh")
+	if err := os.WriteFile(planted, []byte(scriptHead+"x, saved 2026-01-01 00:00.\necho keep me\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := save(planted); err == nil || !strings.Contains(err.Error(), "mcpcli did not write it") {
+		t.Errorf("SaveScript over a script that starts as its own do, but that it did not write = %v; want it refused", err)
+	}
+	for _, p := range []string{victim, notes, planted} {
 		if b, _ := os.ReadFile(p); !bytes.Contains(b, []byte("mine")) && !bytes.Contains(b, []byte("keep me")) {
 			t.Errorf("%s was overwritten: %q", p, b)
 		}
@@ -156,8 +166,14 @@ func TestSaveScriptRefusesLinksAndOthersFiles(t *testing.T) {
 	if err := save(own); err != nil {
 		t.Errorf("SaveScript over its own script = %v", err)
 	}
+	if err := os.WriteFile(own, []byte(scriptHead+"s\necho edited\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := save(own); err == nil || !strings.Contains(err.Error(), "changed since mcpcli wrote it") {
+		t.Errorf("SaveScript over its own script, edited since = %v; want it refused", err)
+	}
 	def := filepath.Join(dir, "state", "mcpcli", "sessions", "session-1.sh")
-	msg, err := SaveScript(def, nil, Replay{Server: []string{"-s", "x"}, DefaultPath: def}, server, nil, time.Now())
+	msg, err := SaveScript(def, ledger, Replay{Server: []string{"-s", "x"}, DefaultPath: def}, server, nil, time.Now())
 	if err != nil || !strings.Contains(msg, def) {
 		t.Fatalf("SaveScript(the default path) = %q, %v", msg, err)
 	}

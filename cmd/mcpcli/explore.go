@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/explore"
 	"github.com/mcpcli/mcpcli/flow"
+	"github.com/mcpcli/mcpcli/internal/safefile"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/shell"
@@ -22,6 +23,9 @@ type ExploreOptions struct {
 	Spec    explore.Spec
 	Server  flow.Server // what --write's flow files name
 	Write   string      // --write DIR
+	// Ledger proves the files mcpcli wrote: --write writes over a flow
+	// file only when it says mcpcli wrote it.
+	Ledger *safefile.Ledger
 }
 
 // NewCmdExplore is the explore command.
@@ -70,7 +74,7 @@ func NewCmdExplore(f *Factory, runF func(context.Context, *ExploreOptions) error
 			if err != nil {
 				return err
 			}
-			opts := &ExploreOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Spec: sp, Server: f.flowServer(), Write: write}
+			opts := &ExploreOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Spec: sp, Server: f.flowServer(), Write: write, Ledger: f.ledger()}
 			return asUsage(cmd, runOr(cmd, runF, exploreRun, opts))
 		},
 	}
@@ -89,7 +93,7 @@ func exploreRun(ctx context.Context, opts *ExploreOptions) error {
 	if err := explore.Print(opts.Out, trees, opts.JSON, shell.Words{}.SkippedOn(opts.Console)); err != nil || opts.Write == "" {
 		return err
 	}
-	n, err := explore.WriteFlows(opts.Write, opts.Server, trees)
+	n, err := explore.WriteFlows(opts.Write, opts.Server, trees, opts.Ledger)
 	if err != nil {
 		return err
 	}

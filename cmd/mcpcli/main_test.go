@@ -4,6 +4,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,6 +50,11 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("PORT", strconv.Itoa(port))
+			// mcpcli's state (its ledger of the files it wrote, trusted
+			// projects, tokens) goes in the script's own directory, never
+			// in $HOME (testscript's /no-home, which root can create); a
+			// script may name another with env XDG_STATE_HOME=.
+			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, ".state"))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -2,11 +2,14 @@ package main
 
 import (
 	"errors"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/flow/runner"
+	"github.com/mcpcli/mcpcli/internal/safefile"
+	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 )
@@ -22,7 +25,7 @@ func (f *Factory) recording(path string) *runner.Recording {
 	if path == "" {
 		return nil
 	}
-	return &runner.Recording{Path: path, Server: f.flowServer()} // checked by Transport before
+	return &runner.Recording{Path: path, Server: f.flowServer(), Ledger: f.ledger()} // checked by Transport before
 }
 
 // saveRecording writes r's flow file of req, ended with res or err, and
@@ -41,3 +44,23 @@ func saveRecording(con *render.Console, r *runner.Recording, req *request.Reques
 	}
 	return nil
 }
+
+// ledger is mcpcli's record of the files it wrote (safefile.Ledger), in
+// its state directory, where a cloned repository cannot write: what lets
+// a save write over its own file, unchanged since, and over no other. nil
+// when there is no state directory (no $HOME): then no file is written
+// over.
+func (f *Factory) ledger() *safefile.Ledger {
+	home := f.Deps.Home
+	if home == nil {
+		home = func() (string, error) { return "", errors.New("no home directory") }
+	}
+	dir, err := oauth.StateDir(f.getenv, home)
+	if err != nil {
+		return nil
+	}
+	return &safefile.Ledger{Path: filepath.Join(dir, LedgerFile)}
+}
+
+// LedgerFile is the ledger's name in mcpcli's state directory.
+const LedgerFile = "written-files"

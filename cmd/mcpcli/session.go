@@ -102,7 +102,7 @@ func (f *Factory) sessionOptions(cmd *cobra.Command, save string) (*SessionOptio
 func (f *Factory) lineOptions(cmd *cobra.Command, save string, replay request.Replay, restart string, transportOnce func() (transport.Transport, error)) *line.Options {
 	con := f.Console()
 	return &line.Options{
-		Out: f.Deps.Out, Console: con, JSON: f.JSON(), Save: save, Replay: replay, Flow: f.flowServer(), Words: shell.Words{Login: f.loginArgs(), Line: true},
+		Out: f.Deps.Out, Console: con, JSON: f.JSON(), Save: save, Replay: replay, Flow: f.flowServer(), Ledger: f.ledger(), Words: shell.Words{Login: f.loginArgs(), Line: true},
 		Restart: restart,
 		Connect: func(ctx context.Context, rec *request.Recorder) (*client.Session, error) {
 			t, err := transportOnce()
@@ -142,7 +142,7 @@ func (f *Factory) tuiOptions(cmd *cobra.Command, save string, replay request.Rep
 	// forms, on fa.Term, have the key guard).
 	o := &tui.RunOptions{Console: con, Forms: fa, Values: &render.ValueForm{Term: fa.Term},
 		Terminal: &render.Terminal{In: f.Deps.In, Out: f.Deps.Err, KeyGuard: render.NoKeyGuard}, KeyGuard: fa.Term.KeyGuard,
-		Replay: replay, Save: save, Flow: f.flowServer(), ErrorText: f.errorText}
+		Replay: replay, Save: save, Flow: f.flowServer(), Ledger: f.ledger(), ErrorText: f.errorText}
 	o.Connect = func(ctx context.Context, feed *tui.Feed) (*client.Session, error) {
 		t, err := transportOnce()
 		if err != nil {

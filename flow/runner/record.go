@@ -64,16 +64,14 @@ func FromSession(reqs []request.Saved) []Recorded {
 	return out
 }
 
-// marker is how a flow file mcpcli wrote begins: one it may write over.
-const marker = "# Recorded by mcpcli."
-
 // Save writes reqs as the flow file path: a new file, or one mcpcli wrote
-// before (a recording, kept or not as a test), never another file
+// before (a recording, kept or not as a test) and nobody has changed
+// since, as the ledger l says; never another file, however it begins
 // (safefile.Write). It returns what to tell the person. A request whose
 // round mcpcli's own answerer could not answer (an answers file without
 // the key, a value that does not fit) is not written: it has no answer to
 // replay, and its flow would never pass (*UnansweredError).
-func Save(path string, server flow.Server, reqs []Recorded) (string, error) {
+func Save(path string, server flow.Server, reqs []Recorded, l *safefile.Ledger) (string, error) {
 	for i, r := range reqs {
 		for _, rd := range r.Rounds {
 			if rd.Err != nil && len(rd.Asks) > 0 {
@@ -81,7 +79,7 @@ func Save(path string, server flow.Server, reqs []Recorded) (string, error) {
 			}
 		}
 	}
-	return SaveRuns(path, server, Runs(reqs))
+	return SaveRuns(path, server, Runs(reqs), l)
 }
 
 // UnansweredError is a recording Save refused: mcpcli could not answer
@@ -105,6 +103,9 @@ func (e *UnansweredError) Unwrap() error { return e.Err }
 type Recording struct {
 	Path   string
 	Server flow.Server
+	// Ledger proves the files mcpcli wrote: Path is written over only
+	// when it says mcpcli wrote it (Save).
+	Ledger *safefile.Ledger
 	rec    request.Recorder
 }
 
@@ -130,22 +131,21 @@ func (r *Recording) Save(req *request.Request, res *client.Result, err error) (s
 	for _, id := range r.rec.Calls() {
 		rounds = append(rounds, r.rec.Rounds(id)...)
 	}
-	return Save(r.Path, r.Server, []Recorded{{Request: req, Rounds: rounds, Result: res, Err: err}})
+	return Save(r.Path, r.Server, []Recorded{{Request: req, Rounds: rounds, Result: res, Err: err}}, r.Ledger)
 }
 
 // SaveRuns writes runs as the flow file path, as Save does.
-func SaveRuns(path string, server flow.Server, runs []flow.Run) (string, error) {
+func SaveRuns(path string, server flow.Server, runs []flow.Run, l *safefile.Ledger) (string, error) {
 	f, err := flow.FromRecording(path, server, false, runs)
 	if err != nil {
 		return "", err
 	}
-	ours := func(head []byte) bool { return strings.HasPrefix(string(head), marker) }
 	if dir := filepath.Dir(path); dir != "." {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return "", err
 		}
 	}
-	if err := safefile.Write(path, f.Format(), 0o644, ours); err != nil {
+	if err := safefile.Write(path, f.Format(), 0o644, l); err != nil {
 		return "", err
 	}
 	msg := fmt.Sprintf("saved the flow %s (%s); run it again with: mcpcli test %s", path, plural.Count(len(runs), "step", "steps"), path)

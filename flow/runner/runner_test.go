@@ -20,6 +20,7 @@ import (
 	"github.com/mcpcli/mcpcli/flow"
 	"github.com/mcpcli/mcpcli/flow/report"
 	"github.com/mcpcli/mcpcli/flow/runner"
+	"github.com/mcpcli/mcpcli/internal/safefile"
 	"github.com/mcpcli/mcpcli/lint"
 	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/transport"
@@ -135,7 +136,8 @@ func TestARecordingReplaysGreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "create.flow")
-	msg, err := runner.Save(path, flow.Server{Name: "demo"}, []runner.Recorded{{Request: req, Rounds: rec.Rounds(1), Result: res}})
+	ledger := &safefile.Ledger{Path: filepath.Join(t.TempDir(), "written")}
+	msg, err := runner.Save(path, flow.Server{Name: "demo"}, []runner.Recorded{{Request: req, Rounds: rec.Rounds(1), Result: res}}, ledger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,14 +154,20 @@ func TestARecordingReplaysGreen(t *testing.T) {
 	if st := out[0].Status(); st != report.Pass {
 		t.Fatalf("replay of the recording: %s, %v %v\n%s", st, out[0].Err, out[0].Mismatches, src)
 	}
-	// Saving again over it is fine (mcpcli wrote it); over a file of
-	// someone else's is refused.
-	if _, err := runner.Save(path, flow.Server{Name: "demo"}, []runner.Recorded{{Request: req, Rounds: rec.Rounds(1), Result: res}}); err != nil {
+	// Saving again over it is fine (mcpcli wrote it, as its ledger
+	// says); over a file of someone else's is refused, even one that
+	// starts as a recording does.
+	if _, err := runner.Save(path, flow.Server{Name: "demo"}, []runner.Recorded{{Request: req, Rounds: rec.Rounds(1), Result: res}}, ledger); err != nil {
 		t.Errorf("Save over its own recording: %v", err)
 	}
-	other := write(t, t.TempDir(), "mine.flow", "call x\n")
-	if _, err := runner.Save(other, flow.Server{Name: "demo"}, []runner.Recorded{{Request: req, Rounds: rec.Rounds(1), Result: res}}); err == nil {
-		t.Errorf("Save over a flow mcpcli did not write: no error")
+	for name, src := range map[string]string{"mine.flow": "call x\n", "planted.flow": "# Recorded by mcpcli.\ncall x\n"} {
+		other := write(t, t.TempDir(), name, src)
+		if _, err := runner.Save(other, flow.Server{Name: "demo"}, []runner.Recorded{{Request: req, Rounds: rec.Rounds(1), Result: res}}, ledger); err == nil || !strings.Contains(err.Error(), "mcpcli did not write it") {
+			t.Errorf("Save over %s, a flow mcpcli did not write = %v; want it refused", name, err)
+		}
+		if b, _ := os.ReadFile(other); string(b) != src {
+			t.Errorf("Save over %s wrote over it: %q", name, b)
+		}
 	}
 }
 
@@ -323,7 +331,7 @@ func TestSaveRefusesARoundMcpcliCouldNotAnswer(t *testing.T) {
 	failed := []runner.Recorded{{Request: req, Err: fmt.Errorf("answers have nothing"),
 		Rounds: []request.Round{{Number: 1, Keys: []string{"basics"}, Asks: []client.Ask{ask}, Err: fmt.Errorf("answers have nothing for %q", "basics")}}}}
 	path := filepath.Join(dir, "failed.flow")
-	_, err := runner.Save(path, flow.Server{Command: []string{"srv"}}, failed)
+	_, err := runner.Save(path, flow.Server{Command: []string{"srv"}}, failed, nil)
 	var ue *runner.UnansweredError
 	if !errors.As(err, &ue) || ue.Step != 1 || ue.Round != 1 {
 		t.Fatalf("Save(a failed round) = %v, want an *UnansweredError at step 1, round 1", err)
@@ -336,7 +344,7 @@ func TestSaveRefusesARoundMcpcliCouldNotAnswer(t *testing.T) {
 	}
 	answered := []runner.Recorded{{Request: req, Result: nil, Err: fmt.Errorf("declined"),
 		Rounds: []request.Round{{Number: 1, Keys: []string{"basics"}, Asks: []client.Ask{ask}, Answers: map[string]*mcp.ElicitResult{"basics": {Action: "decline"}}}}}}
-	if _, err := runner.Save(path, flow.Server{Command: []string{"srv"}}, answered); err != nil {
+	if _, err := runner.Save(path, flow.Server{Command: []string{"srv"}}, answered, nil); err != nil {
 		t.Fatalf("Save(an answered round) = %v, want it written", err)
 	}
 }

@@ -1,10 +1,15 @@
 // Package safefile writes a file a person named, or that mcpcli names for
 // them, so that a symbolic link or a file already there cannot turn the
 // write against them: nothing is written through a link, and nothing is
-// written over a file mcpcli did not write.
+// written over a file mcpcli did not write, or that changed since it did.
+// What mcpcli wrote is proved by its Ledger, kept outside the working tree
+// (in mcpcli's state directory), never by what a file says of itself:
+// anyone can start a file with mcpcli's first line.
 package safefile
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -13,22 +18,34 @@ import (
 	"path/filepath"
 )
 
+// MaxSize bounds a file Write replaces: what mcpcli writes this way is a
+// script or a flow file, and a file past it is refused unread.
+const MaxSize = 16 << 20
+
 // Write writes data to path, with mode perm:
 //
 //   - when nothing is there, as a new file, created exclusively
 //     (O_CREAT|O_EXCL, and O_NOFOLLOW where there is one): should anything
 //     appear at path meanwhile, even a dangling link, the write fails;
-//   - when a regular file is there that ours says is one mcpcli wrote (it
-//     is given the file's first bytes), by writing a new file beside it
-//     and renaming it over the old one: a rename replaces the name, so a
-//     link put there meanwhile is replaced, never written through, and a
-//     reader sees the old file or the new one;
+//   - when a regular file is there whose content l's last note for path
+//     matches (mcpcli wrote it, and nobody changed it since), by writing a
+//     new file beside it and renaming it over the old one: a rename
+//     replaces the name, so a link put there meanwhile is replaced, never
+//     written through, and a reader sees the old file or the new one;
 //   - anything else (a symbolic link, a FIFO, a device, a directory, a
-//     file mcpcli did not write) is refused, with an error that says so.
-func Write(path string, data []byte, perm fs.FileMode, ours func(head []byte) bool) error {
+//     file mcpcli did not write or that changed since, any file when l is
+//     nil) is refused, with an error that names the file and what to do.
+//
+// What it writes is noted in l first (path and SHA-256), so that a later
+// Write may replace it; a nil l notes nothing.
+func Write(path string, data []byte, perm fs.FileMode, l *Ledger) error {
+	key, h := ledgerKey(path), sum(data)
 	st, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		if err := l.note(path, key, h); err != nil {
+			return err
+		}
 		return create(path, data, perm)
 	case err != nil:
 		return err
@@ -37,12 +54,25 @@ func Write(path string, data []byte, perm fs.FileMode, ours func(head []byte) bo
 	case !st.Mode().IsRegular():
 		return fmt.Errorf("%s is not a regular file; name another file", path)
 	}
-	head, err := readHead(path)
+	now, err := sumFile(path)
 	if err != nil {
 		return err
 	}
-	if ours == nil || !ours(head) {
+	known, ok, err := l.last(key)
+	switch {
+	case err != nil:
+		return err
+	case l == nil:
+		return fmt.Errorf("%s already exists, and mcpcli keeps no ledger here to show it wrote it; name another file, or remove that one first", path)
+	case !ok:
 		return fmt.Errorf("%s already exists, and mcpcli did not write it; name another file, or remove that one first", path)
+	case known != now:
+		return fmt.Errorf("%s has changed since mcpcli wrote it, and mcpcli does not write over a change; name another file, or remove that one first", path)
+	}
+	if h != known { // the same again needs no new note
+		if err := l.note(path, key, h); err != nil {
+			return err
+		}
 	}
 	return Replace(path, data, perm)
 }
@@ -97,24 +127,31 @@ func Replace(path string, data []byte, perm fs.FileMode) (err error) {
 	return os.Rename(f.Name(), path)
 }
 
-// headSize is how much of a file ours is shown.
-const headSize = 256
-
-// readHead reads the start of the regular file at path, without following
-// a link or waiting on a FIFO should path have become one since.
-func readHead(path string) ([]byte, error) {
+// sumFile is the SHA-256, in hex, of the regular file at path, read
+// without following a link or waiting on a FIFO should path have become
+// one since it was looked at, and refused past MaxSize.
+func sumFile(path string) (string, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|noFollow|nonBlock, 0)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file; name another file", path)
+		return "", fmt.Errorf("%s is not a regular file; name another file", path)
 	}
-	b := make([]byte, headSize)
-	n, err := io.ReadFull(f, b)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, err
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(f, MaxSize+1))
+	if err != nil {
+		return "", err
 	}
-	return b[:n], nil
+	if n > MaxSize {
+		return "", fmt.Errorf("%s already exists, and is larger (over %d MiB) than any file mcpcli writes; name another file, or remove that one first", path, MaxSize>>20)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// sum is the SHA-256 of data, in hex.
+func sum(data []byte) string {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:])
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/mcpcli/mcpcli/flow"
 	"github.com/mcpcli/mcpcli/flow/runner"
 	"github.com/mcpcli/mcpcli/internal/plural"
+	"github.com/mcpcli/mcpcli/internal/safefile"
 	"github.com/mcpcli/mcpcli/internal/shellwords"
 	"github.com/mcpcli/mcpcli/internal/suggest"
 	"github.com/mcpcli/mcpcli/render"
@@ -40,6 +41,9 @@ type Options struct {
 	Replay  request.Replay
 	// Flow is the server a flow file saved here names (save flow FILE).
 	Flow flow.Server
+	// Ledger proves the files mcpcli wrote: save writes over a file only
+	// when it says mcpcli wrote it (safefile.Write).
+	Ledger *safefile.Ledger
 	// Connect connects with the answerer, sampler and step hook recorded
 	// by rec.
 	Connect func(ctx context.Context, rec *request.Recorder) (*client.Session, error)
@@ -134,7 +138,7 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	l.con.EndProgress()
 	if o.Save != "" {
-		if msg, serr := request.SaveScript(o.Save, nil, o.Replay, l.s.Server(), l.reqs, o.Now()); serr != nil {
+		if msg, serr := request.SaveScript(o.Save, o.Ledger, o.Replay, l.s.Server(), l.reqs, o.Now()); serr != nil {
 			l.con.Printf("mcpcli: %s", serr)
 		} else {
 			l.con.Printf("mcpcli: %s", msg)
@@ -437,7 +441,7 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 			if len(args) != 2 {
 				return false, errors.New("save flow takes one file name: save flow FILE.flow")
 			}
-			msg, err := runner.Save(args[1], l.o.Flow, runner.FromSession(l.reqs))
+			msg, err := runner.Save(args[1], l.o.Flow, runner.FromSession(l.reqs), l.o.Ledger)
 			if err != nil {
 				return false, err
 			}
@@ -451,7 +455,7 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 		case len(args) > 1 || path == "":
 			return false, errors.New("save takes one file name: save [FILE]")
 		}
-		msg, err := request.SaveScript(path, nil, l.o.Replay, l.s.Server(), l.reqs, l.o.Now())
+		msg, err := request.SaveScript(path, l.o.Ledger, l.o.Replay, l.s.Server(), l.reqs, l.o.Now())
 		if err != nil {
 			return false, err
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/safefile"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/transport"
 )
@@ -156,7 +158,10 @@ func newHarness(t *testing.T, srv *mcp.Server, o harnessOptions) *harness {
 		t.Fatalf("client.Connect: %v", err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	opts := Options{Client: cs, Feed: feed, Now: now.Now, Transport: "stdio", Negotiated: "discover", KeyGuard: render.NoKeyGuard}
+	opts := Options{Client: cs, Feed: feed, Now: now.Now, Transport: "stdio", Negotiated: "discover", KeyGuard: render.NoKeyGuard,
+		// The files the session saves are proved its own by a ledger of
+		// the test's, never the person's.
+		Ledger: &safefile.Ledger{Path: filepath.Join(t.TempDir(), "state", "written-files")}}
 	if o.forms != nil {
 		opts.Forms = o.forms
 	}

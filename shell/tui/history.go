@@ -135,7 +135,7 @@ func (m *Model) save() {
 	if p == "" {
 		p = "mcpcli-session.sh"
 	}
-	msg, err := request.SaveScript(p, m.o.WriteFile, m.o.Replay, m.server, m.saved(), m.o.Now())
+	msg, err := request.SaveScript(p, m.o.Ledger, m.o.Replay, m.server, m.saved(), m.o.Now())
 	if err != nil {
 		m.setStatus(err.Error(), true)
 		return

@@ -15,7 +15,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -26,6 +25,7 @@ import (
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/flow"
 	"github.com/mcpcli/mcpcli/internal/plural"
+	"github.com/mcpcli/mcpcli/internal/safefile"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 )
@@ -89,8 +89,9 @@ type Options struct {
 	SavePath string
 	// Flow is the server a flow file saved with S names (its server line).
 	Flow flow.Server
-	// WriteFile writes the saved script; nil means request.WriteScriptFile.
-	WriteFile func(name string, data []byte, perm os.FileMode) error
+	// Ledger proves the files mcpcli wrote: a script or flow file is
+	// written over only when it says mcpcli wrote it (safefile.Write).
+	Ledger *safefile.Ledger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// ErrorText turns an error into the words the one-shot commands use.
@@ -192,9 +193,6 @@ type Model struct {
 func New(o Options) *Model {
 	if o.Now == nil {
 		o.Now = time.Now
-	}
-	if o.WriteFile == nil {
-		o.WriteFile = request.WriteScriptFile
 	}
 	if o.ErrorText == nil {
 		o.ErrorText = func(err error) string { return err.Error() }

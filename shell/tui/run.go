@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/flow"
+	"github.com/mcpcli/mcpcli/internal/safefile"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/shell"
@@ -29,6 +30,8 @@ type RunOptions struct {
 	Save string
 	// Flow is the server a flow file saved with S names.
 	Flow flow.Server
+	// Ledger proves the files mcpcli wrote, for S to write over its own.
+	Ledger *safefile.Ledger
 	// ErrorText words an error as the one-shot commands do.
 	ErrorText func(error) string
 	// KeyGuard is how long the session's own questions ignore keys, as
@@ -58,7 +61,7 @@ func Run(ctx context.Context, opts *RunOptions) error {
 		Context: ctx,
 		Client:  s, Feed: feed, Forms: opts.Forms, Values: opts.Values,
 		Transport: via, Negotiated: negotiated, How: how,
-		Replay: opts.Replay, SavePath: opts.Save, Flow: opts.Flow,
+		Replay: opts.Replay, SavePath: opts.Save, Flow: opts.Flow, Ledger: opts.Ledger,
 		ErrorText:    opts.ErrorText,
 		KeyGuard:     opts.KeyGuard,
 		ResultBudget: opts.ResultBudget,

@@ -173,7 +173,7 @@ func (s *saveModal) save(m *Model) {
 	if s.cursor == saveFlow {
 		msg, err = m.saveFlow(path)
 	} else {
-		msg, err = request.SaveScript(path, m.o.WriteFile, m.o.Replay, m.server, m.saved(), m.o.Now())
+		msg, err = request.SaveScript(path, m.o.Ledger, m.o.Replay, m.server, m.saved(), m.o.Now())
 	}
 	if err != nil {
 		s.note = render.Line(err.Error())
@@ -305,7 +305,7 @@ func (m *Model) keptRaw(c *call) ([]byte, string) {
 // writer --record and the line shell's save flow use (runner.Save).
 func (m *Model) saveFlow(path string) (string, error) {
 	reqs, left := m.flowSaved()
-	msg, err := runner.Save(path, m.o.Flow, runner.FromSession(reqs))
+	msg, err := runner.Save(path, m.o.Flow, runner.FromSession(reqs), m.o.Ledger)
 	if err != nil {
 		return "", err
 	}

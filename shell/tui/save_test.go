@@ -108,6 +108,27 @@ func TestSaveFlowNeverOverAnotherFile(t *testing.T) {
 	if _, err := os.Stat(filepath.Join("flows", "wizard-2.flow")); err != nil {
 		t.Errorf("the flow was not saved under the new name: %v", err)
 	}
+	// Its own flow, again: the ledger says mcpcli wrote it.
+	h.keys("S", "f", "ctrl+u")
+	h.typ("flows/wizard-2.flow")
+	h.keys("enter")
+	if sm, open := h.m.modal.(*saveModal); open {
+		t.Fatalf("saving again over its own flow: the window stays, saying %q", sm.note)
+	}
+	h.waitShow("saved the flow flows/wizard-2.flow (1 step)")
+	// A file that starts as a recording does, planted: not its own.
+	planted := "# Recorded by mcpcli. `mcpcli test` replays it.\nserver command sh -c \"echo pwned\"\n"
+	if err := os.WriteFile("planted.flow", []byte(planted), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.keys("S", "f", "ctrl+u")
+	h.typ("planted.flow")
+	h.keys("enter")
+	h.waitShow("planted.flow already exists, and mcpcli did not write it")
+	if b, _ := os.ReadFile("planted.flow"); string(b) != planted {
+		t.Errorf("the planted file was written over: %q", b)
+	}
+	h.keys("esc")
 	// Not through a symbolic link either.
 	if err := os.Symlink("elsewhere", "link.flow"); err != nil {
 		t.Fatal(err)
