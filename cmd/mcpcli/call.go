@@ -54,8 +54,11 @@ func NewCmdCall(f *Factory, runF func(context.Context, *CallOptions) error) *cob
 			if err != nil {
 				return asUsage(cmd, err) // before starting any server
 			}
+			rec, err := f.recording(record)
+			if err != nil {
+				return err
+			}
 			// -o json prints the bytes: nothing to decode.
-			rec := f.recording(record)
 			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == "" && rec == nil, adjust: rec.Adjust()})
 			if err != nil {
 				return err
@@ -78,13 +81,11 @@ func callRun(ctx context.Context, opts *CallOptions) error {
 			return shell.BeforeSending(ctx, err)
 		}
 		res, sent, err := p.Send(ctx, r, 0)
-		if rerr := saveRecording(opts.Console, opts.Record, sent, res, err); rerr != nil {
-			return rerr
+		out := err
+		if err == nil {
+			out = printResult(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 		}
-		if err != nil {
-			return err
-		}
-		return printResult(opts.Out, opts.Console, res, opts.JSON, opts.Save)
+		return afterRecording(opts.Console, out, saveRecording(opts.Console, opts.Record, sent, res, err))
 	})
 }
 
@@ -149,7 +150,10 @@ func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) 
 			if err != nil {
 				return asUsage(cmd, err)
 			}
-			rec := f.recording(record)
+			rec, err := f.recording(record)
+			if err != nil {
+				return err
+			}
 			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && rec == nil, adjust: rec.Adjust()})
 			if err != nil {
 				return err
@@ -170,13 +174,11 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 			return shell.BeforeSending(ctx, err)
 		}
 		res, err := request.Send(ctx, s, r, 0)
-		if rerr := saveRecording(opts.Console, opts.Record, r, res, err); rerr != nil {
-			return rerr
+		out := err
+		if err == nil {
+			out = printResult(opts.Out, opts.Console, res, opts.JSON, "")
 		}
-		if err != nil {
-			return err
-		}
-		return printResult(opts.Out, opts.Console, res, opts.JSON, "")
+		return afterRecording(opts.Console, out, saveRecording(opts.Console, opts.Record, r, res, err))
 	})
 }
 
@@ -225,7 +227,10 @@ func NewCmdRead(f *Factory, runF func(context.Context, *ReadOptions) error) *cob
 			if tmpl != nil && ask == nil && len(tmpl.Missing()) > 0 {
 				return asUsage(cmd, &request.MissingError{What: "template", Name: args[0], Missing: tmpl.Missing()})
 			}
-			rec := f.recording(record)
+			rec, err := f.recording(record)
+			if err != nil {
+				return err
+			}
 			connect, err := f.connector(cmd, dial{rawOnly: f.JSON() && save == "" && rec == nil, adjust: rec.Adjust()})
 			if err != nil {
 				return err
@@ -248,12 +253,12 @@ func readRun(ctx context.Context, opts *ReadOptions) error {
 			return shell.BeforeSending(ctx, err)
 		}
 		res, err := request.Send(ctx, s, r, 0)
-		if rerr := saveRecording(opts.Console, opts.Record, r, res, err); rerr != nil {
-			return rerr
-		}
+		var out error
 		if err != nil {
-			return request.Unreadable(s.Server().Display(), r.Target, err)
+			out = request.Unreadable(s.Server().Display(), r.Target, err)
+		} else {
+			out = printResult(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 		}
-		return printResult(opts.Out, opts.Console, res, opts.JSON, opts.Save)
+		return afterRecording(opts.Console, out, saveRecording(opts.Console, opts.Record, r, res, err))
 	})
 }

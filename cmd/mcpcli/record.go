@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -20,12 +21,18 @@ func addRecordFlag(cmd *cobra.Command, path *string) {
 	cmd.Flags().StringVar(path, "record", "", "write what happened as a flow `FILE` (the asks, your answers with secrets as $env: references, the result) that 'mcpcli test' replays")
 }
 
-// recording is --record path for this run, or nil without it.
-func (f *Factory) recording(path string) *runner.Recording {
+// recording is --record path for this run, or nil without it. A file
+// that is there and not mcpcli's to write over is refused now, before
+// the request is sent: its outcome would have nowhere to go.
+func (f *Factory) recording(path string) (*runner.Recording, error) {
 	if path == "" {
-		return nil
+		return nil, nil
 	}
-	return &runner.Recording{Path: path, Server: f.flowServer(), Ledger: f.ledger()} // checked by Transport before
+	l := f.ledger()
+	if err := safefile.Check(path, l); err != nil {
+		return nil, fmt.Errorf("--record: %w", err)
+	}
+	return &runner.Recording{Path: path, Server: f.flowServer(), Ledger: l}, nil // the server checked by Transport before
 }
 
 // saveRecording writes r's flow file of req, ended with res or err, and
@@ -43,6 +50,21 @@ func saveRecording(con *render.Console, r *runner.Recording, req *request.Reques
 		con.Printf("mcpcli: %s", render.Line(msg))
 	}
 	return nil
+}
+
+// afterRecording is a run's error once its result was printed (out) and
+// its flow file written or not (rerr): a file that could not be written
+// never costs the result, and a run that failed still says why the file
+// was not written.
+func afterRecording(con *render.Console, out, rerr error) error {
+	switch {
+	case rerr == nil:
+		return out
+	case out == nil:
+		return rerr
+	}
+	con.Printf("mcpcli: %s", render.Line(rerr.Error()))
+	return out
 }
 
 // ledger is mcpcli's record of the files it wrote (safefile.Ledger), in

@@ -40,34 +40,15 @@ const MaxSize = 16 << 20
 // Write may replace it; a nil l notes nothing.
 func Write(path string, data []byte, perm fs.FileMode, l *Ledger) error {
 	key, h := ledgerKey(path), sum(data)
-	st, err := os.Lstat(path)
+	known, exists, err := mayWrite(path, key, l)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return err
+	case !exists:
 		if err := l.note(path, key, h); err != nil {
 			return err
 		}
 		return create(path, data, perm)
-	case err != nil:
-		return err
-	case st.Mode()&fs.ModeSymlink != 0:
-		return fmt.Errorf("%s is a symbolic link, and mcpcli does not write through one; name another file", path)
-	case !st.Mode().IsRegular():
-		return fmt.Errorf("%s is not a regular file; name another file", path)
-	}
-	now, err := sumFile(path)
-	if err != nil {
-		return err
-	}
-	known, ok, err := l.last(key)
-	switch {
-	case err != nil:
-		return err
-	case l == nil:
-		return fmt.Errorf("%s already exists, and mcpcli keeps no ledger here to show it wrote it; name another file, or remove that one first", path)
-	case !ok:
-		return fmt.Errorf("%s already exists, and mcpcli did not write it; name another file, or remove that one first", path)
-	case known != now:
-		return fmt.Errorf("%s has changed since mcpcli wrote it, and mcpcli does not write over a change; name another file, or remove that one first", path)
 	}
 	if h != known { // the same again needs no new note
 		if err := l.note(path, key, h); err != nil {
@@ -75,6 +56,47 @@ func Write(path string, data []byte, perm fs.FileMode, l *Ledger) error {
 		}
 	}
 	return Replace(path, data, perm)
+}
+
+// Check is the refusal Write would give path now, or nil, without writing
+// anything: a run checks the file it is to write before it sends a request
+// whose outcome the file would hold.
+func Check(path string, l *Ledger) error {
+	_, _, err := mayWrite(path, ledgerKey(path), l)
+	return err
+}
+
+// mayWrite says whether Write may write path: nothing is there (exists
+// false), or a regular file l's last note for key matches (known, its
+// hash); otherwise the refusal.
+func mayWrite(path, key string, l *Ledger) (known string, exists bool, err error) {
+	st, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", false, nil
+	case err != nil:
+		return "", true, err
+	case st.Mode()&fs.ModeSymlink != 0:
+		return "", true, fmt.Errorf("%s is a symbolic link, and mcpcli does not write through one; name another file", path)
+	case !st.Mode().IsRegular():
+		return "", true, fmt.Errorf("%s is not a regular file; name another file", path)
+	}
+	now, err := sumFile(path)
+	if err != nil {
+		return "", true, err
+	}
+	known, ok, err := l.last(key)
+	switch {
+	case err != nil:
+		return "", true, err
+	case l == nil:
+		return "", true, fmt.Errorf("%s already exists, and mcpcli keeps no ledger here to show it wrote it; name another file, or remove that one first", path)
+	case !ok:
+		return "", true, fmt.Errorf("%s already exists, and mcpcli did not write it; name another file, or remove that one first", path)
+	case known != now:
+		return "", true, fmt.Errorf("%s has changed since mcpcli wrote it, and mcpcli does not write over a change; name another file, or remove that one first", path)
+	}
+	return known, true, nil
 }
 
 // create writes a new file at path, failing if anything is there.

@@ -258,3 +258,40 @@ func TestLedgerConcurrentWrites(t *testing.T) {
 		})
 	}
 }
+
+// Check gives the refusal Write would give, and writes and notes nothing:
+// a run checks the file it is to write before it sends anything.
+func TestCheckIsWritesVerdict(t *testing.T) {
+	dir := t.TempDir()
+	l := ledgerIn(t)
+	mine, planted, fresh := filepath.Join(dir, "mine"), filepath.Join(dir, "planted"), filepath.Join(dir, "fresh")
+	if err := Write(mine, []byte("mine\n"), 0o644, l); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(planted, []byte(magic), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(l.Path)
+	for _, tc := range []struct {
+		path string
+		want string // "" when it may be written
+	}{
+		{mine, ""},
+		{fresh, ""},
+		{planted, "already exists, and mcpcli did not write it"},
+	} {
+		err := Check(tc.path, l)
+		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Check(%s) = %v, want %q", filepath.Base(tc.path), err, tc.want)
+		}
+	}
+	if _, err := os.Stat(fresh); err == nil {
+		t.Errorf("Check wrote %s", fresh)
+	}
+	if after, _ := os.ReadFile(l.Path); string(after) != string(before) {
+		t.Errorf("Check noted something in the ledger:\n%s", after)
+	}
+	if err := Write(planted, []byte("x"), 0o644, l); err == nil || err.Error() != Check(planted, l).Error() {
+		t.Errorf("Write(planted) = %v; want Check's words", err)
+	}
+}
