@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpcli/mcpcli/config"
+	"github.com/mcpcli/mcpcli/internal/safefile"
 	"github.com/mcpcli/mcpcli/oauth"
 	"github.com/mcpcli/mcpcli/render"
 )
@@ -150,17 +151,38 @@ func (c *Configs) look() render.Config { return render.Config{Home: c.HomeDir()}
 // trustStore is where this run remembers trusted project files, in
 // mcpcli's state directory; nil when there is none.
 func (c *Configs) trustStore() *config.TrustStore {
-	home := c.Home
+	if p := statePath(c.Getenv, c.Home, "trusted-projects.json"); p != "" {
+		return &config.TrustStore{Path: p}
+	}
+	return nil
+}
+
+// Ledger is mcpcli's record of the files it wrote (safefile.Ledger), in
+// its state directory, where a cloned repository cannot write: what lets
+// a save write over its own file, unchanged since, and over no other. nil
+// when there is no state directory (no $HOME): then no file is written
+// over.
+func Ledger(getenv func(string) string, home func() (string, error)) *safefile.Ledger {
+	if p := statePath(getenv, home, LedgerFile); p != "" {
+		return &safefile.Ledger{Path: p}
+	}
+	return nil
+}
+
+// LedgerFile is the ledger's name in mcpcli's state directory.
+const LedgerFile = "written-files"
+
+// statePath is name in mcpcli's state directory, or "" when there is none.
+func statePath(getenv func(string) string, home func() (string, error), name string) string {
 	if home == nil {
 		home = func() (string, error) { return "", errors.New("no home directory") }
 	}
-	getenv := c.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
 	dir, err := oauth.StateDir(getenv, home)
 	if err != nil {
-		return nil
+		return ""
 	}
-	return &config.TrustStore{Path: filepath.Join(dir, "trusted-projects.json")}
+	return filepath.Join(dir, name)
 }

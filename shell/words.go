@@ -133,6 +133,11 @@ func (w Words) NoteOn(con *render.Console) func(request.Note) {
 	return func(n request.Note) { con.Printf("mcpcli: %s", w.Note(n)) }
 }
 
+// SayOn says a line of mcpcli's on con, made safe to show.
+func (Words) SayOn(con *render.Console) func(string) {
+	return func(s string) { con.Printf("mcpcli: %s", render.Line(s)) }
+}
+
 // SkippedOn says on con that a tool was not explored, and why.
 func (Words) SkippedOn(con *render.Console) func(tool, why string) {
 	return func(tool, why string) { con.Printf("mcpcli: skipped %s: %s", render.Line(tool), render.Line(why)) }

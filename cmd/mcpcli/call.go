@@ -85,7 +85,7 @@ func callRun(ctx context.Context, opts *CallOptions) error {
 		if err == nil {
 			out = printResult(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 		}
-		return afterRecording(opts.Console, out, saveRecording(opts.Console, opts.Record, sent, res, err))
+		return opts.Record.Finish(shell.Words{}.SayOn(opts.Console), sent, res, err, out)
 	})
 }
 
@@ -178,7 +178,7 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 		if err == nil {
 			out = printResult(opts.Out, opts.Console, res, opts.JSON, "")
 		}
-		return afterRecording(opts.Console, out, saveRecording(opts.Console, opts.Record, r, res, err))
+		return opts.Record.Finish(shell.Words{}.SayOn(opts.Console), r, res, err, out)
 	})
 }
 
@@ -259,6 +259,6 @@ func readRun(ctx context.Context, opts *ReadOptions) error {
 		} else {
 			out = printResult(opts.Out, opts.Console, res, opts.JSON, opts.Save)
 		}
-		return afterRecording(opts.Console, out, saveRecording(opts.Console, opts.Record, r, res, err))
+		return opts.Record.Finish(shell.Words{}.SayOn(opts.Console), r, res, err, out)
 	})
 }

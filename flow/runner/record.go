@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -132,6 +133,28 @@ func (r *Recording) Save(req *request.Request, res *client.Result, err error) (s
 		rounds = append(rounds, r.rec.Rounds(id)...)
 	}
 	return Save(r.Path, r.Server, []Recorded{{Request: req, Rounds: rounds, Result: res, Err: err}}, r.Ledger)
+}
+
+// Finish ends a run recorded to r (nil: none): it writes the flow file
+// of req, ended with res or err, says through say what became of it, and
+// returns the run's error, out (its result printed, or why not). A file
+// that could not be written never costs the result: when the run itself
+// went wrong it is said, and out stays the error. A request that could not
+// replay is refused in one line (*UnansweredError), not as an error.
+func (r *Recording) Finish(say func(string), req *request.Request, res *client.Result, err, out error) error {
+	msg, serr := r.Save(req, res, err)
+	var ue *UnansweredError
+	switch {
+	case errors.As(serr, &ue):
+		say("--record " + ue.Error())
+	case serr != nil && out != nil:
+		say(serr.Error())
+	case serr != nil:
+		return serr
+	case msg != "":
+		say(msg)
+	}
+	return out
 }
 
 // SaveRuns writes runs as the flow file path, as Save does.

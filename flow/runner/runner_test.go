@@ -348,3 +348,36 @@ func TestSaveRefusesARoundMcpcliCouldNotAnswer(t *testing.T) {
 		t.Fatalf("Save(an answered round) = %v, want it written", err)
 	}
 }
+
+// Finish: the run's own error stands, and a flow file that could not be
+// written is said beside it, or is the error when nothing else went wrong;
+// a written one is said. No recording: the run's error, nothing said.
+func TestFinishNeverCostsTheOutcome(t *testing.T) {
+	dir := t.TempDir()
+	planted := write(t, dir, "planted.flow", "# Recorded by mcpcli.\ncall x\n")
+	ledger := &safefile.Ledger{Path: filepath.Join(t.TempDir(), "written")}
+	req := &request.Request{Method: request.ToolsCall, Target: "echo", Args: map[string]any{}}
+	res := &client.Result{Method: "tools/call", Rounds: 1, Raw: json.RawMessage(`{"content":[{"type":"text","text":"hi"}]}`)}
+	failed := errors.New("the tool failed")
+	for _, tc := range []struct {
+		name    string
+		rec     *runner.Recording
+		out     error
+		wantErr string // "" for nil
+		said    string // "" for nothing
+	}{
+		{"no recording", nil, failed, "the tool failed", ""},
+		{"written", &runner.Recording{Path: filepath.Join(dir, "new.flow"), Ledger: ledger}, nil, "", "saved the flow"},
+		{"refused, the run went well", &runner.Recording{Path: planted, Ledger: ledger}, nil, "mcpcli did not write it", ""},
+		{"refused, the run failed", &runner.Recording{Path: planted, Ledger: ledger}, failed, "the tool failed", "mcpcli did not write it"},
+	} {
+		var said []string
+		err := tc.rec.Finish(func(s string) { said = append(said, s) }, req, res, nil, tc.out)
+		if (err == nil) != (tc.wantErr == "") || err != nil && !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("%s: Finish = %v, want %q", tc.name, err, tc.wantErr)
+		}
+		if got := strings.Join(said, "\n"); (got == "") != (tc.said == "") || !strings.Contains(got, tc.said) {
+			t.Errorf("%s: Finish said %q, want %q", tc.name, got, tc.said)
+		}
+	}
+}
