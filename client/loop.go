@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,6 +37,18 @@ type Result struct {
 
 // IsError reports a tool result with isError set.
 func (r *Result) IsError() bool { return r.Tool != nil && r.Tool.IsError }
+
+// Kept is r as a front end keeps it for later (a session's flow file):
+// its bytes copied out of the buffer the transport read them into, which
+// they would otherwise keep alive whole, and its decoded forms left out
+// (Raw holds them; IsError reads them, so Kept is not for printing). r
+// itself when Raw is nil.
+func (r *Result) Kept() *Result {
+	if r == nil || r.Raw == nil {
+		return r
+	}
+	return &Result{Method: r.Method, Target: r.Target, Rounds: r.Rounds, Raw: bytes.Clone(r.Raw)}
+}
 
 // interim is what the loop needs from one answer of the server.
 type interim struct {

@@ -51,12 +51,14 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error
 			}
 			if opts.TUI != nil {
 				opts.TUI.ResultBudget = int64(budget)
+			} else if opts.Line != nil {
+				opts.Line.ResultBudget = int64(budget)
 			}
 			return runOr(cmd, runF, sessionRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&save, "save", "", "write the session's requests to `FILE` as a replayable script of one-shot commands (offered by S, written when it ends)")
-	cmd.Flags().Var(&budget, "result-budget", "keep the results in at most `SIZE` of memory; past it the least lately shown go to a private temporary directory (at most 1GiB), then are dropped (r re-runs them)")
+	cmd.Flags().Var(&budget, "result-budget", "keep the results in at most `SIZE` of memory; past it the least lately shown go to a private temporary directory (at most 1GiB), then are dropped (r re-runs them); with --accessible, the oldest are let go and save flow leaves them out")
 	return cmd
 }
 

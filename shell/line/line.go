@@ -44,6 +44,10 @@ type Options struct {
 	// Ledger proves the files mcpcli wrote: save writes over a file only
 	// when it says mcpcli wrote it (safefile.Write).
 	Ledger *safefile.Ledger
+	// ResultBudget bounds the bytes of the results kept for save flow
+	// (0: 64 MiB, the session's --result-budget); past it the oldest are
+	// let go, and save flow says which steps it leaves out.
+	ResultBudget int64
 	// Connect connects with the answerer, sampler and step hook recorded
 	// by rec.
 	Connect func(ctx context.Context, rec *request.Recorder) (*client.Session, error)
@@ -100,6 +104,8 @@ type line struct {
 	con      *render.Console
 	rec      *request.Recorder
 	reqs     []request.Saved
+	kept     int64 // the bytes of the results in reqs
+	dropped  int   // the results let go to stay within the budget
 	commands int
 	failed   int
 	tool     int // requests whose tool said isError
@@ -445,6 +451,9 @@ func (l *line) command(ctx context.Context, words []string) (quit bool, err erro
 			if err != nil {
 				return false, err
 			}
+			if l.dropped > 0 {
+				msg += fmt.Sprintf("; %s over --result-budget left out", plural.Count(l.dropped, "request whose result went", "requests whose results went"))
+			}
 			l.con.Printf("%s", render.Line(msg))
 			return false, nil
 		}
@@ -536,7 +545,7 @@ func (l *line) send(ctx context.Context, r *request.Request) error {
 	l.s.Drain()
 	saved := &l.reqs[id-1]
 	saved.Rounds = l.rec.Rounds(id)
-	saved.Result, saved.Err = res, err
+	saved.Result, saved.Err = l.keep(res), err
 	l.con.EndProgress()
 	if err != nil {
 		saved.Left = "failed"
@@ -552,6 +561,33 @@ func (l *line) send(ctx context.Context, r *request.Request) error {
 		return ErrToolReported
 	}
 	return nil
+}
+
+// keep is res as the session keeps it for save flow (client.Result.Kept),
+// within ResultBudget: past it, the oldest kept results are let go, as is
+// one bigger than the whole budget.
+func (l *line) keep(res *client.Result) *client.Result {
+	budget := l.o.ResultBudget
+	if budget <= 0 {
+		budget = 64 << 20
+	}
+	k := res.Kept()
+	if k == nil {
+		return nil
+	}
+	if int64(len(k.Raw)) > budget {
+		l.dropped++
+		return nil
+	}
+	l.kept += int64(len(k.Raw))
+	for i := 0; l.kept > budget && i < len(l.reqs); i++ {
+		if old := l.reqs[i].Result; old != nil {
+			l.kept -= int64(len(old.Raw))
+			l.reqs[i].Result = nil
+			l.dropped++
+		}
+	}
+	return k
 }
 
 func (l *line) history() {

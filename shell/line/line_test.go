@@ -136,3 +136,31 @@ func TestLineShellAsksBeforeADestructiveTool(t *testing.T) {
 		t.Errorf("Run = %v; stdout:\n%s\nstderr:\n%s", err, out, errs)
 	}
 }
+
+// The results a line session keeps for save flow are copied out of the
+// transport's buffer (which they would keep alive whole) and stay within
+// the result budget: past it the oldest are let go, and counted.
+func TestKeptResultsAreDetachedAndBounded(t *testing.T) {
+	l := &line{o: &Options{ResultBudget: 200}}
+	buf := []byte(`{"content":[{"type":"text","text":"` + strings.Repeat("a", 40) + `"}]}......`)
+	raw := buf[:len(buf)-6] // a result read into a bigger buffer
+	for i := 0; i < 3; i++ {
+		res := &client.Result{Method: "tools/call", Target: "echo", Raw: raw}
+		l.reqs = append(l.reqs, request.Saved{ID: i + 1})
+		l.reqs[i].Result = l.keep(res)
+	}
+	if k := l.reqs[2].Result; k == nil || &k.Raw[0] == &buf[0] || string(k.Raw) != string(raw) {
+		t.Fatalf("keep kept %+v; want a copy of the result's bytes, detached from the buffer", k)
+	}
+	if l.reqs[0].Result != nil || l.reqs[1].Result == nil || l.dropped != 1 || l.kept != int64(2*len(raw)) {
+		t.Errorf("after 3 results of %d bytes in a budget of 200: kept %v %v %v, %d bytes, %d dropped; want the oldest let go",
+			len(raw), l.reqs[0].Result != nil, l.reqs[1].Result != nil, l.reqs[2].Result != nil, l.kept, l.dropped)
+	}
+	big := &client.Result{Method: "tools/call", Raw: json.RawMessage(strings.Repeat(" ", 201))}
+	if k := l.keep(big); k != nil || l.dropped != 2 {
+		t.Errorf("keep(a result bigger than the budget) = %v with %d dropped; want it let go", k, l.dropped)
+	}
+	if k := l.keep(nil); k != nil {
+		t.Errorf("keep(nil) = %v", k)
+	}
+}
