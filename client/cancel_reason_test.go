@@ -53,3 +53,21 @@ func TestCancelReasonInWords(t *testing.T) {
 		})
 	}
 }
+
+// A tasks/cancel the server did not answer in time was still sent: the
+// words say so, and name the wait.
+func TestAbandonedTaskWhoseCancelWasNotAnswered(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{nil, `task t1 of tool "slow" was abandoned; tasks/cancel was sent`},
+		{context.DeadlineExceeded, `task t1 of tool "slow" was abandoned; tasks/cancel was sent, and not answered within 1.5s`},
+		{errors.New("connection closed"), `task t1 of tool "slow" was abandoned, and tasks/cancel failed: connection closed`},
+	} {
+		e := &client.TaskCancelledError{Tool: "slow", TaskID: "t1", Abandoned: true, CancelErr: tc.err}
+		if got := e.Error(); got != tc.want {
+			t.Errorf("TaskCancelledError{CancelErr: %v}.Error() = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+	"github.com/mcpcli/mcpcli/transport"
 )
 
 // TasksExtension is the 2026-07-28 tasks extension's identifier.
@@ -98,6 +99,9 @@ type TaskCancelledError struct {
 func (e *TaskCancelledError) Error() string {
 	if !e.Abandoned {
 		return fmt.Sprintf("server \"%s\" cancelled task %s of tool %q", e.Server, e.TaskID, e.Tool)
+	}
+	if errors.Is(e.CancelErr, context.DeadlineExceeded) {
+		return fmt.Sprintf("task %s of tool %q was abandoned; tasks/cancel was sent, and not answered within %s", e.TaskID, e.Tool, cancelWait)
 	}
 	if e.CancelErr != nil {
 		return fmt.Sprintf("task %s of tool %q was abandoned, and tasks/cancel failed: %v", e.TaskID, e.Tool, e.CancelErr)
@@ -232,8 +236,12 @@ func (s *Session) runTask(ctx context.Context, out *Result, st TaskStatus, poll 
 	return err
 }
 
-// cancelWait bounds tasks/cancel once the run is ending.
-const cancelWait = 5 * time.Second
+// cancelWait bounds tasks/cancel once the run is ending. With the
+// server's close after it (under a second), it fits in the 3 s a
+// stopping run has before mcpcli kills its servers (internal/interrupt's
+// stopWait): past it, the run still ends in order, and says the server
+// did not answer.
+const cancelWait = 1500 * time.Millisecond
 
 func (tc *taskCall) cancel(id string) error {
 	ctx, stop := context.WithTimeout(context.Background(), cancelWait)
@@ -371,7 +379,8 @@ func (tc *taskCall) runLegacy(ctx context.Context, id string) error {
 	s.current = fl
 	s.mu.Unlock()
 	ex := &exchange{}
-	_, err := mcp.CallCustomMethod[*taskParams, *taskResult](withExchange(ctx, ex), s.cs, "tasks/result", &taskParams{TaskID: id})
+	rctx := transport.WithCancelReason(withExchange(ctx, ex), func() string { return cancelReason(ctx) })
+	_, err := mcp.CallCustomMethod[*taskParams, *taskResult](rctx, s.cs, "tasks/result", &taskParams{TaskID: id})
 	s.mu.Lock()
 	s.current = nil
 	abandoned, answerErr := fl.abandoned, fl.answerErr

@@ -418,6 +418,10 @@ func TestTasksThirdParty(t *testing.T) {
 		}
 		wantContains(t, "stderr", errs, `of tool "simulate-research-query" was abandoned; tasks/cancel was sent`)
 		wantContains(t, "the trace", readFile(t, trace), `"method":"tasks/cancel"`)
+		// The tasks/result it stopped waiting on is cancelled in words.
+		if tr := readFile(t, trace); strings.Contains(tr, `"reason":"context canceled"`) {
+			t.Errorf("a notifications/cancelled says only \"context canceled\":\n%s", tr)
+		}
 	})
 	t.Run("TypeScript SDK simpleTaskInteractive", func(t *testing.T) {
 		t.Parallel()
