@@ -38,10 +38,10 @@ type Result struct {
 // IsError reports a tool result with isError set.
 func (r *Result) IsError() bool { return r.Tool != nil && r.Tool.IsError }
 
-// Kept is r as a front end keeps it for later (a session's flow file):
-// its bytes copied out of the buffer the transport read them into, which
-// they would otherwise keep alive whole, and its decoded forms left out
-// (Raw holds them; IsError reads them, so Kept is not for printing). r
+// Kept is r as a front end keeps it for later (a session's results): its
+// decoded forms left out (Raw holds them, and they took most of a small
+// result's memory; IsError reads them, so Kept is not for printing), and
+// its bytes copied out of the message the transport read them from. r
 // itself when Raw is nil.
 func (r *Result) Kept() *Result {
 	if r == nil || r.Raw == nil {

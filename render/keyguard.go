@@ -135,8 +135,9 @@ func inert(msg tea.Msg) bool {
 	return !unicode.IsUpper(r) // unexported
 }
 
-// teaPkg is bubbletea's import path.
-var teaPkg = reflect.TypeOf(tea.KeyPressMsg{}).PkgPath()
+// teaPkg is bubbletea's import path (TestTeaPkgIsBubbleteas checks it):
+// a constant, so that nothing is worked out at start-up.
+const teaPkg = "charm.land/bubbletea/v2"
 
 // drop reports whether key is dropped, and says so.
 func (w *guarded) drop(key string) bool {

@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"io"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -263,5 +264,11 @@ func TestFramesDrawnForNothingAreNotDrawn(t *testing.T) {
 	w.Update(setupOver{})
 	if got := w.View().Content; got != "" || c.views != 1 {
 		t.Errorf("View() after setupWait = %q after %d frames, want \"\" after 1", got, c.views)
+	}
+}
+
+func TestTeaPkgIsBubbleteas(t *testing.T) {
+	if got := reflect.TypeOf(tea.KeyPressMsg{}).PkgPath(); got != teaPkg {
+		t.Errorf("bubbletea's messages are in %q; teaPkg says %q", got, teaPkg)
 	}
 }
