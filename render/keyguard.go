@@ -106,6 +106,12 @@ type guarded struct {
 	// would be laid out again at once, and never shown (bubbletea shows
 	// only the last frame of each of its ticks).
 	ready bool
+
+	// soon brings forward the frame drawn for input (and the first):
+	// bubbletea would wait for its next tick (teadraw.go); due says the
+	// next View is such a frame.
+	soon *drawSoon
+	due  bool
 }
 
 // setupWait is the longest the first frame waits for the terminal's size,
@@ -154,6 +160,7 @@ func (w *guarded) Init() tea.Cmd {
 	if w.inited != nil {
 		w.inited()
 	}
+	w.soon.start()
 	return tea.Batch(w.m.Init(), tea.Tick(setupWait, func(time.Time) tea.Msg { return setupOver{} }))
 }
 
@@ -166,6 +173,7 @@ func (w *guarded) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg.(type) {
 	case setupOver:
 		w.same = w.ready && w.last != nil // ready already: nothing changed
+		w.due = w.due || !w.ready
 		w.ready = true
 		return w, nil
 	case tea.WindowSizeMsg:
@@ -185,6 +193,7 @@ func (w *guarded) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return w, nil
 		}
 	}
+	w.due = w.due || input(msg)
 	before := screenOf(w.m)
 	m, cmd := w.m.Update(msg)
 	w.m = m
@@ -200,8 +209,12 @@ func (w *guarded) View() tea.View {
 	}
 	if !w.same || w.last == nil {
 		v := w.m.View()
+		if w.due && changed(w.last, v) {
+			w.soon.now()
+		}
 		w.last = &v
 	}
+	w.due = false
 	w.g.Drawn()
 	return *w.last
 }

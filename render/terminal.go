@@ -46,6 +46,11 @@ type Terminal struct {
 	// the keys typed ahead to have been dropped).
 	OnDrop func(key string)
 
+	// frame is the ticker's period between frames brought forward: 0
+	// means bubbletea's own at frameRate (tests: longer, so that only a
+	// frame brought forward can be seen).
+	frame time.Duration
+
 	keys *keySource
 
 	profileOnce sync.Once
@@ -88,6 +93,17 @@ func sameTerminal(a *os.File, b io.Writer) bool {
 	as, err1 := a.Stat()
 	bs, err2 := f.Stat()
 	return err1 == nil && err2 == nil && as.Mode()&os.ModeCharDevice != 0 && os.SameFile(as, bs)
+}
+
+// frameRate is the most frames a second bubbletea draws.
+const frameRate = 120
+
+// framePeriod is the ticker's period between frames brought forward.
+func (t *Terminal) framePeriod() time.Duration {
+	if t.frame > 0 {
+		return t.frame
+	}
+	return time.Second / frameRate
 }
 
 // keyGuard is the guard's duration: KeyGuard, or its default.
@@ -140,15 +156,17 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 		defer s.Close()
 		in = s
 	}
+	soon := &drawSoon{period: t.framePeriod()}
 	opts := []tea.ProgramOption{
 		tea.WithInput(in),
-		tea.WithOutput(t.Out),
+		tea.WithOutput(outputFor(t.Out, soon)),
 		tea.WithoutSignalHandler(),
-		// bubbletea draws only on its ticks, the first one a frame after
-		// it starts: at its highest rate the first form lands in 8 ms, not
-		// 16 (a tick with nothing new costs nothing), and a key is on
-		// screen within a frame.
-		tea.WithFPS(120),
+		// bubbletea draws only on its ticks: at its highest rate a frame
+		// nothing brought forward (a spinner's, a server's news) waits 8
+		// ms at most, not 16 (a tick with nothing new costs nothing).
+		// Frames drawn for keys, and the first, are brought forward
+		// (guarded.soon).
+		tea.WithFPS(frameRate),
 	}
 	if _, isFile := fileOf(t.Out); isFile {
 		opts = append(opts, tea.WithColorProfile(t.colorProfile()))
@@ -159,6 +177,7 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 	defer release()
 	w := &guarded{m: m, g: NewGuard(guard, t.Clock), onDrop: t.OnDrop, inited: release}
 	p := tea.NewProgram(w, append(opts, t.Options...)...)
+	soon.p, w.soon = p, soon
 	// ctx ends the program as a quit does, not as a kill (tea.WithContext):
 	// a killed program does not wait for its reader to let go of the
 	// terminal, which then takes the next key meant for whoever reads next
