@@ -274,6 +274,7 @@ func Start(c Command) (*Process, error) {
 		}()
 	}
 	go func() {
+		waitExited(cmd.Process)
 		p.waitErr = cmd.Wait()
 		p.state = cmd.ProcessState
 		if status != nil {

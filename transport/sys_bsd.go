@@ -30,3 +30,6 @@ func unread(*os.File) (int, bool) { return 0, false }
 // killMarked does nothing here: without /proc, what left the server's
 // process group is not looked for when its supervisor is killed.
 func killMarked(string) {}
+
+// waitExited returns at once: Wait waits in a thread of its own here.
+func waitExited(*os.Process) {}

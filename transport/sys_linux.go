@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"unsafe"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/mcpcli/mcpcli/internal/supervise"
 )
 
@@ -110,3 +112,33 @@ func readProc(pid int, name string, buf []byte) []byte {
 	n, _ := io.ReadFull(f, buf)
 	return buf[:n]
 }
+
+// waitExited returns once p has exited, without reaping it, having waited
+// in Go's poller (on a pidfd) rather than in a thread of its own: the
+// Wait that follows reaps it at once. A Wait started at once, as the
+// go-sdk's is, holds an OS thread in waitid(2) for the whole run, and the
+// runtime starts another to go on. Without pidfds (Linux before 5.10) it
+// returns at once, and Wait waits as before.
+func waitExited(p *os.Process) {
+	fd, _, errno := syscall.RawSyscall(sysPidfdOpen, uintptr(p.Pid), pidfdNonblock, 0)
+	if errno != 0 {
+		return
+	}
+	f := os.NewFile(fd, "pidfd")
+	defer f.Close()
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	rc.Read(func(fd uintptr) bool {
+		// Readable once the process has exited.
+		pfd := unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
+		n, err := unix.Poll([]unix.PollFd{pfd}, 0)
+		return err != nil && err != syscall.EINTR || n > 0
+	})
+}
+
+const (
+	sysPidfdOpen  = 434 // pidfd_open(2), the same number on every architecture Go runs Linux on
+	pidfdNonblock = syscall.O_NONBLOCK
+)
