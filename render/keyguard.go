@@ -108,11 +108,20 @@ type guarded struct {
 	ready bool
 
 	// soon brings forward the frame drawn for input (and the first):
-	// bubbletea would wait for its next tick (teadraw.go); due says the
-	// next View is such a frame.
+	// bubbletea would wait for its next tick (teadraw.go). due says the
+	// next View is such a frame; kick, that it changed, and is to be
+	// brought forward when bubbletea has taken it (at drawnMsg).
 	soon *drawSoon
 	due  bool
+	kick bool
 }
+
+// drawnMsg comes after the frame laid out for input has been handed to
+// bubbletea's renderer: the command that sends it runs once Update has
+// returned, and bubbletea reads it only after its View.
+type drawnMsg struct{}
+
+func drawn() tea.Msg { return drawnMsg{} }
 
 // setupWait is the longest the first frame waits for the terminal's size,
 // which bubbletea asks for as it starts and a terminal gives at once; only
@@ -173,8 +182,17 @@ func (w *guarded) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg.(type) {
 	case setupOver:
 		w.same = w.ready && w.last != nil // ready already: nothing changed
-		w.due = w.due || !w.ready
-		w.ready = true
+		if !w.ready {
+			w.ready, w.due = true, true
+			return w, drawn
+		}
+		return w, nil
+	case drawnMsg:
+		w.same = w.last != nil
+		if w.kick {
+			w.kick = false
+			w.soon.now()
+		}
 		return w, nil
 	case tea.WindowSizeMsg:
 		w.ready = true
@@ -193,12 +211,15 @@ func (w *guarded) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return w, nil
 		}
 	}
-	w.due = w.due || input(msg)
 	before := screenOf(w.m)
 	m, cmd := w.m.Update(msg)
 	w.m = m
 	if after := screenOf(m); after != before && after != 0 {
 		w.g.Arm()
+	}
+	if input(msg) {
+		w.due = true
+		return w, tea.Batch(cmd, drawn)
 	}
 	return w, cmd
 }
@@ -210,7 +231,7 @@ func (w *guarded) View() tea.View {
 	if !w.same || w.last == nil {
 		v := w.m.View()
 		if w.due && changed(w.last, v) {
-			w.soon.now()
+			w.kick = true
 		}
 		w.last = &v
 	}

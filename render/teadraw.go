@@ -27,13 +27,16 @@ import (
 const (
 	// soonTick is the ticker's period while a frame is due: at once. The
 	// Go runtime sleeps for at least a millisecond when its next timer is
-	// not yet due, so any longer period would cost that millisecond; the
-	// frame's first bytes on the terminal set the period back (wrote),
-	// microseconds later.
+	// not yet due, so any longer period would cost that millisecond.
 	soonTick = time.Nanosecond
-	// soonFor is how long the ticker keeps soonTick when nothing is
-	// written (a frame that changed nothing the terminal shows).
-	soonFor = 2 * time.Millisecond
+	// soonSpin bounds soonTick: a frame whose bytes are not written by
+	// then changed nothing the terminal shows (text past its edge, a
+	// style the colour profile drops), and each tick meanwhile costs
+	// bubbletea a comparison of two frames. (Setting the period then
+	// drops a tick due and not yet taken: on a machine so busy that
+	// bubbletea has not taken it, the frame comes at the next tick of its
+	// own period, as it would without drawSoon.)
+	soonSpin = 200 * time.Microsecond
 )
 
 // drawSoon brings a program's next frame forward.
@@ -44,19 +47,26 @@ type drawSoon struct {
 	once sync.Once
 	t    *time.Ticker // nil: bubbletea's field was not found
 
-	mu  sync.Mutex
-	gen int  // the last bringing-forward; an older one does not restore
-	due bool // a frame is brought forward and not yet written
+	spin time.Duration // soonSpin (tests: longer)
+
+	mu   sync.Mutex
+	gen  int  // the last bringing-forward; an older one's timers do nothing
+	due  bool // a frame is brought forward and not yet written
+	done bool // the program has ended: its ticker is bubbletea's alone
 }
 
 // ticker is the program's frame ticker, or nil: read once the program has
 // started its renderer (bubbletea does so before its model's Init, on the
 // goroutine that then runs Update and View, where drawSoon is used).
 func (d *drawSoon) ticker() *time.Ticker {
-	if d == nil || d.p == nil {
+	if d == nil {
 		return nil
 	}
-	d.once.Do(func() { d.t = teaTicker(d.p) })
+	d.once.Do(func() {
+		if d.p != nil {
+			d.t = teaTicker(d.p)
+		}
+	})
 	return d.t
 }
 
@@ -78,7 +88,7 @@ func (d *drawSoon) start() {
 	}
 }
 
-// now makes the ticker take the frame just laid out to the terminal at
+// now makes the ticker take the frame bubbletea holds to the terminal at
 // once, then tick at its own period again.
 func (d *drawSoon) now() {
 	t := d.ticker()
@@ -86,35 +96,57 @@ func (d *drawSoon) now() {
 		return
 	}
 	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.done {
+		return
+	}
 	d.gen++
 	gen := d.gen
 	d.due = true
 	t.Reset(soonTick)
-	d.mu.Unlock()
-	time.AfterFunc(soonFor, func() {
+	time.AfterFunc(d.spin, func() {
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		if d.gen == gen && d.due {
+		if d.gen == gen && d.due && !d.done {
 			d.due = false
 			t.Reset(d.period)
 		}
 	})
 }
 
-// wrote is told that bytes went to the terminal: the frame brought
-// forward (or the one before it) is out, and the ticker takes its own
-// period again. It runs on bubbletea's ticker goroutine, having taken a
-// tick: setting the period loses none due.
-func (d *drawSoon) wrote() {
+// writing is the bringing-forward a write to the terminal starts under:
+// only a write that starts after now() can carry its frame.
+func (d *drawSoon) writing() int {
+	if d == nil {
+		return 0
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.gen
+}
+
+// wrote is told that a write that started under gen is done: when gen is
+// the last bringing-forward, its frame is out (bubbletea writes what it
+// holds in one tick, its queued sequences first, then the frame), and the
+// ticker goes back to its own period.
+func (d *drawSoon) wrote(gen int) {
 	if d == nil {
 		return
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.due { // set by now, after it found the ticker
+	if d.due && d.gen == gen && !d.done { // due is set by now, after it found the ticker
 		d.due = false
 		d.t.Reset(d.period)
 	}
+}
+
+// stop is called when the program has ended: its ticker is left as
+// bubbletea left it.
+func (d *drawSoon) stop() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.done = true
 }
 
 // changed reports whether b shows something a differs in: only then is
@@ -133,8 +165,9 @@ type soonOut struct {
 }
 
 func (o soonOut) Write(p []byte) (int, error) {
+	gen := o.d.writing()
 	n, err := o.w.Write(p)
-	o.d.wrote()
+	o.d.wrote(gen)
 	return n, err
 }
 
@@ -152,7 +185,9 @@ func (o soonFile) Read(p []byte) (int, error) { return o.f.Read(p) }
 func (o soonFile) Close() error               { return o.f.Close() }
 func (o soonFile) Fd() uintptr                { return o.f.Fd() }
 
-// outputFor is w, telling d of each write.
+// outputFor is w, telling d of each write. (bubbletea's tea.Exec would
+// give a child this as its stdout, a pipe to the child, not the terminal:
+// mcpcli's one tea.Exec, the session's share, runs no child on it.)
 func outputFor(w io.Writer, d *drawSoon) io.Writer {
 	o := soonOut{w: w, d: d}
 	if f, ok := w.(interface {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,7 +34,9 @@ type Terminal struct {
 	// returns is called when the program is gone. The Console's Hold keeps
 	// other writers (server logs, progress) off the screen meanwhile.
 	Hold func() (release func())
-	// Options are extra bubbletea options (tests: a window size).
+	// Options are extra bubbletea options (tests: a window size); not
+	// tea.WithFPS, whose rate frames brought forward go back to is
+	// frameRate's.
 	Options []tea.ProgramOption
 	// KeyGuard is how long each program ignores keys after its screen is
 	// drawn (and after it turns to a screen that decides, such as a
@@ -50,6 +53,10 @@ type Terminal struct {
 	// means bubbletea's own at frameRate (tests: longer, so that only a
 	// frame brought forward can be seen).
 	frame time.Duration
+	// spin is how long the ticker ticks at once for a frame brought
+	// forward that is not written: 0 means soonSpin (tests: longer, so
+	// that no frame is lost on a loaded machine to a tick not yet taken).
+	spin time.Duration
 
 	keys *keySource
 
@@ -156,7 +163,7 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 		defer s.Close()
 		in = s
 	}
-	soon := &drawSoon{period: t.framePeriod()}
+	soon := &drawSoon{period: t.framePeriod(), spin: cmp.Or(t.spin, soonSpin)}
 	opts := []tea.ProgramOption{
 		tea.WithInput(in),
 		tea.WithOutput(outputFor(t.Out, soon)),
@@ -185,6 +192,7 @@ func (t *Terminal) Run(ctx context.Context, m tea.Model) (tea.Model, error) {
 	stop := context.AfterFunc(ctx, p.Quit)
 	defer stop()
 	final, err := p.Run()
+	soon.stop()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
