@@ -84,7 +84,8 @@ func (f *Feed) newConnection() *connection {
 
 // whileConnected is ctx, ended too when the connection of the moment ends;
 // ended says why an ask run with it failed: errConnectionEnded when the
-// connection ended first.
+// connection ended first, and ctx had not (a session ending on a signal
+// ends its connection too, and its asks were cancelled, not cut off).
 func (f *Feed) whileConnected(ctx context.Context) (cctx context.Context, stop func(), ended func(error) error) {
 	conn := f.current()
 	cctx, cancel := context.WithCancel(ctx)
@@ -96,11 +97,12 @@ func (f *Feed) whileConnected(ctx context.Context) (cctx context.Context, stop f
 		}
 	}()
 	return cctx, cancel, func(err error) error {
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
 		select {
 		case <-conn.ended:
-			if err != nil {
-				return errConnectionEnded
-			}
+			return errConnectionEnded
 		default:
 		}
 		return err
