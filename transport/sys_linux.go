@@ -117,14 +117,20 @@ func readProc(pid int, name string, buf []byte) []byte {
 // in Go's poller (on a pidfd) rather than in a thread of its own: the
 // Wait that follows reaps it at once. A Wait started at once, as the
 // go-sdk's is, holds an OS thread in waitid(2) for the whole run, and the
-// runtime starts another to go on. Without pidfds (Linux before 5.10) it
+// runtime starts another to go on. Without pidfds (Linux before 5.3) it
 // returns at once, and Wait waits as before.
 func waitExited(p *os.Process) {
-	fd, _, errno := syscall.RawSyscall(sysPidfdOpen, uintptr(p.Pid), pidfdNonblock, 0)
-	if errno != 0 {
+	fd, err := unix.PidfdOpen(p.Pid, 0)
+	if err != nil {
 		return
 	}
-	f := os.NewFile(fd, "pidfd")
+	// Non-blocking, so that os.NewFile hands it to the poller (Linux 5.3
+	// to 5.9 refuse PIDFD_NONBLOCK at pidfd_open).
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return
+	}
+	f := os.NewFile(uintptr(fd), "pidfd")
 	defer f.Close()
 	rc, err := f.SyscallConn()
 	if err != nil {
@@ -137,8 +143,3 @@ func waitExited(p *os.Process) {
 		return err != nil && err != syscall.EINTR || n > 0
 	})
 }
-
-const (
-	sysPidfdOpen  = 434 // pidfd_open(2), the same number on every architecture Go runs Linux on
-	pidfdNonblock = syscall.O_NONBLOCK
-)
