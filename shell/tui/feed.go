@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/interrupt"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
 	"github.com/mcpcli/mcpcli/transport"
@@ -84,8 +85,10 @@ func (f *Feed) newConnection() *connection {
 
 // whileConnected is ctx, ended too when the connection of the moment ends;
 // ended says why an ask run with it failed: errConnectionEnded when the
-// connection ended first, and ctx had not (a session ending on a signal
-// ends its connection too, and its asks were cancelled, not cut off).
+// connection ended first, unless a signal was ending the session (its
+// end ends the connection too, and its asks were cancelled, not cut off:
+// the ask's own context is cancelled either way, as a call on a dead
+// connection fails, so it is the signal, ctx's cause, that tells).
 func (f *Feed) whileConnected(ctx context.Context) (cctx context.Context, stop func(), ended func(error) error) {
 	conn := f.current()
 	cctx, cancel := context.WithCancel(ctx)
@@ -97,7 +100,8 @@ func (f *Feed) whileConnected(ctx context.Context) (cctx context.Context, stop f
 		}
 	}()
 	return cctx, cancel, func(err error) error {
-		if err == nil || ctx.Err() != nil {
+		var sig interrupt.Signal
+		if err == nil || errors.As(context.Cause(ctx), &sig) {
 			return err
 		}
 		select {

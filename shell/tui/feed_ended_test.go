@@ -3,7 +3,10 @@ package tui
 import (
 	"context"
 	"errors"
+	"syscall"
 	"testing"
+
+	"github.com/mcpcli/mcpcli/internal/interrupt"
 )
 
 // An ask cut off by its connection's end says so; one whose session was
@@ -15,7 +18,7 @@ func TestAnAskEndedWithTheSessionIsCancelledNotCutOff(t *testing.T) {
 	failed := errors.New("the form could not finish")
 	tests := []struct {
 		name          string
-		sessionEnded  bool
+		sessionEnded  bool // by a signal
 		connectionEnd bool
 		err           error
 		want          error
@@ -23,19 +26,25 @@ func TestAnAskEndedWithTheSessionIsCancelledNotCutOff(t *testing.T) {
 		{"connection ended", false, true, failed, errConnectionEnded},
 		{"connection ended, the ask answered", false, true, nil, nil},
 		{"session ended on a signal, then the connection", true, true, context.Canceled, context.Canceled},
-		{"session ended, connection still up", true, false, context.Canceled, context.Canceled},
+		{"session ended on a signal, connection still up", true, false, context.Canceled, context.Canceled},
+		{"the call cancelled as its connection died (no signal)", false, true, context.Canceled, errConnectionEnded},
 		{"neither: the ask's own error", false, false, failed, failed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &Feed{}
 			f.newConnection()
-			ctx, cancel := context.WithCancel(context.Background())
+			session, end := context.WithCancelCause(context.Background())
+			defer end(nil)
+			ctx, cancel := context.WithCancel(session) // the call's
 			defer cancel()
 			_, stop, ended := f.whileConnected(ctx)
 			defer stop()
 			if tt.sessionEnded {
-				cancel()
+				end(interrupt.Signal{Sig: syscall.SIGHUP})
+			}
+			if tt.err != nil {
+				cancel() // a call on a dead connection is cancelled too
 			}
 			if tt.connectionEnd {
 				f.current().end()
