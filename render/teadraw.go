@@ -8,9 +8,10 @@ package render
 // a fork would take a `replace` line, which `go install …@latest` refuses.
 //
 // drawSoon reaches the program's own ticker (an unexported field, found
-// by reflection once per program, its type checked) and, after a frame
-// that input changed, makes it tick at once, then at its own rate again
-// a millisecond later. teadraw_test.go fails when bubbletea's field moves
+// by reflection once per program, its type checked) and, once bubbletea
+// holds a frame that input changed, makes it tick at once, then at its
+// own rate again as soon as the frame's bytes are written (or soonSpin
+// later, when none are). teadraw_test.go fails when bubbletea's field moves
 // or its ticker stops drawing: then drawSoon does nothing (frames come on
 // the ticker, as they did), and this file should follow bubbletea, or go.
 
@@ -117,9 +118,6 @@ func (d *drawSoon) now() {
 // writing is the bringing-forward a write to the terminal starts under:
 // only a write that starts after now() can carry its frame.
 func (d *drawSoon) writing() int {
-	if d == nil {
-		return 0
-	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.gen
@@ -130,9 +128,6 @@ func (d *drawSoon) writing() int {
 // holds in one tick, its queued sequences first, then the frame), and the
 // ticker goes back to its own period.
 func (d *drawSoon) wrote(gen int) {
-	if d == nil {
-		return
-	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.due && d.gen == gen && !d.done { // due is set by now, after it found the ticker
@@ -171,14 +166,17 @@ func (o soonOut) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// termFile is what bubbletea takes for a terminal (its term.File).
+type termFile interface {
+	io.ReadWriteCloser
+	Fd() uintptr
+}
+
 // soonFile is a soonOut over a terminal: bubbletea still finds it one
 // (its size, raw mode).
 type soonFile struct {
 	soonOut
-	f interface {
-		io.ReadWriteCloser
-		Fd() uintptr
-	}
+	f termFile
 }
 
 func (o soonFile) Read(p []byte) (int, error) { return o.f.Read(p) }
@@ -190,10 +188,7 @@ func (o soonFile) Fd() uintptr                { return o.f.Fd() }
 // mcpcli's one tea.Exec, the session's share, runs no child on it.)
 func outputFor(w io.Writer, d *drawSoon) io.Writer {
 	o := soonOut{w: w, d: d}
-	if f, ok := w.(interface {
-		io.ReadWriteCloser
-		Fd() uintptr
-	}); ok {
+	if f, ok := w.(termFile); ok {
 		return soonFile{soonOut: o, f: f}
 	}
 	return o
