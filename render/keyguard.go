@@ -228,6 +228,9 @@ func (w *guarded) View() tea.View {
 	if !w.ready {
 		return tea.View{} // nothing yet: the key guard's time has not begun
 	}
+	// The guard's time begins with the frame, before the model lays it
+	// out: whoever sees the frame (a test's view hook) sees it begun.
+	w.g.Drawn()
 	if !w.same || w.last == nil {
 		v := w.m.View()
 		if w.due && changed(w.last, v) {
@@ -236,7 +239,6 @@ func (w *guarded) View() tea.View {
 		w.last = &v
 	}
 	w.due = false
-	w.g.Drawn()
 	return *w.last
 }
 
