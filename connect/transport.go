@@ -67,7 +67,14 @@ type Machine struct {
 	Console *render.Console
 	// AtEnd is given what is to be closed when the run ends.
 	AtEnd func(func())
+	// ExecSupervisor runs each stdio server's supervisor as a program,
+	// not made in-process (MCPCLI_SUPERVISOR=exec; see
+	// transport.Command).
+	ExecSupervisor bool
 }
+
+// SupervisorEnv, set to "exec", runs the supervisor as a program.
+const SupervisorEnv = "MCPCLI_SUPERVISOR"
 
 // Transport is the transport to the server fl names (named, when fl
 // names one with -s, resolved from the config files). It starts nothing;
@@ -271,6 +278,7 @@ func stdio(fl Flags, m Machine, c transport.Command) *transport.Stdio {
 			c.Supervisor = SupervisorBeside(exe)
 		}
 	}
+	c.ExecSupervisor = c.ExecSupervisor || m.ExecSupervisor
 	c.Group = m.Servers
 	if fl.Verbose && c.Stderr == nil {
 		w := m.Console.ServerStderr("[server stderr] ")

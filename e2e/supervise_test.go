@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpcli/mcpcli/internal/supervise"
 )
 
 // mcpcli as make build installs it, with mcpcli-supervise beside it:
@@ -22,7 +24,7 @@ import (
 // child in its process group and one in a session of its own, and
 // returns mcpcli, its stderr, the children's pids, the server's and its
 // supervisor's.
-func startTree(t *testing.T) (cmd *exec.Cmd, stderr *strings.Builder, kids []int, server, sup int) {
+func startTree(t *testing.T, mode string) (cmd *exec.Cmd, stderr *strings.Builder, kids []int, server, sup int) {
 	t.Helper()
 	bin := mcpcli(t)
 	if _, err := os.Stat(filepath.Join(filepath.Dir(bin), "mcpcli-supervise")); err != nil {
@@ -31,6 +33,7 @@ func startTree(t *testing.T) (cmd *exec.Cmd, stderr *strings.Builder, kids []int
 	pids := filepath.Join(t.TempDir(), "pids")
 	script := fmt.Sprintf(`sleep 1000 & echo $! > %[1]s.tmp; setsid sleep 1001 & echo $! >> %[1]s.tmp; mv %[1]s.tmp %[1]s; exec sleep 1002`, pids)
 	cmd = exec.Command(bin, "tools", "--", "sh", "-c", script)
+	cmd.Env = append(os.Environ(), "MCPCLI_SUPERVISOR="+supervisorModes[mode])
 	stderr = &strings.Builder{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
@@ -61,6 +64,15 @@ func startTree(t *testing.T) (cmd *exec.Cmd, stderr *strings.Builder, kids []int
 	if comm := readComm(sup); comm != "mcpcli-supervis" { // comm is cut at 15 bytes
 		t.Errorf("the server runs under %q (pid %d), want mcpcli-supervise", comm, sup)
 	}
+	// Made by clone, it runs in mcpcli's own binary; the program is the
+	// one beside it.
+	want := bin
+	if mode == "program" {
+		want = filepath.Join(filepath.Dir(bin), "mcpcli-supervise")
+	}
+	if exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", sup)); exe != want && (mode == "program" || supervise.CanSpawn()) {
+		t.Errorf("the %s supervisor (pid %d) runs %s, want %s", mode, sup, exe, want)
+	}
 	return cmd, stderr, kids, server, sup
 }
 
@@ -83,19 +95,34 @@ func waitDead(t *testing.T, what string, pids ...int) {
 // server started outlives a mcpcli killed with SIGKILL, not even a child
 // that left the server's session.
 func TestSmallSupervisorKillsTheTreeOnSIGKILL(t *testing.T) {
-	cmd, _, kids, server, sup := startTree(t)
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
+	for mode := range supervisorModes {
+		t.Run(mode, func(t *testing.T) {
+			cmd, _, kids, server, sup := startTree(t, mode)
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Wait()
+			waitDead(t, "mcpcli killed with SIGKILL", append(kids, server, sup)...)
+		})
 	}
-	cmd.Wait()
-	waitDead(t, "mcpcli killed with SIGKILL", append(kids, server, sup)...)
 }
+
+// supervisorModes are the two ways mcpcli makes a supervisor, and
+// MCPCLI_SUPERVISOR's value for each: made by clone where the kernel lets
+// it (Linux 5.9, amd64), and the mcpcli-supervise program.
+var supervisorModes = map[string]string{"spawned": "", "program": "exec"}
 
 // Should the supervisor itself be killed, the server goes with it, and so
 // does what it started, even what left its session; mcpcli says it was
 // the supervisor, not the server, that died.
 func TestAKilledSupervisorTakesTheTreeAndIsNamed(t *testing.T) {
-	cmd, stderr, kids, server, sup := startTree(t)
+	for mode := range supervisorModes {
+		t.Run(mode, func(t *testing.T) { killSupervisor(t, mode) })
+	}
+}
+
+func killSupervisor(t *testing.T, mode string) {
+	cmd, stderr, kids, server, sup := startTree(t, mode)
 	if err := syscall.Kill(sup, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

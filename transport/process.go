@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -16,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/mcpcli/mcpcli/internal/supervise"
@@ -45,6 +47,11 @@ type Command struct {
 	// under it, so that nothing it starts outlives mcpcli, even one killed
 	// with SIGKILL. (Windows needs none: the server runs in a Job Object.)
 	Supervisor string
+	// ExecSupervisor runs Supervisor as a program even where mcpcli can
+	// make the supervisor without one (supervise.Spawn: Linux 5.9 or
+	// later on amd64), which costs a millisecond of CPU less. Set by
+	// MCPCLI_SUPERVISOR=exec, should the other way fail somewhere.
+	ExecSupervisor bool
 	// Group, when set, is told of the process group while the server runs.
 	Group *Group
 }
@@ -160,12 +167,28 @@ func Start(c Command) (*Process, error) {
 			return nil, &StartError{Program: c.Argv[0], NotFound: true, Err: ee.Err}
 		}
 	}
+	if c.Dir != "" {
+		// Said as the directory, not as the program (or the supervisor)
+		// that exec would name for it.
+		if st, err := os.Stat(c.Dir); err != nil || !st.IsDir() {
+			if err == nil {
+				err = syscall.ENOTDIR
+			}
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, &StartError{Program: c.Argv[0], Dir: c.Dir, NotFound: errors.Is(err, os.ErrNotExist), Err: &os.PathError{Op: "chdir", Path: c.Dir, Err: err}}
+		}
+	}
 	cmd.Dir = c.Dir
 	cmd.Env = environ(os.Environ(), c.Unset, c.Env)
 	cmd.SysProcAttr = sysProcAttr()
-	var status *os.File // the supervisor's status pipe, read end
-	var mark string     // supervise.MarkEnv's value for this server
+	var status *os.File  // the supervisor's status pipe, read end
+	var statusW *os.File // its write end, for a spawned supervisor
+	var mark string      // supervise.MarkEnv's value for this server
 	var supervisor string
+	spawn := false // the supervisor is made without exec (supervise.Spawn)
 	if c.Supervisor != "" && supervised && cmd.Err == nil {
 		supervisor = filepath.Base(c.Supervisor)
 		// The supervisor would report a missing program as a server that
@@ -183,19 +206,35 @@ func Start(c Command) (*Process, error) {
 				return nil, &StartError{Program: c.Argv[0], Dir: c.Dir, NotFound: errors.Is(err, os.ErrNotExist), Err: err}
 			}
 		}
-		cmd.Args = append([]string{c.Supervisor, SupervisorArg, strconv.Itoa(os.Getpid()), cmd.Path}, c.Argv[1:]...)
-		cmd.Path = c.Supervisor
-		cmd.SysProcAttr = supervisorProcAttr()
-		// The supervisor's own variable first (os/exec drops it when the
-		// server's environment sets GOMAXPROCS too), then the mark, where
-		// a search finds it soonest, which replaces one this mcpcli
-		// inherited (run by another's server).
+		// The mark first, where a search finds it soonest, which replaces
+		// one this mcpcli inherited (run by another's server).
 		mark = newMark()
-		cmd.Env = append([]string{supervise.OwnEnv, supervise.MarkEnv + "=" + mark}, environ(os.Environ(), append(c.Unset, supervise.MarkEnv), c.Env)...)
+		env := append([]string{supervise.MarkEnv + "=" + mark}, environ(os.Environ(), append(c.Unset, supervise.MarkEnv), c.Env)...)
+		spawn = !c.ExecSupervisor && !spawnRefused.Load() && canSpawn()
+		if spawn {
+			// Made by clone, with the name the program has, which ps
+			// shows (see supervise.Spawn).
+			supervisor = "mcpcli-supervise"
+			cmd.Env = env
+		} else {
+			cmd.Args = append([]string{c.Supervisor, SupervisorArg, strconv.Itoa(os.Getpid()), cmd.Path}, c.Argv[1:]...)
+			cmd.Path = c.Supervisor
+			cmd.SysProcAttr = supervisorProcAttr()
+			// The supervisor's own variable first (os/exec drops it when
+			// the server's environment sets GOMAXPROCS too).
+			cmd.Env = append([]string{supervise.OwnEnv}, env...)
+		}
 		// The supervisor says on this pipe the server's pid, then how it
 		// ended (it exits 128+N for a signal, which a server may do too).
-		if statusR, statusW, err := os.Pipe(); err == nil {
-			cmd.ExtraFiles = []*os.File{statusW} // its descriptor 3: supervise.StatusFD
+		statusR, w, err := os.Pipe()
+		switch {
+		case err != nil && spawn:
+			return nil, &StartError{Program: c.Argv[0], Err: err}
+		case err != nil:
+		case spawn:
+			status, statusW = statusR, w
+		default:
+			cmd.ExtraFiles = []*os.File{w} // its descriptor 3: supervise.StatusFD
 			status = statusR
 		}
 	}
@@ -205,12 +244,12 @@ func Start(c Command) (*Process, error) {
 	// was written (see Unread).
 	stdinR, stdin, err := os.Pipe()
 	if err != nil {
-		closeFiles(append(cmd.ExtraFiles, status)...)
+		closeFiles(append(cmd.ExtraFiles, status, statusW)...)
 		return nil, &StartError{Program: c.Argv[0], Err: err}
 	}
 	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
-		closeFiles(append(cmd.ExtraFiles, status)...)
+		closeFiles(append(cmd.ExtraFiles, status, statusW)...)
 		stdinR.Close()
 		stdin.Close()
 		return nil, &StartError{Program: c.Argv[0], Err: err}
@@ -220,7 +259,7 @@ func Start(c Command) (*Process, error) {
 	// 'server & ...') would never be seen to exit.
 	stderr, stderrW, err := os.Pipe()
 	if err != nil {
-		closeFiles(append(cmd.ExtraFiles, status)...)
+		closeFiles(append(cmd.ExtraFiles, status, statusW)...)
 		stdinR.Close()
 		stdin.Close()
 		stdout.Close()
@@ -229,7 +268,14 @@ func Start(c Command) (*Process, error) {
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
 	t := newTail(StderrLines, c.Stderr)
-	err = startProcess(cmd)
+	var spawned *supervise.Spawned
+	var serverPid int
+	var statusRest io.Reader = status // what is left to read of it
+	if spawn {
+		spawned, serverPid, statusRest, err = spawnSupervisor(cmd, c.Argv, stdinR, stdoutW, stderrW, status, statusW)
+	} else {
+		err = startProcess(cmd)
+	}
 	stdinR.Close() // the server's ends
 	stdoutW.Close()
 	stderrW.Close()
@@ -239,6 +285,10 @@ func Start(c Command) (*Process, error) {
 		stdin.Close()
 		stdout.Close()
 		stderr.Close()
+		if errors.Is(err, errSpawnRefused) {
+			c.ExecSupervisor = true
+			return Start(c)
+		}
 		var ee *exec.Error
 		if errors.As(err, &ee) {
 			return nil, &StartError{Program: c.Argv[0], NotFound: true, Err: ee.Err}
@@ -250,6 +300,9 @@ func Start(c Command) (*Process, error) {
 		grace = 2 * time.Second
 	}
 	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, stderr: t, errR: stderr, grace: grace, done: make(chan struct{}), group: c.Group}
+	if serverPid > 0 {
+		p.sys.serverGroup.Store(int64(serverPid)) // said before spawnSupervisor returned
+	}
 	if err := p.sys.started(cmd); err != nil {
 		// The server could not be held (Windows: put in its job): it
 		// must not run unheld.
@@ -269,7 +322,7 @@ func Start(c Command) (*Process, error) {
 	p.supervisor = supervisor
 	if status != nil {
 		go func() {
-			said <- p.readStatus(status)
+			said <- p.readStatus(statusRest)
 			status.Close()
 		}()
 	}
@@ -277,6 +330,7 @@ func Start(c Command) (*Process, error) {
 		waitExited(cmd.Process)
 		p.waitErr = cmd.Wait()
 		p.state = cmd.ProcessState
+		spawned.Release() // reaped: nothing runs in its memory now
 		if status != nil {
 			var last []byte
 			select {
@@ -304,6 +358,60 @@ func Start(c Command) (*Process, error) {
 		close(p.done)
 	}()
 	return p, nil
+}
+
+// canSpawn says whether the supervisor can be made without exec here (a
+// variable: tests take it away, to run the supervisor program).
+var canSpawn = supervise.CanSpawn
+
+// spawnRefused is set once clone was refused (a seccomp filter, say):
+// from then on the supervisor is a program, as where canSpawn is false.
+var spawnRefused atomic.Bool
+
+// errSpawnRefused is spawnSupervisor's error when the supervisor could
+// not be made at all: Start then runs the supervisor program instead.
+var errSpawnRefused = errors.New("the supervisor could not be made in-process")
+
+// spawnSupervisor starts cmd's program under a supervisor made by
+// supervise.Spawn, and waits until it says the server runs (as cmd.Start
+// waits for the exec): then cmd.Process is the supervisor, serverPid the
+// server's pid (and process group), and rest what is left of the status
+// pipe. The server's errno is the error when it could not be started.
+func spawnSupervisor(cmd *exec.Cmd, argv []string, stdin, stdout, stderr, status, statusW *os.File) (sp *supervise.Spawned, serverPid int, rest io.Reader, err error) {
+	sp, err = supervise.Spawn(supervise.SpawnAttr{Path: cmd.Path, Argv: argv, Env: cmd.Env, Dir: cmd.Dir, Stdin: stdin, Stdout: stdout, Stderr: stderr, Status: statusW})
+	statusW.Close() // the supervisor's alone now: its end is the pipe's EOF
+	if err != nil {
+		spawnRefused.Store(true)
+		return nil, 0, nil, fmt.Errorf("%w: %v", errSpawnRefused, err)
+	}
+	proc, err := os.FindProcess(sp.Pid)
+	if err != nil {
+		// Not on Unix, where it is a child of ours; said all the same.
+		sp.Release()
+		return nil, 0, nil, err
+	}
+	br := bufio.NewReaderSize(status, 64)
+	line, _ := br.ReadString('\n')
+	line = strings.TrimSuffix(line, "\n")
+	if pid, ok := strings.CutPrefix(line, "pid "); ok {
+		if n, err := strconv.Atoi(pid); err == nil && n > 0 {
+			cmd.Process = proc
+			return sp, n, br, nil
+		}
+	}
+	// The server did not start: the supervisor has exited, or is about
+	// to.
+	proc.Wait()
+	sp.Release()
+	// The errors cmd.Start would have given.
+	for _, op := range []struct{ word, op, path string }{{"error ", "fork/exec", cmd.Path}, {"chdir ", "chdir", cmd.Dir}} {
+		if e, ok := strings.CutPrefix(line, op.word); ok {
+			if n, err := strconv.Atoi(e); err == nil && n > 0 {
+				return nil, 0, nil, &os.PathError{Op: op.op, Path: op.path, Err: syscall.Errno(n)}
+			}
+		}
+	}
+	return nil, 0, nil, fmt.Errorf("its supervisor ended before it started the server (it said %q)", line)
 }
 
 // readStatus reads the supervisor's status pipe to its end: a first line

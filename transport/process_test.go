@@ -5,7 +5,9 @@ package transport
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -188,7 +190,7 @@ func fakeSupervisor(t *testing.T, body string) string {
 // exits as its server did: that is the server's exit, not its own death.
 func TestAnOlderSupervisorsSilenceIsTheServersExit(t *testing.T) {
 	sup := fakeSupervisor(t, `"$@"; exit $?`)
-	s := &Stdio{Cmd: Command{Argv: []string{"sh", "-c", "exit 3"}, Supervisor: sup}}
+	s := &Stdio{Cmd: Command{Argv: []string{"sh", "-c", "exit 3"}, Supervisor: sup, ExecSupervisor: true}}
 	if _, err := s.Connect(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +205,7 @@ func TestAnOlderSupervisorsSilenceIsTheServersExit(t *testing.T) {
 // A supervisor killed while its server runs is named, not the server.
 func TestAKilledSupervisorIsNamed(t *testing.T) {
 	sup := fakeSupervisor(t, `echo "pid $$" >&3; exec sleep 300`)
-	s := &Stdio{Cmd: Command{Argv: []string{"sh", "-c", "exec sleep 300"}, Supervisor: sup}}
+	s := &Stdio{Cmd: Command{Argv: []string{"sh", "-c", "exec sleep 300"}, Supervisor: sup, ExecSupervisor: true}}
 	if _, err := s.Connect(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -216,4 +218,51 @@ func TestAKilledSupervisorIsNamed(t *testing.T) {
 		t.Errorf("Explain after the supervisor was killed = %v; want it named, killed by SIGKILL", got)
 	}
 	s.Close()
+}
+
+// Where the kernel lets it, the supervisor is made by clone, not started
+// as the program Supervisor names; ExecSupervisor starts the program. The
+// server behaves the same under either, and a server that cannot start is
+// said the same way.
+func TestTheSupervisorIsSpawnedUnlessExecIsAsked(t *testing.T) {
+	if !supervised {
+		t.Skip("no supervisor on this system")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, execSup := range []bool{false, true} {
+		if !execSup && !canSpawn() {
+			t.Log("this kernel cannot spawn a supervisor: only the program is tried")
+			continue
+		}
+		// The program is a script that starts the server as the real one
+		// would and says nothing; a spawned supervisor never runs it.
+		sup := fakeSupervisor(t, `echo "pid $$" >&3; exec "$@"`)
+		p, err := Start(Command{Argv: []string{"cat"}, Supervisor: sup, ExecSupervisor: execSup})
+		if err != nil {
+			t.Fatalf("Start(cat) with ExecSupervisor %v: %v", execSup, err)
+		}
+		target, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", p.Pid()))
+		p.stdin.Write([]byte("hi\n"))
+		got := make([]byte, 3)
+		_, rerr := io.ReadFull(p.stdout, got)
+		p.Close()
+		want := exe
+		if execSup {
+			want = "/bin/sh" // the script's interpreter, or its link's target
+			if r, err := filepath.EvalSymlinks(want); err == nil {
+				want = r
+			}
+		}
+		if target != want || rerr != nil || string(got) != "hi\n" {
+			t.Errorf("Start(cat) with ExecSupervisor %v: supervisor runs %s, cat echoed %q (%v); want %s, \"hi\\n\"", execSup, target, got, rerr, want)
+		}
+		_, err = Start(Command{Argv: []string{"sh"}, Dir: "/nonexistent/dir", Supervisor: sup, ExecSupervisor: execSup})
+		var se *StartError
+		if !errors.As(err, &se) || !se.NotFound || !strings.Contains(err.Error(), `cannot start server "sh" in /nonexistent/dir: chdir /nonexistent/dir: no such file or directory`) {
+			t.Errorf("Start in a missing directory with ExecSupervisor %v = %v; want a StartError that names the directory", execSup, err)
+		}
+	}
 }

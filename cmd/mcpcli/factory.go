@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -89,7 +90,15 @@ func (f *Factory) flags() connect.Flags { return f.Flags.Flags }
 
 // machine is what reaching a server needs of this run's machine.
 func (f *Factory) machine() connect.Machine {
-	return connect.Machine{Executable: f.Deps.Executable, Servers: f.Deps.Servers, Console: f.Console(), AtEnd: f.atEnd}
+	m := connect.Machine{Executable: f.Deps.Executable, Servers: f.Deps.Servers, Console: f.Console(), AtEnd: f.atEnd}
+	switch v := f.getenv(connect.SupervisorEnv); v {
+	case "":
+	case "exec":
+		m.ExecSupervisor = true
+	default:
+		m.Console.Warn(fmt.Sprintf("%s=%q is not \"exec\" (the one value it takes: run the supervisor as a program); it is ignored", connect.SupervisorEnv, v))
+	}
+	return m
 }
 
 // Transport reads -s NAME, or --stdio, --url and the command after --,

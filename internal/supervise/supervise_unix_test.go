@@ -25,6 +25,8 @@ func TestMain(m *testing.M) {
 			deathWatches[w]()
 		}
 		Run(os.Args[1:])
+	case "spawner":
+		asSpawner(os.Args[1:])
 	case "setsid":
 		// setsid(1), which macOS and FreeBSD do not have.
 		syscall.Setsid()
@@ -45,6 +47,10 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// asSpawner is a stand-in for mcpcli that spawns its supervisor, where
+// Spawn is made (spawn_linux_amd64_test.go).
+var asSpawner func(argv []string)
 
 // supervisor is the test binary as a supervisor for mcpcli (pid), as
 // mcpcli starts one.
