@@ -359,7 +359,11 @@ func supervisorMain(a *spawnArgs) {
 		if reapAll() || round == maxRounds {
 			break
 		}
-		if killChildren(a) == 0 {
+		n := killChildren(a)
+		if n < 0 {
+			break // no /proc to list them: mcpcli takes the server's group
+		}
+		if n == 0 {
 			// A child is being handed over as we look: look again.
 			rawsys(sysNanosleep, uintptr(unsafe.Pointer(&a.ts[0])), 0, 0, 0, 0, 0)
 			continue
@@ -423,7 +427,7 @@ func reapAll() bool {
 }
 
 // killChildren sends SIGKILL to each of the supervisor's children, as
-// /proc lists them, and says how many.
+// /proc lists them, and says how many (-1: /proc cannot say).
 //
 //go:nosplit
 //go:norace
@@ -431,7 +435,7 @@ func reapAll() bool {
 func killChildren(a *spawnArgs) int {
 	fd, e := rawsys(sysOpenat, atFdcwd, uintptr(unsafe.Pointer(&a.children[0])), oRdonly|oCloexec, 0, 0, 0)
 	if e != 0 {
-		return 0
+		return -1
 	}
 	killed, pid, in := 0, uintptr(0), false
 	for {
