@@ -255,9 +255,10 @@ func sse(fl Flags, why, url string, h http.Header) (transport.Transport, error) 
 // supervisorName is the small supervisor binary, installed beside mcpcli.
 const supervisorName = "mcpcli-supervise"
 
-// SupervisorBeside is the supervisor for the mcpcli binary exe: the small
-// mcpcli-supervise beside it, which starts in half the time, or else exe
-// itself (a go install of cmd/mcpcli alone).
+// SupervisorBeside is the supervisor program for the mcpcli binary exe
+// (where the supervisor is not made by clone; see transport.Command): the
+// small mcpcli-supervise beside it, which starts in half the time, or else
+// exe itself (a go install of cmd/mcpcli alone).
 func SupervisorBeside(exe string) string {
 	sib := filepath.Join(filepath.Dir(exe), supervisorName)
 	if st, err := os.Stat(sib); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {

@@ -1,11 +1,12 @@
 // Command mcpcli-supervise is the supervisor mcpcli runs each stdio server
-// under on Linux, macOS and FreeBSD, so that nothing the server starts
-// outlives mcpcli, even one killed with SIGKILL. mcpcli uses it when it is
-// installed beside mcpcli's own binary (make build, make install, the
-// release archives and `go install .../cmd/...` put it there), and runs
-// itself as the supervisor otherwise: this small binary starts in a
-// fraction of the time, on the path of every stdio run. It is not run by
-// hand.
+// under on macOS, FreeBSD, and Linux where it cannot make one by clone
+// (before 5.9, on another architecture than amd64, with
+// MCPCLI_SUPERVISOR=exec, or where a filter refuses the clone), so that
+// nothing the server starts outlives mcpcli, even one killed with SIGKILL.
+// mcpcli uses it when it is installed beside mcpcli's own binary (make
+// build, make install, the release archives and `go install .../cmd/...`
+// put it there), and runs itself as the supervisor otherwise: this small
+// binary starts in a fraction of the time. It is not run by hand.
 package main
 
 import (

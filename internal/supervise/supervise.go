@@ -1,10 +1,12 @@
 // Package supervise is the supervisor a stdio server runs under on Linux,
 // macOS and the BSDs, so that nothing it starts outlives mcpcli, even a
-// mcpcli killed with SIGKILL. It imports little on purpose: it is also the
-// whole of the small mcpcli-supervise binary, on the path of every stdio
-// run, where each package's start-up is paid once per server.
+// mcpcli killed with SIGKILL. On Linux 5.9+ on amd64 mcpcli makes it
+// without a program (Spawn, spawn_linux_amd64.go). Elsewhere it is Run, in
+// a program of its own: this package imports little on purpose, since it
+// is also the whole of the small mcpcli-supervise binary, on the path of
+// every stdio run, where each package's start-up is paid once per server.
 //
-// mcpcli starts it as
+// mcpcli starts that program as
 //
 //	mcpcli-supervise __mcpcli-supervise MCPCLI-PID PROGRAM ARGS
 //
