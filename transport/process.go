@@ -376,18 +376,18 @@ var errSpawnRefused = errors.New("the supervisor could not be made in-process")
 // supervise.Spawn, and waits until it says the server runs (as cmd.Start
 // waits for the exec): then cmd.Process is the supervisor, serverPid the
 // server's pid (and process group), and rest what is left of the status
-// pipe. The server's errno is the error when it could not be started.
+// pipe. The server's errno is the error when it could not be started, and
+// errSpawnRefused when the supervisor could not be made.
 func spawnSupervisor(cmd *exec.Cmd, argv []string, stdin, stdout, stderr, status, statusW *os.File) (sp *supervise.Spawned, serverPid int, rest io.Reader, err error) {
 	sp, err = supervise.Spawn(supervise.SpawnAttr{Path: cmd.Path, Argv: argv, Env: cmd.Env, Dir: cmd.Dir, Stdin: stdin, Stdout: stdout, Stderr: stderr, Status: statusW})
 	statusW.Close() // the supervisor's alone now: its end is the pipe's EOF
 	if err != nil {
-		spawnRefused.Store(true)
-		return nil, 0, nil, fmt.Errorf("%w: %v", errSpawnRefused, err)
+		return nil, 0, nil, refused(err)
 	}
 	proc, err := os.FindProcess(sp.Pid)
 	if err != nil {
-		// Not on Unix, where it is a child of ours; said all the same.
-		sp.Release()
+		// Not on Unix, where it is a child of ours. Its memory is left
+		// to it: it may still run there.
 		return nil, 0, nil, err
 	}
 	br := bufio.NewReaderSize(status, 64)
@@ -402,16 +402,36 @@ func spawnSupervisor(cmd *exec.Cmd, argv []string, stdin, stdout, stderr, status
 	// The server did not start: the supervisor has exited, or is about
 	// to.
 	proc.Wait()
-	sp.Release()
-	// The errors cmd.Start would have given.
-	for _, op := range []struct{ word, op, path string }{{"error ", "fork/exec", cmd.Path}, {"chdir ", "chdir", cmd.Dir}} {
-		if e, ok := strings.CutPrefix(line, op.word); ok {
-			if n, err := strconv.Atoi(e); err == nil && n > 0 {
-				return nil, 0, nil, &os.PathError{Op: op.op, Path: op.path, Err: syscall.Errno(n)}
-			}
-		}
+	word, num, _ := strings.Cut(line, " ")
+	errno, err := strconv.Atoi(num)
+	if err != nil || errno <= 0 {
+		// Killed before it said a word: the server's side of its clone
+		// may still run in its memory (it had not exec'd), which is
+		// left to it, 100 KB, rather than given back under it.
+		return nil, 0, nil, fmt.Errorf("its supervisor ended before it started the server (it said %q)", line)
 	}
-	return nil, 0, nil, fmt.Errorf("its supervisor ended before it started the server (it said %q)", line)
+	// A word said: the server's side has exec'd or exited, and the
+	// memory is no one's now.
+	sp.Release()
+	switch word {
+	case "clone":
+		return nil, 0, nil, refused(os.NewSyscallError("clone", syscall.Errno(errno)))
+	case "chdir":
+		return nil, 0, nil, &os.PathError{Op: "chdir", Path: cmd.Dir, Err: syscall.Errno(errno)}
+	}
+	// What cmd.Start would have said.
+	return nil, 0, nil, &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: syscall.Errno(errno)}
+}
+
+// refused is errSpawnRefused, for err, the reason a supervisor could not
+// be made: Start then runs the program. A kernel or filter that refuses
+// the clone itself (EPERM, ENOSYS, EINVAL) refuses it every time, and
+// none is tried again in this run.
+func refused(err error) error {
+	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.ENOSYS) || errors.Is(err, syscall.EINVAL) {
+		spawnRefused.Store(true)
+	}
+	return fmt.Errorf("%w: %v", errSpawnRefused, err)
 }
 
 // readStatus reads the supervisor's status pipe to its end: a first line

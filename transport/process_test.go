@@ -239,7 +239,7 @@ func TestTheSupervisorIsSpawnedUnlessExecIsAsked(t *testing.T) {
 		}
 		// The program is a script that starts the server as the real one
 		// would and says nothing; a spawned supervisor never runs it.
-		sup := fakeSupervisor(t, `echo "pid $$" >&3; exec "$@"`)
+		sup := fakeSupervisor(t, `echo "pid $$" >&3; "$@"; exit $?`)
 		p, err := Start(Command{Argv: []string{"cat"}, Supervisor: sup, ExecSupervisor: execSup})
 		if err != nil {
 			t.Fatalf("Start(cat) with ExecSupervisor %v: %v", execSup, err)
@@ -263,6 +263,29 @@ func TestTheSupervisorIsSpawnedUnlessExecIsAsked(t *testing.T) {
 		var se *StartError
 		if !errors.As(err, &se) || !se.NotFound || !strings.Contains(err.Error(), `cannot start server "sh" in /nonexistent/dir: chdir /nonexistent/dir: no such file or directory`) {
 			t.Errorf("Start in a missing directory with ExecSupervisor %v = %v; want a StartError that names the directory", execSup, err)
+		}
+	}
+}
+
+// A supervisor that could not be made leaves Start to run the program;
+// only a kernel or filter that refuses clone itself stops the next tries.
+func TestRefusedSpawnFallsBackAndIsRememberedOnlyForTheKernel(t *testing.T) {
+	defer spawnRefused.Store(false)
+	for _, tc := range []struct {
+		err      error
+		remember bool
+	}{
+		{os.NewSyscallError("clone", syscall.EPERM), true},
+		{os.NewSyscallError("clone", syscall.ENOSYS), true},
+		{os.NewSyscallError("clone", syscall.EINVAL), true},
+		{os.NewSyscallError("clone", syscall.EAGAIN), false},
+		{os.NewSyscallError("mmap", syscall.ENOMEM), false},
+		{errors.New("an argument or variable holds a NUL byte"), false},
+	} {
+		spawnRefused.Store(false)
+		err := refused(tc.err)
+		if !errors.Is(err, errSpawnRefused) || spawnRefused.Load() != tc.remember {
+			t.Errorf("refused(%v) = %v, remembered %v; want errSpawnRefused, remembered %v", tc.err, err, spawnRefused.Load(), tc.remember)
 		}
 	}
 }

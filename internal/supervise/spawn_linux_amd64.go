@@ -17,11 +17,13 @@ import (
 // with CLONE_VM makes a process of its own (its own pid, signals, file
 // descriptors and working directory; a SIGKILL of mcpcli does not reach
 // it) that shares mcpcli's memory, so nothing is copied and no program is
-// loaded. It runs on a stack of its own, in memory Go's runtime does not
-// manage, and only code that cannot touch the runtime: nosplit functions
-// (no stack check against a goroutine that is not its own), no allocation,
-// no pointer writes (no write barriers), no bounds checks that could panic
-// (TestSpawnCodeHasNoRuntimeCalls looks), and system calls made by rawsys.
+// loaded. It runs on stacks of its own, in memory Go's runtime does not
+// manage, with a g of its own that is only those stacks' bounds
+// (spawnArgs.tls), and only code that cannot touch the runtime: no
+// allocation, no pointer writes (no write barriers), no bounds checks
+// that could panic, no race detector (TestSpawnCodeCallsNothingButTheKernel
+// looks), and system calls made by rawsys. A race build makes no spawn
+// (spawn_race.go): its coverage counters are calls into the race runtime.
 //
 // It does what Run does: it is a subreaper (what the server orphans
 // becomes its child), it starts the server (clone with CLONE_VFORK, then
@@ -31,7 +33,8 @@ import (
 // mcpcli dies first it kills the server; either way it reaps the server,
 // kills and reaps whatever is left below it, says how the server ended,
 // and exits as the server did. A server that cannot be started is said as
-// "error ERRNO" (or "chdir ERRNO"), before anything else.
+// "error ERRNO" (or "chdir ERRNO"; "clone ERRNO" when the kernel refused
+// the clone), before anything else.
 //
 // Where the kernel lacks what this needs (pidfds and close_range: Linux
 // 5.9), or clone refuses, mcpcli runs Run as a program instead.
@@ -42,6 +45,14 @@ type spawnArgs struct {
 	path, argv, envp, dir uintptr // C strings and arrays; dir 0: mcpcli's
 	stack2                uintptr // the top of the server side's stack
 	serverPC              uintptr
+	// The spawn's thread pointer (arch_prctl ARCH_SET_FS) is &tls[1]: Go
+	// code loads its g from the word below, tls[0], which is &g, a
+	// stand-in whose stack bounds are the spawn's stacks. Its function
+	// prologues check the stack against it (a stack that nears its end
+	// faults, in the spawn alone); nothing else here reads a g, and
+	// anything that did would find nil, not a g of mcpcli's.
+	tls [2]uintptr
+	g   [4]uintptr // stack.lo, stack.hi, stackguard0, stackguard1
 	mcpcli                int64
 	fds                   [4]int64 // the server's stdin, stdout, stderr; the status pipe
 	keep                  [5]int64 // fds and mcpcli's pidfd, sorted
@@ -98,7 +109,7 @@ const (
 )
 
 func rawsys(trap, a1, a2, a3, a4, a5, a6 uintptr) (r, errno uintptr)
-func cloneInto(flags, stack, ptid, arg, fn uintptr) (pid, errno uintptr)
+func cloneInto(flags, stack, ptid, arg, fn, fs uintptr) (pid, errno uintptr)
 
 // The code addresses cloneInto starts supervisorMain and serverMain at.
 var supervisorPC, serverPC = funcPC(supervisorMain), funcPC(serverMain)
@@ -113,6 +124,10 @@ const (
 	pageSize   = 4096
 	stackSize  = 64 << 10
 	serverSize = 32 << 10
+	// stackGuard is how far above the lowest stack's end a function's
+	// prologue calls morestack, which faults here: well before the guard
+	// page, for any frame.
+	stackGuard = 2 << 10
 )
 
 var (
@@ -121,9 +136,13 @@ var (
 )
 
 // CanSpawn says whether Spawn can work here: Linux 5.9 or later (pidfds,
-// CLONE_PIDFD, close_range), and no filter that refuses them.
+// CLONE_PIDFD, close_range), no filter that refuses them, and not a race
+// build.
 func CanSpawn() bool {
 	canSpawnOnce.Do(func() {
+		if raceBuild {
+			return
+		}
 		fd, _, errno := syscall.RawSyscall(sysPidfdOpen, uintptr(os.Getpid()), 0, 0)
 		if errno != 0 {
 			return
@@ -249,6 +268,8 @@ func Spawn(a SpawnAttr) (*Spawned, error) {
 	cptr(0)
 	args.stack2 = stack2
 	args.serverPC = serverPC
+	args.g = [4]uintptr{base + pageSize, stack2, base + pageSize + stackGuard, base + pageSize + stackGuard}
+	args.tls[0] = uintptr(unsafe.Pointer(&args.g))
 	args.mcpcli = int64(os.Getpid())
 	args.fds = fds
 	args.allmask = ^uint64(0)
@@ -260,7 +281,7 @@ func Spawn(a SpawnAttr) (*Spawned, error) {
 	// handlers aside. The server gets this thread's own mask back.
 	runtime.LockOSThread()
 	rawsys(sysRtSigprocmask, sigSetmask, uintptr(unsafe.Pointer(&args.allmask)), uintptr(unsafe.Pointer(&args.oldmask)), 8, 0, 0)
-	pid, errno := cloneInto(cloneVM|sigchld, stack1, 0, uintptr(unsafe.Pointer(args)), supervisorPC)
+	pid, errno := cloneInto(cloneVM|sigchld, stack1, 0, uintptr(unsafe.Pointer(args)), supervisorPC, uintptr(unsafe.Pointer(&args.tls[1])))
 	rawsys(sysRtSigprocmask, sigSetmask, uintptr(unsafe.Pointer(&args.oldmask)), 0, 8, 0, 0)
 	runtime.UnlockOSThread()
 	runtime.KeepAlive(a)
@@ -274,7 +295,6 @@ func Spawn(a SpawnAttr) (*Spawned, error) {
 
 // supervisorMain is the supervisor's whole life (see above).
 //
-//go:nosplit
 //go:norace
 //go:nocheckptr
 func supervisorMain(a *spawnArgs) {
@@ -283,8 +303,10 @@ func supervisorMain(a *spawnArgs) {
 	// pending: mcpcli stops the server in order and the supervisor
 	// follows), and every handler is set back to its default, which the
 	// server inherits.
+	// (SIGCHLD too, even were it ignored: the supervisor waits for the
+	// server.)
 	for sig := uintptr(1); sig <= 64; sig++ {
-		if _, e := rawsys(sysRtSigaction, sig, 0, uintptr(unsafe.Pointer(&a.old)), 8, 0, 0); e == 0 && a.old.handler > 1 {
+		if _, e := rawsys(sysRtSigaction, sig, 0, uintptr(unsafe.Pointer(&a.old)), 8, 0, 0); e == 0 && (a.old.handler > 1 || sig == sigchld) {
 			rawsys(sysRtSigaction, sig, uintptr(unsafe.Pointer(&a.act)), 0, 8, 0, 0)
 		}
 	}
@@ -321,8 +343,13 @@ func supervisorMain(a *spawnArgs) {
 			exit(127)
 		}
 	}
-	server, e := cloneInto(cloneVM|cloneVfork|clonePidfd|sigchld, a.stack2, uintptr(unsafe.Pointer(&a.serverFd)), uintptr(unsafe.Pointer(a)), a.serverPC)
-	if e == 0 && a.execErr != 0 {
+	server, e := cloneInto(cloneVM|cloneVfork|clonePidfd|sigchld, a.stack2, uintptr(unsafe.Pointer(&a.serverFd)), uintptr(unsafe.Pointer(a)), a.serverPC, uintptr(unsafe.Pointer(&a.tls[1])))
+	if e != 0 {
+		// Not the server's fault: mcpcli runs the program instead.
+		sayNumber(a, status, 'k', int64(e))
+		exit(127)
+	}
+	if a.execErr != 0 {
 		rawsys(sysWait4, server, 0, 0, 0, 0, 0)
 		e = uintptr(a.execErr)
 	}
@@ -347,6 +374,10 @@ func supervisorMain(a *spawnArgs) {
 			break
 		}
 	}
+	// Its process group, while the server is not yet reaped (its pid, the
+	// group's id, cannot be another's): what /proc would list below goes
+	// too, even where /proc cannot.
+	rawsys(sysKill, -server, uintptr(syscall.SIGKILL), 0, 0, 0, 0)
 	var ws syscall.WaitStatus
 	for {
 		_, e := rawsys(sysWait4, server, uintptr(unsafe.Pointer(&ws)), 0, 0, 0, 0)
@@ -361,7 +392,7 @@ func supervisorMain(a *spawnArgs) {
 		}
 		n := killChildren(a)
 		if n < 0 {
-			break // no /proc to list them: mcpcli takes the server's group
+			break // no /proc to list them (the server's group went above)
 		}
 		if n == 0 {
 			// A child is being handed over as we look: look again.
@@ -386,7 +417,6 @@ func supervisorMain(a *spawnArgs) {
 // place, the signal mask mcpcli's thread had, and the program. Should it
 // fail, the errno is left in execErr.
 //
-//go:nosplit
 //go:norace
 //go:nocheckptr
 func serverMain(a *spawnArgs) {
@@ -411,7 +441,6 @@ func serverMain(a *spawnArgs) {
 // reapAll reaps every child that has ended, and says whether none is
 // left.
 //
-//go:nosplit
 //go:norace
 func reapAll() bool {
 	for {
@@ -429,7 +458,6 @@ func reapAll() bool {
 // killChildren sends SIGKILL to each of the supervisor's children, as
 // /proc lists them, and says how many (-1: /proc cannot say).
 //
-//go:nosplit
 //go:norace
 //go:nocheckptr
 func killChildren(a *spawnArgs) int {
@@ -468,10 +496,10 @@ func killChildren(a *spawnArgs) int {
 }
 
 // sayNumber writes one status line: "pid N\n" (kind 'p'), "error N\n"
-// ('e': the exec's errno), "chdir N\n" ('c': the working directory's), or the last words "exit N" ('x') and "signal N" ('s'), as
+// ('e': the exec's errno), "chdir N\n" ('c': the working directory's),
+// "clone N\n" ('k': the server's clone was refused), or the last words "exit N" ('x') and "signal N" ('s'), as
 // Status.Format says them.
 //
-//go:nosplit
 //go:norace
 //go:nocheckptr
 func sayNumber(a *spawnArgs, fd uintptr, kind byte, n int64) {
@@ -483,6 +511,8 @@ func sayNumber(a *spawnArgs, fd uintptr, kind byte, n int64) {
 		word = "error "
 	case 'c':
 		word = "chdir "
+	case 'k':
+		word = "clone "
 	case 'x':
 		word, nl = "exit ", false
 	case 's':
@@ -520,7 +550,6 @@ func sayNumber(a *spawnArgs, fd uintptr, kind byte, n int64) {
 // exit ends the process it is called in (the supervisor, or the server's
 // side before its exec), not mcpcli: each is a thread group of its own.
 //
-//go:nosplit
 //go:norace
 func exit(code uintptr) {
 	for {

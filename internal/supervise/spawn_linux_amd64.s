@@ -24,14 +24,16 @@ ok:
 	MOVQ	$0, errno+64(FP)
 	RET
 
-// func cloneInto(flags, stack, ptid, arg, fn uintptr) (pid, errno uintptr)
+// func cloneInto(flags, stack, ptid, arg, fn, fs uintptr) (pid, errno uintptr)
 //
 // clone(2) with a stack of its own for the new process, which starts in
 // the Go function at fn (supervisorMain or serverMain: its ABIInternal
 // entry, from a func value) with arg, and never comes back here: should
-// the function return, the process exits 127. The calling side returns
-// the new process's pid, as rawsys would.
-TEXT ·cloneInto(SB),NOSPLIT|NOFRAME,$0-56
+// the function return, the process exits 127. The new process's thread
+// pointer is set to fs first, whose word below holds its g (see
+// spawnArgs.tls). The calling side returns the new process's pid,
+// as rawsys would.
+TEXT ·cloneInto(SB),NOSPLIT|NOFRAME,$0-64
 	MOVQ	flags+0(FP), DI
 	MOVQ	stack+8(FP), SI
 	MOVQ	ptid+16(FP), DX
@@ -39,29 +41,36 @@ TEXT ·cloneInto(SB),NOSPLIT|NOFRAME,$0-56
 	MOVQ	$0, R8
 	MOVQ	arg+24(FP), R12
 	MOVQ	fn+32(FP), R13
+	MOVQ	fs+40(FP), BX
 	MOVQ	$56, AX // SYS_clone
 	SYSCALL
 	CMPQ	AX, $0
 	JEQ	child
 	CMPQ	AX, $0xfffffffffffff001
 	JLS	parent
-	MOVQ	$-1, pid+40(FP)
+	MOVQ	$-1, pid+48(FP)
 	NEGQ	AX
-	MOVQ	AX, errno+48(FP)
+	MOVQ	AX, errno+56(FP)
 	RET
 parent:
-	MOVQ	AX, pid+40(FP)
-	MOVQ	$0, errno+48(FP)
+	MOVQ	AX, pid+48(FP)
+	MOVQ	$0, errno+56(FP)
 	RET
 child:
+	// A thread pointer of its own, so that the g Go code loads from it
+	// (after each call into assembly) is the spawn's stand-in, not a g of
+	// mcpcli's: arch_prctl(ARCH_SET_FS, fs).
+	MOVQ	$158, AX // SYS_arch_prctl
+	MOVQ	$0x1002, DI // ARCH_SET_FS
+	MOVQ	BX, SI
+	SYSCALL
 	// On the new stack, empty and 16-byte aligned. The function is
 	// entered as Go calls a func value (ABIInternal: the argument in AX,
-	// X15 zero), not through an ABI0 wrapper, which would enter the race
-	// detector where it is built in; and with no g (R14), which nothing
-	// here uses.
+	// its g in R14, X15 zero), not through an ABI0 wrapper, which would
+	// enter the race detector where it is built in.
 	MOVQ	R12, AX
 	XORPS	X15, X15
-	XORQ	R14, R14
+	MOVQ	-8(BX), R14
 	SUBQ	$16, SP
 	CALL	R13
 	MOVL	$127, DI

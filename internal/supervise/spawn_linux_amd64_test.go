@@ -196,6 +196,9 @@ func TestSpawnHoldsNoDescriptorOfMcpclis(t *testing.T) {
 		}
 	}
 	comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", s.Pid))
+	if server <= 0 {
+		t.Fatalf("the spawned supervisor said %q, not the server's pid", line)
+	}
 	syscall.Kill(server, syscall.SIGKILL)
 	s.wait(t)
 	if len(held) != 3 || strings.Count(strings.Join(held, " "), "pidfd") != 2 || strings.Count(strings.Join(held, " "), "pipe:") != 1 {
@@ -268,6 +271,19 @@ func TestNothingOutlivesASpawnerKilledWithSIGKILL(t *testing.T) {
 	waitGone(t, "mcpcli killed with SIGKILL", append(all, sup))
 }
 
+// Built without optimizations, as a debugger builds it, the package still
+// links (the spawn's code is not nosplit, whose chains the linker bounds).
+func TestSpawnCodeBuildsForADebugger(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	exe := filepath.Join(t.TempDir(), "supervise.test")
+	if out, err := exec.Command(goTool, "test", "-c", "-gcflags=-N -l", "-o", exe, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go test -c -gcflags='-N -l': %v\n%s", err, out)
+	}
+}
+
 // The code that runs in the spawned supervisor shares mcpcli's memory
 // but not its runtime: it must call nothing but itself and the kernel
 // (no morestack, no panic, no write barrier, no race detector hook).
@@ -283,9 +299,14 @@ func TestSpawnCodeCallsNothingButTheKernel(t *testing.T) {
 		allowed["github.com/mcpcli/mcpcli/internal/supervise."+f] = true
 		allowed["github.com/mcpcli/mcpcli/internal/supervise."+f+".abi0"] = true
 	}
+	// Each function's prologue checks the stack against the spawn's own
+	// g, and calls morestack only near the end of its stack, which faults
+	// there (in the spawn alone).
+	allowed["runtime.morestack_noctxt.abi0"] = true
 	call := regexp.MustCompile(`\s(CALL|JMP)\s+([^\s(]+)\(SB\)`)
 	// As built, and as built for the race detector, which instruments
-	// what it is let.
+	// what it is let (a race build makes no spawn, but should it: none of
+	// its hooks).
 	for _, flags := range [][]string{nil, {"-race"}} {
 		// A test binary as go test runs it has no symbol table: build one
 		// that does.
