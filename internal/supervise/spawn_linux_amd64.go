@@ -51,23 +51,23 @@ type spawnArgs struct {
 	// prologues check the stack against it (a stack that nears its end
 	// faults, in the spawn alone); nothing else here reads a g, and
 	// anything that did would find nil, not a g of mcpcli's.
-	tls [2]uintptr
-	g   [4]uintptr // stack.lo, stack.hi, stackguard0, stackguard1
-	mcpcli                int64
-	fds                   [4]int64 // the server's stdin, stdout, stderr; the status pipe
-	keep                  [5]int64 // fds and mcpcli's pidfd, sorted
-	self                  int64
-	execErr               int64 // the errno that stopped the server's start
-	serverFd              int32 // the server's pidfd (CLONE_PIDFD)
-	_                     int32
-	allmask, oldmask      uint64
-	act, old              sigaction
-	pfds                  [2]pollFd
-	ts                    [2]int64 // a millisecond, for nanosleep
-	name                  [16]byte // the supervisor's name, for ps
-	children              [32]byte // "/proc/thread-self/children"
-	line                  [32]byte
-	buf                   [4096]byte
+	tls              [2]uintptr
+	g                [4]uintptr // stack.lo, stack.hi, stackguard0, stackguard1
+	mcpcli           int64
+	fds              [4]int64 // the server's stdin, stdout, stderr; the status pipe
+	keep             [5]int64 // fds and mcpcli's pidfd, sorted
+	self             int64
+	execErr          int64 // the errno that stopped the server's start
+	serverFd         int32 // the server's pidfd (CLONE_PIDFD)
+	_                int32
+	allmask, oldmask uint64
+	act, old         sigaction
+	pfds             [2]pollFd
+	ts               [2]int64 // a millisecond, for nanosleep
+	name             [16]byte // the supervisor's name, for ps
+	children         [32]byte // "/proc/thread-self/children"
+	line             [32]byte
+	buf              [4096]byte
 }
 
 const (
