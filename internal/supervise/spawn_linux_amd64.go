@@ -51,8 +51,10 @@ type spawnArgs struct {
 	// prologues check the stack against it (a stack that nears its end
 	// faults, in the spawn alone); nothing else here reads a g, and
 	// anything that did would find nil, not a g of mcpcli's.
-	tls              [2]uintptr
-	g                [4]uintptr // stack.lo, stack.hi, stackguard0, stackguard1
+	tls [2]uintptr
+	// stack.lo, stack.hi, stackguard0, stackguard1, and zeros as far as
+	// a runtime.g goes (g.m, g._panic, g.racectx: nil).
+	g                [64]uintptr
 	mcpcli           int64
 	fds              [4]int64 // the server's stdin, stdout, stderr; the status pipe
 	keep             [5]int64 // fds and mcpcli's pidfd, sorted
@@ -268,7 +270,7 @@ func Spawn(a SpawnAttr) (*Spawned, error) {
 	cptr(0)
 	args.stack2 = stack2
 	args.serverPC = serverPC
-	args.g = [4]uintptr{base + pageSize, stack2, base + pageSize + stackGuard, base + pageSize + stackGuard}
+	args.g[0], args.g[1], args.g[2], args.g[3] = base+pageSize, stack2, base+pageSize+stackGuard, base+pageSize+stackGuard
 	args.tls[0] = uintptr(unsafe.Pointer(&args.g))
 	args.mcpcli = int64(os.Getpid())
 	args.fds = fds
