@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 	"time"
 )
 
@@ -232,4 +234,17 @@ func treeCPU(pid int) (time.Duration, error) {
 		return 0, err
 	}
 	return total, nil
+}
+
+// dropCache writes path's pages out and drops them from the page cache.
+func dropCache(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := syscall.Fdatasync(int(f.Fd())); err != nil {
+		return err
+	}
+	return unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED)
 }
