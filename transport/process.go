@@ -330,7 +330,9 @@ func Start(c Command) (*Process, error) {
 		waitExited(cmd.Process)
 		p.waitErr = cmd.Wait()
 		p.state = cmd.ProcessState
-		spawned.Release() // reaped: nothing runs in its memory now
+		if p.state != nil {
+			spawned.Release() // reaped: nothing runs in its memory now
+		}
 		if status != nil {
 			var last []byte
 			select {

@@ -45,7 +45,7 @@ type spawnArgs struct {
 	path, argv, envp, dir uintptr // C strings and arrays; dir 0: mcpcli's
 	stack2                uintptr // the top of the server side's stack
 	serverPC              uintptr
-	// The spawn's thread pointer (arch_prctl ARCH_SET_FS) is &tls[1]: Go
+	// The spawn's thread pointer (CLONE_SETTLS) is &tls[1]: Go
 	// code loads its g from the word below, tls[0], which is &g, a
 	// stand-in whose stack bounds are the spawn's stacks. Its function
 	// prologues check the stack against it (a stack that nears its end

@@ -30,18 +30,19 @@ ok:
 // the Go function at fn (supervisorMain or serverMain: its ABIInternal
 // entry, from a func value) with arg, and never comes back here: should
 // the function return, the process exits 127. The new process's thread
-// pointer is set to fs first, whose word below holds its g (see
+// pointer is fs (CLONE_SETTLS), whose word below holds its g (see
 // spawnArgs.tls). The calling side returns the new process's pid,
 // as rawsys would.
 TEXT ·cloneInto(SB),NOSPLIT|NOFRAME,$0-64
 	MOVQ	flags+0(FP), DI
 	MOVQ	stack+8(FP), SI
 	MOVQ	ptid+16(FP), DX
+	ORQ	$0x80000, DI // CLONE_SETTLS: the new thread pointer is R8
 	MOVQ	$0, R10
-	MOVQ	$0, R8
+	MOVQ	fs+40(FP), R8
 	MOVQ	arg+24(FP), R12
 	MOVQ	fn+32(FP), R13
-	MOVQ	fs+40(FP), BX
+	MOVQ	R8, BX
 	MOVQ	$56, AX // SYS_clone
 	SYSCALL
 	CMPQ	AX, $0
@@ -57,13 +58,9 @@ parent:
 	MOVQ	$0, errno+56(FP)
 	RET
 child:
-	// A thread pointer of its own, so that the g Go code loads from it
-	// (after each call into assembly) is the spawn's stand-in, not a g of
-	// mcpcli's: arch_prctl(ARCH_SET_FS, fs).
-	MOVQ	$158, AX // SYS_arch_prctl
-	MOVQ	$0x1002, DI // ARCH_SET_FS
-	MOVQ	BX, SI
-	SYSCALL
+	// A thread pointer of its own, set by the clone itself (it succeeds
+	// with it or fails): the g Go code loads from it (after each call into
+	// assembly) is the spawn's stand-in, never a g of mcpcli's.
 	// On the new stack, empty and 16-byte aligned. The function is
 	// entered as Go calls a func value (ABIInternal: the argument in AX,
 	// its g in R14, X15 zero), not through an ABI0 wrapper, which would
