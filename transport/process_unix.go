@@ -3,6 +3,7 @@
 package transport
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -98,3 +99,6 @@ func signalName(sig int) string {
 
 // exitWords says an exit status.
 func exitWords(code int) string { return fmt.Sprintf("exited with status %d", code) }
+
+// brokenPipe says err is a write to a pipe nothing reads any more.
+func brokenPipe(err error) bool { return errors.Is(err, syscall.EPIPE) }

@@ -181,3 +181,8 @@ func unread(f *os.File) (int, bool) {
 
 // waitExited returns at once: Wait waits in a thread of its own here.
 func waitExited(*os.Process) {}
+
+// brokenPipe says err is a write to a pipe nothing reads any more.
+func brokenPipe(err error) bool {
+	return errors.Is(err, windows.ERROR_BROKEN_PIPE) || errors.Is(err, windows.ERROR_NO_DATA)
+}

@@ -58,7 +58,8 @@ type conn struct {
 	// because mcpcli closed it (its own Close, or the server's exit).
 	stdoutClosed bool
 	// endedFirst: reading ended (the server closed its stdout, or
-	// exited) before mcpcli closed the connection.
+	// exited), or a write found its stdin closed, before mcpcli closed
+	// the connection.
 	endedFirst bool
 
 	reading atomic.Bool // the reader is waiting on the pipe
@@ -160,7 +161,7 @@ func (c *conn) pump() {
 	if c.readErr == nil {
 		c.readErr = err
 		c.stdoutClosed = errors.Is(err, io.EOF) && !closing
-		c.endedFirst = !closing
+		c.endedFirst = c.endedFirst || !closing // a write may have found it first
 	}
 	c.mu.Unlock()
 	close(c.in)
@@ -257,6 +258,18 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	err = c.p.write(ctx, data)
 	if errors.Is(err, errCutShort) {
 		c.broken = err
+	}
+	if brokenPipe(err) {
+		// Nothing reads the server's stdin any more: it ended (or closed
+		// its stdin) first, which a quick exit says before its stdout's
+		// end is read.
+		select {
+		case <-c.done:
+		default:
+			c.mu.Lock()
+			c.endedFirst = true
+			c.mu.Unlock()
+		}
 	}
 	return err
 }
