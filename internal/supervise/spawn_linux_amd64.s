@@ -58,13 +58,13 @@ parent:
 	MOVQ	$0, errno+56(FP)
 	RET
 child:
-	// A thread pointer of its own, set by the clone itself (it succeeds
-	// with it or fails): the g Go code loads from it (after each call into
-	// assembly) is the spawn's stand-in, never a g of mcpcli's.
-	// On the new stack, empty and 16-byte aligned. The function is
-	// entered as Go calls a func value (ABIInternal: the argument in AX,
-	// its g in R14, X15 zero), not through an ABI0 wrapper, which would
-	// enter the race detector where it is built in.
+	// On the new stack, empty and 16-byte aligned, with a thread pointer
+	// of its own, set by the clone itself (it succeeds with it or fails):
+	// the g Go code loads from it (after each call into assembly) is the
+	// spawn's stand-in, never a g of mcpcli's. The function is entered as
+	// Go calls a func value (ABIInternal: the argument in AX, its g in
+	// R14, X15 zero), not through an ABI0 wrapper, which would enter the
+	// race detector where it is built in.
 	MOVQ	R12, AX
 	XORPS	X15, X15
 	MOVQ	-8(BX), R14
