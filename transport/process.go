@@ -395,11 +395,9 @@ func spawnSupervisor(cmd *exec.Cmd, argv []string, stdin, stdout, stderr, status
 	br := bufio.NewReaderSize(status, 64)
 	line, _ := br.ReadString('\n')
 	line = strings.TrimSuffix(line, "\n")
-	if pid, ok := strings.CutPrefix(line, "pid "); ok {
-		if n, err := strconv.Atoi(pid); err == nil && n > 0 {
-			cmd.Process = proc
-			return sp, n, br, nil
-		}
+	if n, ok := pidLine([]byte(line)); ok {
+		cmd.Process = proc
+		return sp, n, br, nil
 	}
 	// The server did not start: the supervisor has exited, or is about
 	// to.
@@ -442,13 +440,24 @@ func refused(err error) error {
 func (p *Process) readStatus(r io.Reader) []byte {
 	b, _ := io.ReadAll(io.LimitReader(r, 128))
 	first, rest, ok := bytes.Cut(b, []byte("\n"))
-	if pid, found := bytes.CutPrefix(first, []byte("pid ")); found && ok {
-		if n, err := strconv.Atoi(string(pid)); err == nil && n > 0 {
+	if _, found := bytes.CutPrefix(first, []byte("pid ")); found && ok {
+		if n, ok := pidLine(first); ok {
 			p.sys.serverGroup.Store(int64(n))
 		}
 		return rest
 	}
 	return b
+}
+
+// pidLine reads the supervisor's first line, "pid N" (without its
+// newline): the server's pid, which is its process group too.
+func pidLine(line []byte) (int, bool) {
+	pid, found := bytes.CutPrefix(line, []byte("pid "))
+	if !found {
+		return 0, false
+	}
+	n, err := strconv.Atoi(string(pid))
+	return n, err == nil && n > 0
 }
 
 // newMark is a value for supervise.MarkEnv no other server has.

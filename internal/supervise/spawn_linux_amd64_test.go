@@ -248,27 +248,7 @@ func TestSpawnLeavesNothingOfTheServerBehind(t *testing.T) {
 // leaves it to kill the server and all it started, and then go.
 func TestNothingOutlivesASpawnerKilledWithSIGKILL(t *testing.T) {
 	requireSpawn(t)
-	dir := t.TempDir()
-	pids, server := filepath.Join(dir, "pids"), filepath.Join(dir, "server")
-	exe, _ := os.Executable()
-	mcpcli := exec.Command(exe, "/bin/sh", "-c", tree(pids)+"echo $$ > "+server+"; exec sleep 304")
-	mcpcli.Env = append(os.Environ(), "SUPERVISE_TEST_AS=spawner")
-	out, err := mcpcli.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := mcpcli.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var sup int
-	fmt.Fscan(out, &sup)
-	all := append(waitPids(t, pids, 3), waitPids(t, server, 1)...)
-	if sup <= 0 || parentOf(t, all[3]) != sup || parentOf(t, sup) != mcpcli.Process.Pid {
-		t.Fatalf("the server (pid %d) is not the spawned supervisor's (pid %d) child, or it not mcpcli's", all[3], sup)
-	}
-	mcpcli.Process.Kill()
-	mcpcli.Wait()
-	waitGone(t, "mcpcli killed with SIGKILL", append(all, sup))
+	nothingOutlivesStandIn(t, "SUPERVISE_TEST_AS=spawner")
 }
 
 // Built without optimizations, as a debugger builds it, the package still

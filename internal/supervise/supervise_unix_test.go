@@ -230,29 +230,38 @@ func TestNothingOutlivesTheServer(t *testing.T) {
 func TestNothingOutlivesMcpcliKilledWithSIGKILL(t *testing.T) {
 	for watch := range deathWatches {
 		t.Run(watch, func(t *testing.T) {
-			dir := t.TempDir()
-			pids, server := filepath.Join(dir, "pids"), filepath.Join(dir, "server")
-			exe, _ := os.Executable()
-			mcpcli := exec.Command(exe, "/bin/sh", "-c", tree(pids)+"echo $$ > "+server+"; exec sleep 304")
-			mcpcli.Env = append(os.Environ(), "SUPERVISE_TEST_AS=mcpcli", "SUPERVISE_TEST_WATCH="+watch)
-			out, err := mcpcli.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := mcpcli.Start(); err != nil {
-				t.Fatal(err)
-			}
-			var sup int
-			fmt.Fscan(out, &sup)
-			all := append(waitPids(t, pids, 3), waitPids(t, server, 1)...)
-			if sup <= 0 || parentOf(t, all[3]) != sup {
-				t.Fatalf("the server (pid %d) is not the supervisor's (pid %d) child", all[3], sup)
-			}
-			mcpcli.Process.Kill()
-			mcpcli.Wait()
-			waitGone(t, "mcpcli killed with SIGKILL", append(all, sup))
+			nothingOutlivesStandIn(t, "SUPERVISE_TEST_AS=mcpcli", "SUPERVISE_TEST_WATCH="+watch)
 		})
 	}
+}
+
+// nothingOutlivesStandIn starts the test binary as a stand-in for mcpcli
+// (env says which: one that starts the supervisor program, or one that
+// spawns it) with a server that starts a tree, kills it with SIGKILL, and
+// waits for the supervisor, the server and its tree to be gone.
+func nothingOutlivesStandIn(t *testing.T, env ...string) {
+	t.Helper()
+	dir := t.TempDir()
+	pids, server := filepath.Join(dir, "pids"), filepath.Join(dir, "server")
+	exe, _ := os.Executable()
+	mcpcli := exec.Command(exe, "/bin/sh", "-c", tree(pids)+"echo $$ > "+server+"; exec sleep 304")
+	mcpcli.Env = append(os.Environ(), env...)
+	out, err := mcpcli.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mcpcli.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var sup int
+	fmt.Fscan(out, &sup)
+	all := append(waitPids(t, pids, 3), waitPids(t, server, 1)...)
+	if sup <= 0 || parentOf(t, all[3]) != sup || parentOf(t, sup) != mcpcli.Process.Pid {
+		t.Fatalf("the server (pid %d) is not the supervisor's (pid %d) child, or it not mcpcli's (pid %d)", all[3], sup, mcpcli.Process.Pid)
+	}
+	mcpcli.Process.Kill()
+	mcpcli.Wait()
+	waitGone(t, "mcpcli killed with SIGKILL", append(all, sup))
 }
 
 // parentOf is pid's parent, as ps says.
