@@ -5,11 +5,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"html/template"
+	"html"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
-	"sync"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -119,20 +120,42 @@ func (d *Demo) startPage() error {
 	return d.pageErr
 }
 
-// pageTmpl is parsed on first use, not whenever mcpcli starts.
-var pageTmpl = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("page").Parse(`<!doctype html>
-<html><head><meta charset="utf-8"><title>Connect {{.Service}} — mcpcli demo</title>
+// writePage writes the connect page. Every string in it is escaped
+// (html.EscapeString): the service's name and the link's id, which come
+// from the page's address, go into element text and double-quoted
+// attribute values, where that is all the escaping there is to do.
+func writePage(w io.Writer, d pageData) error {
+	esc := html.EscapeString
+	service := esc(d.Service)
+	var b strings.Builder
+	b.WriteString(`<!doctype html>
+<html><head><meta charset="utf-8"><title>Connect ` + service + ` — mcpcli demo</title>
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}button{font-size:1.1rem;padding:.5rem 1.2rem}</style>
 </head><body>
-{{if .Done}}<h1 id="done">Connected</h1><p>Your {{if .Service}}{{.Service}} {{end}}account is connected. Close this tab and go back to your terminal.</p>
-{{else if .Unknown}}<h1>Link not valid</h1><p>This connect link is unknown or already used. Start again from your MCP client.</p>
-{{else}}<h1>Connect {{.Service}}</h1>
-<p>The mcpcli demo server asks to connect your {{.Service}} account. In a real server, you would sign in here; the secret stays between this page and the server.</p>
-<form id="connect" method="post" action="/connect"><input type="hidden" name="id" value="{{.ID}}"><input type="hidden" name="service" value="{{.Service}}"><button type="submit">Connect {{.Service}}</button></form>
-{{if .Auto}}<script>document.getElementById("connect").submit();</script>{{end}}
-{{end}}</body></html>`))
-})
+`)
+	switch {
+	case d.Done:
+		b.WriteString(`<h1 id="done">Connected</h1><p>Your `)
+		if d.Service != "" {
+			b.WriteString(service + " ")
+		}
+		b.WriteString("account is connected. Close this tab and go back to your terminal.</p>\n")
+	case d.Unknown:
+		b.WriteString("<h1>Link not valid</h1><p>This connect link is unknown or already used. Start again from your MCP client.</p>\n")
+	default:
+		b.WriteString(`<h1>Connect ` + service + `</h1>
+<p>The mcpcli demo server asks to connect your ` + service + ` account. In a real server, you would sign in here; the secret stays between this page and the server.</p>
+<form id="connect" method="post" action="/connect"><input type="hidden" name="id" value="` + esc(d.ID) + `"><input type="hidden" name="service" value="` + service + `"><button type="submit">Connect ` + service + `</button></form>
+`)
+		if d.Auto {
+			b.WriteString(`<script>document.getElementById("connect").submit();</script>`)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("</body></html>")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
 
 type pageData struct {
 	ID, Service         string
@@ -161,11 +184,11 @@ func (d *Demo) servePage(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case !issued:
 		w.WriteHeader(http.StatusNotFound)
-		_ = pageTmpl().Execute(w, pageData{Unknown: true})
+		_ = writePage(w, pageData{Unknown: true})
 	case done: // opened again after finishing: say so, do not offer it twice
-		_ = pageTmpl().Execute(w, pageData{Done: true, Service: service})
+		_ = writePage(w, pageData{Done: true, Service: service})
 	default:
-		_ = pageTmpl().Execute(w, pageData{ID: id, Service: service, Auto: q.Get("auto") == "1"})
+		_ = writePage(w, pageData{ID: id, Service: service, Auto: q.Get("auto") == "1"})
 	}
 }
 
@@ -180,8 +203,8 @@ func (d *Demo) serveComplete(w http.ResponseWriter, r *http.Request) {
 	d.mu.Unlock()
 	if !issued {
 		w.WriteHeader(http.StatusNotFound)
-		_ = pageTmpl().Execute(w, pageData{Unknown: true})
+		_ = writePage(w, pageData{Unknown: true})
 		return
 	}
-	_ = pageTmpl().Execute(w, pageData{Done: true, Service: r.PostFormValue("service")})
+	_ = writePage(w, pageData{Done: true, Service: r.PostFormValue("service")})
 }

@@ -57,3 +57,30 @@ func TestConnectPageStates(t *testing.T) {
 		t.Errorf("GET after finishing = %d:\n%s", code, body)
 	}
 }
+
+// The service's name and the link's id come from the page's address:
+// they reach the page as text and quoted attribute values, never markup.
+func TestConnectPageEscapesTheAddressesStrings(t *testing.T) {
+	hostile := `x"><script>alert('hi')</script><b a="`
+	for _, d := range []pageData{{ID: hostile, Service: hostile}, {ID: hostile, Service: hostile, Auto: true}, {Done: true, Service: hostile}} {
+		var b strings.Builder
+		if err := writePage(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		if strings.Contains(page, "<script>alert") || strings.Contains(page, "<b a=") || strings.Contains(page, `x">`) {
+			t.Errorf("writePage(%+v) let markup through:\n%s", d, page)
+		}
+		if !strings.Contains(page, "x&#34;&gt;&lt;script&gt;alert(&#39;hi&#39;)&lt;/script&gt;") {
+			t.Errorf("writePage(%+v) does not show the name as escaped text:\n%s", d, page)
+		}
+		if d.Auto != strings.Contains(page, `<script>document.getElementById("connect").submit();</script>`) {
+			t.Errorf("writePage(%+v): the submit-on-load script is there = %v, want %v", d, !d.Auto, d.Auto)
+		}
+	}
+	var b strings.Builder
+	writePage(&b, pageData{Done: true})
+	if !strings.Contains(b.String(), "<p>Your account is connected.") {
+		t.Errorf("writePage with no service = %q, want \"Your account is connected\"", b.String())
+	}
+}

@@ -122,13 +122,13 @@ func fieldOrder(a client.Ask) []string {
 	return names
 }
 
-var notEnvChar = regexp.MustCompile(`[^A-Z0-9_]+`)
+var notEnvChar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Z0-9_]+`) })
 
 // EnvName is the variable a recording names for the secret field of an
 // ask: MCPCLI_FLOW_KEY_FIELD, upper case.
 func EnvName(key, field string) string {
 	n := "MCPCLI_FLOW_" + strings.ToUpper(key) + "_" + strings.ToUpper(field)
-	return strings.Trim(notEnvChar.ReplaceAllString(n, "_"), "_")
+	return strings.Trim(notEnvChar().ReplaceAllString(n, "_"), "_")
 }
 
 // Replay is a Tape that answers each ask by its key from the step's

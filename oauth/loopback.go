@@ -5,10 +5,12 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
-	"html/template"
+	"html"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -154,18 +156,22 @@ func checkResponse(code, state string, hasIss bool, iss, issuer string, issSuppo
 	return &auth.AuthorizationResult{Code: code, State: state, Iss: iss}, nil
 }
 
-// pageTemplate is parsed on first use, not at every start.
-var pageTemplate = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("page").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>mcpcli: {{.Title}}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:36em;margin:4em auto;padding:0 1em;line-height:1.5}</style>
-</head><body><h1>{{.Title}}</h1><p>{{.Text}}</p>{{if .Next}}<p>{{.Next}}</p>{{end}}</body></html>
-`))
-})
-
-// page writes a plain page; every string is escaped by html/template.
+// page writes a plain page; every string is escaped (html.EscapeString:
+// each goes into an element's text, where that is all the escaping there
+// is to do). html/template would do the same here at the cost of its
+// package's start-up work in every run of mcpcli.
 func page(w http.ResponseWriter, status int, title, text, next string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	pageTemplate().Execute(w, struct{ Title, Text, Next string }{title, text, next})
+	esc := html.EscapeString
+	var b strings.Builder
+	b.WriteString(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>mcpcli: ` + esc(title) + `</title>
+<style>body{font-family:system-ui,sans-serif;max-width:36em;margin:4em auto;padding:0 1em;line-height:1.5}</style>
+</head><body><h1>` + esc(title) + `</h1><p>` + esc(text) + `</p>`)
+	if next != "" {
+		b.WriteString(`<p>` + esc(next) + `</p>`)
+	}
+	b.WriteString("</body></html>\n")
+	io.WriteString(w, b.String())
 }

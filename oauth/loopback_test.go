@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -182,5 +183,34 @@ func TestCallbackCancelled(t *testing.T) {
 	}
 	if err := h.Authorize(ctx, req, resp); !errors.Is(err, context.Canceled) {
 		t.Errorf("Authorize after cancel = %v, want context.Canceled", err)
+	}
+}
+
+// What the authorization server sends back (an error's description, say)
+// reaches the page as text, never as markup.
+func TestPageEscapesWhatItShows(t *testing.T) {
+	rec := httptest.NewRecorder()
+	page(rec, http.StatusBadRequest, `<b>T</b>`, `refused: <script>alert("x")</script> & 'more'`, `<a href="https://evil.example">next</a>`)
+	body := rec.Body.String()
+	for _, want := range []string{
+		"<title>mcpcli: &lt;b&gt;T&lt;/b&gt;</title>",
+		"<h1>&lt;b&gt;T&lt;/b&gt;</h1>",
+		"<p>refused: &lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &#39;more&#39;</p>",
+		"<p>&lt;a href=&#34;https://evil.example&#34;&gt;next&lt;/a&gt;</p>",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page(...) = %q, want it to hold %q", body, want)
+		}
+	}
+	if strings.Contains(body, "<script>") || strings.Contains(body, "<a ") || strings.Contains(body, "<b>") {
+		t.Errorf("page(...) = %q: markup from the caller's strings reached the page", body)
+	}
+	if rec.Code != http.StatusBadRequest || rec.Header().Get("Content-Type") != "text/html; charset=utf-8" {
+		t.Errorf("page(...) answered %d %q, want 400 text/html; charset=utf-8", rec.Code, rec.Header().Get("Content-Type"))
+	}
+	rec = httptest.NewRecorder()
+	page(rec, http.StatusOK, "Signed in", "done", "")
+	if strings.Count(rec.Body.String(), "<p>") != 1 {
+		t.Errorf("page with no next line = %q, want one paragraph", rec.Body.String())
 	}
 }

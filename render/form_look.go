@@ -2,6 +2,7 @@ package render
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"charm.land/huh/v2"
@@ -89,17 +90,19 @@ func chromeFor(p Palette) chrome {
 	}
 }
 
+// The two looks' chrome, made when a form is first drawn, not at every
+// start of mcpcli.
 var (
-	darkChrome  = chromeFor(DarkPalette)
-	lightChrome = chromeFor(LightPalette)
+	darkChrome  = sync.OnceValue(func() *chrome { c := chromeFor(DarkPalette); return &c })
+	lightChrome = sync.OnceValue(func() *chrome { c := chromeFor(LightPalette); return &c })
 )
 
 // chrome is the look's styles for the form's own parts.
 func (l *look) chrome() *chrome {
 	if l.dark {
-		return &darkChrome
+		return darkChrome()
 	}
-	return &lightChrome
+	return lightChrome()
 }
 
 func lookStyles(dark bool) *huh.Styles {

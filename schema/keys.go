@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -24,8 +25,9 @@ import (
 
 // keywords are the JSON Schema keywords the validator knows, lower-cased:
 // the JSON names of jsonschema.Schema's fields, and the few more mcpcli
-// reads.
-var keywords = func() map[string]string {
+// reads. They are read off the type when a schema is first checked, not at
+// every start of mcpcli.
+var keywords = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	t := reflect.TypeFor[jsonschema.Schema]()
 	for i := range t.NumField() {
@@ -38,7 +40,7 @@ var keywords = func() map[string]string {
 		m[strings.ToLower(k)] = k
 	}
 	return m
-}()
+})
 
 // Keywords whose values are schemas, maps of them, or lists of them.
 var (
@@ -59,10 +61,10 @@ func set(ks ...string) map[string]bool {
 // keyword is the keyword k names for the validator (its case folded as
 // encoding/json folds it), or "".
 func keyword(k string) string {
-	if kw, ok := keywords[strings.ToLower(k)]; ok && strings.EqualFold(k, kw) {
+	if kw, ok := keywords()[strings.ToLower(k)]; ok && strings.EqualFold(k, kw) {
 		return kw
 	}
-	for _, kw := range keywords { // folds ToLower misses: ſ for s, K for k
+	for _, kw := range keywords() { // folds ToLower misses: ſ for s, K for k
 		if strings.EqualFold(k, kw) {
 			return kw
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -56,7 +57,10 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		Use:   "mcpcli",
 		Short: "A terminal MCP client that renders elicitations",
 		Long:  page("mcpcli"), Example: examples("mcpcli"),
-		Version:       buildVersion(),
+		// What --version prints is read only when it is asked for
+		// (versionFlag): the go command's record of the build takes a
+		// tenth of a millisecond to read, at every start.
+		Version:       "dev",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
@@ -82,6 +86,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 			return sessionRun(cmd.Context(), opts)
 		},
 	}
+	root.Flags().VarPF(&versionFlag{cmd: root}, "version", "", "version for mcpcli").NoOptDefVal = "true"
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf(c, "%v", err)
 	})
@@ -265,4 +270,27 @@ func runOr[O any](cmd *cobra.Command, runF, run func(context.Context, O) error, 
 		run = runF
 	}
 	return run(cmd.Context(), opts)
+}
+
+// versionFlag is cobra's --version, which cobra adds when none is defined,
+// except that the description of the build (buildVersion) is made when
+// the flag is given, not whenever the command tree is.
+type versionFlag struct {
+	cmd *cobra.Command
+	set bool
+}
+
+func (v *versionFlag) String() string   { return strconv.FormatBool(v.set) }
+func (v *versionFlag) Type() string     { return "bool" }
+func (v *versionFlag) IsBoolFlag() bool { return true }
+
+func (v *versionFlag) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	if v.set = b; b {
+		v.cmd.Version = buildVersion()
+	}
+	return nil
 }

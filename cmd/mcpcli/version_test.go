@@ -16,3 +16,25 @@ func TestVersionFlag(t *testing.T) {
 		t.Errorf("mcpcli --version = %q (exit %d), want \"mcpcli version ...\" naming %s", out.String(), code, runtime.Version())
 	}
 }
+
+// --version is mcpcli's own flag (cobra's, with the build described only
+// when it is given): it reads as a bool flag does.
+func TestVersionFlagReadsAsABool(t *testing.T) {
+	for _, c := range []struct {
+		args     []string
+		code     int
+		out, err string
+	}{
+		{[]string{"--version=true"}, 0, "mcpcli version ", ""},
+		{[]string{"--version=false"}, 0, "Usage:", ""},
+		{[]string{"--version=maybe"}, 1, "", `invalid argument "maybe" for "--version" flag`},
+		{[]string{"--help"}, 0, "--version                   version for mcpcli", ""},
+	} {
+		var out, errb bytes.Buffer
+		deps := &Deps{Streams: Streams{In: strings.NewReader(""), Out: &out, Err: &errb}, Getenv: func(string) string { return "" }}
+		code := Run(t.Context(), c.args, deps)
+		if code != c.code || !strings.Contains(out.String(), c.out) || !strings.Contains(errb.String(), c.err) {
+			t.Errorf("mcpcli %q = exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q", c.args, code, out.String(), errb.String(), c.code, c.out, c.err)
+		}
+	}
+}

@@ -8,7 +8,6 @@ package report
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strconv"
@@ -285,63 +284,59 @@ func yamlString(s string) string {
 // testcase per step, each mismatch a <failure>; a flow that could not run
 // is one testcase with an <error>. suite names the whole run.
 func JUnit(w io.Writer, suite string, flows []Flow) error {
-	type failure struct {
-		Message string `xml:"message,attr"`
-		Type    string `xml:"type,attr"`
-		Body    string `xml:",chardata"`
+	_, err := io.WriteString(w, junitDoc(suite, flows).xml())
+	return err
+}
+
+// The JUnit document, as it is written: testsuites, a testsuite per flow,
+// a testcase per step.
+type (
+	junitFailure struct{ Message, Type, Body string }
+	junitCase    struct {
+		Name, Classname, Time string
+		Errors, Failures      []junitFailure
+		SystemOut             []string
 	}
-	type testcase struct {
-		XMLName   xml.Name  `xml:"testcase"`
-		Name      string    `xml:"name,attr"`
-		Classname string    `xml:"classname,attr"`
-		Time      string    `xml:"time,attr,omitempty"`
-		Errors    []failure `xml:"error"`
-		Failures  []failure `xml:"failure"`
-		SystemOut []string  `xml:"system-out"`
+	junitSuite struct {
+		Name                    string
+		Tests, Failures, Errors int
+		Time                    string
+		Cases                   []junitCase
+		SystemOut               string
 	}
-	type testsuite struct {
-		XMLName   xml.Name   `xml:"testsuite"`
-		Name      string     `xml:"name,attr"`
-		Tests     int        `xml:"tests,attr"`
-		Failures  int        `xml:"failures,attr"`
-		Errors    int        `xml:"errors,attr"`
-		Time      string     `xml:"time,attr"`
-		Cases     []testcase `xml:"testcase"`
-		SystemOut string     `xml:"system-out,omitempty"`
+	junitSuites struct {
+		Name                    string
+		Tests, Failures, Errors int
+		Time                    string
+		Suites                  []junitSuite
 	}
-	type testsuites struct {
-		XMLName  xml.Name    `xml:"testsuites"`
-		Name     string      `xml:"name,attr"`
-		Tests    int         `xml:"tests,attr"`
-		Failures int         `xml:"failures,attr"`
-		Errors   int         `xml:"errors,attr"`
-		Time     string      `xml:"time,attr"`
-		Suites   []testsuite `xml:"testsuite"`
-	}
-	doc := testsuites{Name: suite}
+)
+
+func junitDoc(suite string, flows []Flow) junitSuites {
+	doc := junitSuites{Name: suite}
 	var total time.Duration
 	for _, f := range flows {
 		total += f.Duration
-		ts := testsuite{Name: f.Name, Time: seconds(f.Duration)}
+		ts := junitSuite{Name: f.Name, Time: seconds(f.Duration)}
 		if f.Err != nil {
-			ts.Cases = []testcase{{Name: "run", Classname: f.Name, Errors: []failure{{Message: firstLine(f.Err.Error()), Type: "error", Body: f.Err.Error()}}}}
+			ts.Cases = []junitCase{{Name: "run", Classname: f.Name, Errors: []junitFailure{{Message: firstLine(f.Err.Error()), Type: "error", Body: f.Err.Error()}}}}
 			ts.Errors = 1
 		}
 		for i, st := range f.Steps {
 			if f.Err != nil {
 				break
 			}
-			tc := testcase{Name: fmt.Sprintf("step %d: %s", i+1, st), Classname: f.Name}
+			tc := junitCase{Name: fmt.Sprintf("step %d: %s", i+1, st), Classname: f.Name}
 			for _, m := range f.Mismatches {
 				if m.Step == i+1 {
-					tc.Failures = append(tc.Failures, failure{Message: m.String(), Type: m.Subject, Body: m.Diff()})
+					tc.Failures = append(tc.Failures, junitFailure{Message: m.String(), Type: m.Subject, Body: m.Diff()})
 				}
 			}
 			for _, fd := range f.Findings {
 				if fd.Call == i+1 || fd.Call < 1 && i == 0 || fd.Call > len(f.Steps) && i == len(f.Steps)-1 {
 					tc.SystemOut = append(tc.SystemOut, findingLine(fd))
 					if f.Strict {
-						tc.Failures = append(tc.Failures, failure{Message: fd.Where.String() + ": " + fd.Message, Type: "lint " + fd.Rule, Body: findingLine(fd)})
+						tc.Failures = append(tc.Failures, junitFailure{Message: fd.Where.String() + ": " + fd.Message, Type: "lint " + fd.Rule, Body: findingLine(fd)})
 					}
 				}
 			}
@@ -364,16 +359,43 @@ func JUnit(w io.Writer, suite string, flows []Flow) error {
 		doc.Suites = append(doc.Suites, ts)
 	}
 	doc.Time = seconds(total)
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
+	return doc
+}
+
+// xml is the document with its XML header, indented two spaces a level,
+// and a final newline.
+func (doc junitSuites) xml() string {
+	var x xmlOut
+	x.b.WriteString(xmlHeader)
+	itoa := strconv.Itoa
+	x.start("testsuites", "name", doc.Name, "tests", itoa(doc.Tests), "failures", itoa(doc.Failures), "errors", itoa(doc.Errors), "time", doc.Time)
+	for _, ts := range doc.Suites {
+		x.start("testsuite", "name", ts.Name, "tests", itoa(ts.Tests), "failures", itoa(ts.Failures), "errors", itoa(ts.Errors), "time", ts.Time)
+		for _, tc := range ts.Cases {
+			attrs := []string{"name", tc.Name, "classname", tc.Classname}
+			if tc.Time != "" {
+				attrs = append(attrs, "time", tc.Time)
+			}
+			x.start("testcase", attrs...)
+			for _, e := range tc.Errors {
+				x.element("error", e.Body, "message", e.Message, "type", e.Type)
+			}
+			for _, f := range tc.Failures {
+				x.element("failure", f.Body, "message", f.Message, "type", f.Type)
+			}
+			for _, out := range tc.SystemOut {
+				x.element("system-out", out)
+			}
+			x.end("testcase")
+		}
+		if ts.SystemOut != "" {
+			x.element("system-out", ts.SystemOut)
+		}
+		x.end("testsuite")
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	x.end("testsuites")
+	x.b.WriteByte('\n')
+	return x.b.String()
 }
 
 func firstLine(s string) string {
