@@ -102,6 +102,7 @@ FUZZ_TARGETS := \
 	./render:FuzzWriteRaw \
 	./flow:FuzzParse \
 	./flow:FuzzRecordingReadsBack \
+	./flow/report:FuzzXMLOutEscapesAsEncodingXML \
 	./lint:FuzzObserve
 
 # Every Fuzz function must be in the list (unless a run names its own).
