@@ -88,6 +88,7 @@ FUZZ_TARGETS := \
 	./schema:FuzzDecodeJSON \
 	./schema:FuzzCoerce \
 	./schema:FuzzParseInput \
+	./schema:FuzzDecodeFlatIsJSONUnmarshal \
 	./client:FuzzParseScript \
 	./client:FuzzObserve \
 	./config:FuzzParse \

@@ -141,10 +141,13 @@ func (f *Form) resolve() {
 			f.resolved, f.resolveErr = (&jsonschema.Schema{Type: "object"}).Resolve(nil)
 			return
 		}
-		var s jsonschema.Schema
-		if err := json.Unmarshal(f.raw, &s); err != nil {
-			f.resolveErr = err
-			return
+		s, ok := decodeFlat(f.raw)
+		if !ok {
+			s = &jsonschema.Schema{}
+			if err := json.Unmarshal(f.raw, s); err != nil {
+				f.resolveErr = err
+				return
+			}
 		}
 		f.resolved, f.resolveErr = s.Resolve(nil)
 	})
