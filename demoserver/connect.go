@@ -125,7 +125,7 @@ func (d *Demo) startPage() error {
 // from the page's address, go into element text and double-quoted
 // attribute values, where that is all the escaping there is to do.
 func writePage(w io.Writer, d pageData) error {
-	esc := html.EscapeString
+	esc := func(s string) string { return html.EscapeString(strings.ReplaceAll(s, "\x00", "\uFFFD")) } // NUL as html/template wrote it
 	service := esc(d.Service)
 	var b strings.Builder
 	b.WriteString(`<!doctype html>

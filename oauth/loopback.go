@@ -156,6 +156,10 @@ func checkResponse(code, state string, hasIss bool, iss, issuer string, issSuppo
 	return &auth.AuthorizationResult{Code: code, State: state, Iss: iss}, nil
 }
 
+// escapeHTML is html.EscapeString, with NUL written as U+FFFD, as
+// html/template wrote it.
+func escapeHTML(s string) string { return html.EscapeString(strings.ReplaceAll(s, "\x00", "\uFFFD")) }
+
 // page writes a plain page; every string is escaped (html.EscapeString:
 // each goes into an element's text, where that is all the escaping there
 // is to do). html/template would do the same here at the cost of its
@@ -163,7 +167,7 @@ func checkResponse(code, state string, hasIss bool, iss, issuer string, issSuppo
 func page(w http.ResponseWriter, status int, title, text, next string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	esc := html.EscapeString
+	esc := escapeHTML
 	var b strings.Builder
 	b.WriteString(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>mcpcli: ` + esc(title) + `</title>

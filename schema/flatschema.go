@@ -109,6 +109,13 @@ func decodeFlatKey(s *jsonschema.Schema, key string, v []byte, depth int) bool {
 	case "pattern":
 		return unmarshal(v, &s.Pattern)
 	case "default":
+		// Kept as written, but read as json.Unmarshal reads every value
+		// too (jsonschema-go's pass into a map): it refuses a number
+		// beyond float64's range, and so must this.
+		var d any
+		if !unmarshal(v, &d) {
+			return false
+		}
 		s.Default = json.RawMessage(bytes.Clone(v))
 		return true
 	case "enum":

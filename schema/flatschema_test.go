@@ -44,6 +44,8 @@ var notFlatSchemas = []string{
 	`{"type":"object","properties":{"a":{"type":"string","minLength":1.5}}}`,
 	`{"type":"object","properties":{"a":{"type":"string","default":tru}}}`,
 	`{"type":"object","properties":{"a":{"type":"string","default":null}}}`,
+	`{"type":"object","properties":{"n":{"type":"number","default":1e400}},"required":["n"]}`,
+	`{"type":"object","properties":{"n":{"type":"array","default":{"x":[-1e999]}}}}`,
 	`{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"type":"string"}}}`,
 	`{"type":"object","properties":{"a":{"type":"string","x-custom":1}}}`,
 	`{"type":"object","enumNames":["a"]}`,

@@ -86,7 +86,10 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 			return sessionRun(cmd.Context(), opts)
 		},
 	}
-	root.Flags().VarPF(&versionFlag{cmd: root}, "version", "", "version for mcpcli").NoOptDefVal = "true"
+	vf := root.Flags().VarPF(&versionFlag{cmd: root}, "version", "", "version for mcpcli")
+	vf.NoOptDefVal = "true"
+	// As cobra marks its own: completion offers nothing after it.
+	vf.Annotations = map[string][]string{cobra.FlagSetByCobraAnnotation: {"true"}}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf(c, "%v", err)
 	})

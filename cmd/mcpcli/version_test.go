@@ -29,6 +29,8 @@ func TestVersionFlagReadsAsABool(t *testing.T) {
 		{[]string{"--version=false"}, 0, "Usage:", ""},
 		{[]string{"--version=maybe"}, 1, "", `invalid argument "maybe" for "--version" flag`},
 		{[]string{"--help"}, 0, "--version                   version for mcpcli", ""},
+		// Completion offers nothing once it is given, as for cobra's own.
+		{[]string{"__complete", "--version", ""}, 0, ":4\n", ""},
 	} {
 		var out, errb bytes.Buffer
 		deps := &Deps{Streams: Streams{In: strings.NewReader(""), Out: &out, Err: &errb}, Getenv: func(string) string { return "" }}
