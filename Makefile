@@ -148,8 +148,9 @@ bench:
 
 # mcpcli against a minimal go-sdk client (bench/bare), whole processes on
 # every path, interleaved: a table of median ratios and peak RSS, also
-# written to bench/RESULTS.md. N timed pairs per path. Not part of make test.
-N ?= 15
+# written to bench/RESULTS.md. N timed pairs per path: 31, since the median
+# of 15 moved by 0.1x from run to run on a 2-core VM. Not part of make test.
+N ?= 31
 bench-cli:
 	$(GO) run ./bench/cli -n $(N)
 
