@@ -94,6 +94,7 @@ FUZZ_TARGETS := \
 	./config:FuzzParse \
 	./config:FuzzExpand \
 	./internal/jsonpeek:FuzzObject \
+	./internal/toolcache:FuzzDecodeFileIsJSONUnmarshal \
 	./internal/shellwords:FuzzSplit \
 	./transport:FuzzLineReader \
 	./transport:FuzzDecodeLine \

@@ -2,11 +2,8 @@ package schema
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"sync"
-
-	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
 )
@@ -25,21 +22,74 @@ import (
 
 // keywords are the JSON Schema keywords the validator knows, lower-cased:
 // the JSON names of jsonschema.Schema's fields, and the few more mcpcli
-// reads. They are read off the type when a schema is first checked, not at
-// every start of mcpcli.
+// reads. The list is written out, not read off the type by reflection at
+// the first schema of every run (a fifth of a millisecond):
+// TestKeywordsAreTheValidators reads it off the type and fails when a new
+// jsonschema-go adds or renames one.
 var keywords = sync.OnceValue(func() map[string]string {
-	m := map[string]string{}
-	t := reflect.TypeFor[jsonschema.Schema]()
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
-			m[strings.ToLower(name)] = name
-		}
+	return map[string]string{
+		"$anchor":               "$anchor",
+		"$comment":              "$comment",
+		"$defs":                 "$defs",
+		"$dynamicanchor":        "$dynamicAnchor",
+		"$dynamicref":           "$dynamicRef",
+		"$id":                   "$id",
+		"$ref":                  "$ref",
+		"$schema":               "$schema",
+		"$vocabulary":           "$vocabulary",
+		"additionalitems":       "additionalItems",
+		"additionalproperties":  "additionalProperties",
+		"allof":                 "allOf",
+		"anyof":                 "anyOf",
+		"const":                 "const",
+		"contains":              "contains",
+		"contentencoding":       "contentEncoding",
+		"contentmediatype":      "contentMediaType",
+		"contentschema":         "contentSchema",
+		"default":               "default",
+		"definitions":           "definitions",
+		"dependencies":          "dependencies",
+		"dependentrequired":     "dependentRequired",
+		"dependentschemas":      "dependentSchemas",
+		"deprecated":            "deprecated",
+		"description":           "description",
+		"else":                  "else",
+		"enum":                  "enum",
+		"enumnames":             "enumNames",
+		"examples":              "examples",
+		"exclusivemaximum":      "exclusiveMaximum",
+		"exclusiveminimum":      "exclusiveMinimum",
+		"format":                "format",
+		"if":                    "if",
+		"items":                 "items",
+		"maxcontains":           "maxContains",
+		"maximum":               "maximum",
+		"maxitems":              "maxItems",
+		"maxlength":             "maxLength",
+		"maxproperties":         "maxProperties",
+		"mincontains":           "minContains",
+		"minimum":               "minimum",
+		"minitems":              "minItems",
+		"minlength":             "minLength",
+		"minproperties":         "minProperties",
+		"multipleof":            "multipleOf",
+		"not":                   "not",
+		"oneof":                 "oneOf",
+		"pattern":               "pattern",
+		"patternproperties":     "patternProperties",
+		"prefixitems":           "prefixItems",
+		"properties":            "properties",
+		"propertynames":         "propertyNames",
+		"readonly":              "readOnly",
+		"required":              "required",
+		"then":                  "then",
+		"title":                 "title",
+		"type":                  "type",
+		"unevaluateditems":      "unevaluatedItems",
+		"unevaluatedproperties": "unevaluatedProperties",
+		"uniqueitems":           "uniqueItems",
+		"writeonly":             "writeOnly",
 	}
-	for _, k := range []string{"type", "items", "dependencies", "enumNames", "definitions"} {
-		m[strings.ToLower(k)] = k
-	}
-	return m
 })
 
 // Keywords whose values are schemas, maps of them, or lists of them.
