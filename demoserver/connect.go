@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"html"
 	"io"
 	"net"
 	"net/http"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/internal/htmltext"
 )
 
 type connectState struct {
@@ -121,11 +122,11 @@ func (d *Demo) startPage() error {
 }
 
 // writePage writes the connect page. Every string in it is escaped
-// (html.EscapeString): the service's name and the link's id, which come
+// (htmltext.Escape): the service's name and the link's id, which come
 // from the page's address, go into element text and double-quoted
 // attribute values, where that is all the escaping there is to do.
 func writePage(w io.Writer, d pageData) error {
-	esc := func(s string) string { return html.EscapeString(strings.ReplaceAll(s, "\x00", "\uFFFD")) } // NUL as html/template wrote it
+	esc := htmltext.Escape
 	service := esc(d.Service)
 	var b strings.Builder
 	b.WriteString(`<!doctype html>

@@ -5,7 +5,6 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"net"
 	"net/http"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/mcpcli/mcpcli/internal/htmltext"
 )
 
 // callbackPath is the loopback redirect URI's path.
@@ -156,18 +157,14 @@ func checkResponse(code, state string, hasIss bool, iss, issuer string, issSuppo
 	return &auth.AuthorizationResult{Code: code, State: state, Iss: iss}, nil
 }
 
-// escapeHTML is html.EscapeString, with NUL written as U+FFFD, as
-// html/template wrote it.
-func escapeHTML(s string) string { return html.EscapeString(strings.ReplaceAll(s, "\x00", "\uFFFD")) }
-
-// page writes a plain page; every string is escaped (html.EscapeString:
+// page writes a plain page; every string is escaped (htmltext.Escape:
 // each goes into an element's text, where that is all the escaping there
 // is to do). html/template would do the same here at the cost of its
 // package's start-up work in every run of mcpcli.
 func page(w http.ResponseWriter, status int, title, text, next string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	esc := escapeHTML
+	esc := htmltext.Escape
 	var b strings.Builder
 	b.WriteString(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>mcpcli: ` + esc(title) + `</title>

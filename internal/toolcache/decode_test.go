@@ -37,8 +37,8 @@ func TestDecodeFileIsJSONUnmarshal(t *testing.T) {
 	}
 	// The usual file takes the way without reflection.
 	var f file
-	if !fast([]byte(entryFiles[0]), &f) {
-		t.Errorf("fast(%s) = false, want the file read without json.Unmarshal", entryFiles[0])
+	if !readMembers([]byte(entryFiles[0]), &f) {
+		t.Errorf("readMembers(%s) = false, want the file read without json.Unmarshal", entryFiles[0])
 	}
 }
 

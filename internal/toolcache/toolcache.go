@@ -101,14 +101,16 @@ const version = 1
 // json.Unmarshal. TestDecodeFileIsJSONUnmarshal holds the two alike.
 func decodeFile(b []byte) (file, bool) {
 	var f file
-	if fast(b, &f) {
+	if readMembers(b, &f) {
 		return f, true
 	}
 	f = file{}
 	return f, json.Unmarshal(b, &f) == nil
 }
 
-func fast(b []byte, f *file) bool {
+// readMembers is decodeFile without json.Unmarshal, for a file as Put writes
+// it; false for anything else.
+func readMembers(b []byte, f *file) bool {
 	if !json.Valid(b) {
 		return false
 	}
