@@ -140,15 +140,18 @@ type Flow struct {
 	Args    map[string]any
 }
 
-// Flows is the tour `mcpcli demo` takes, in order.
-var Flows = []Flow{
-	{"Confirm a destructive action", "The server will not delete anything until you confirm: a one-field boolean form.", "tools/call", "delete_project", map[string]any{"project": "apollo"}},
-	{"Pick an account", "The server found several accounts and asks which one: a single-select with titles.", "tools/call", "switch_account", nil},
-	{"Fill in a profile", "Every field kind form mode allows: text with formats and lengths, numbers, booleans, single- and multi-selects, defaults, required fields.", "tools/call", "edit_profile", nil},
-	{"A two-round wizard", "Two rounds; the server keeps its state in requestState (HMAC-protected, expiring, bound to the call), which mcpcli echoes unchanged.", "tools/call", "create_repo", map[string]any{"owner": "octo"}},
-	{"Connect an account (URL mode)", "The secret never passes through mcpcli: you finish in your browser, on a page the server serves on loopback.", "tools/call", "connect_account", map[string]any{"service": "calendar"}},
-	{"An ask from a prompt", "prompts/get can ask too: the prompt asks who the release notes are for.", "prompts/get", "release_notes", map[string]any{"version": "2.0"}},
-	{"An ask from a resource", "resources/read can ask too: the report asks how much detail you want.", "resources/read", "demo://reports/q3", nil},
+// Flows is the tour `mcpcli demo` takes, in order. (A function, not a
+// variable: its maps would be made at package init, in every command.)
+func Flows() []Flow {
+	return []Flow{
+		{"Confirm a destructive action", "The server will not delete anything until you confirm: a one-field boolean form.", "tools/call", "delete_project", map[string]any{"project": "apollo"}},
+		{"Pick an account", "The server found several accounts and asks which one: a single-select with titles.", "tools/call", "switch_account", nil},
+		{"Fill in a profile", "Every field kind form mode allows: text with formats and lengths, numbers, booleans, single- and multi-selects, defaults, required fields.", "tools/call", "edit_profile", nil},
+		{"A two-round wizard", "Two rounds; the server keeps its state in requestState (HMAC-protected, expiring, bound to the call), which mcpcli echoes unchanged.", "tools/call", "create_repo", map[string]any{"owner": "octo"}},
+		{"Connect an account (URL mode)", "The secret never passes through mcpcli: you finish in your browser, on a page the server serves on loopback.", "tools/call", "connect_account", map[string]any{"service": "calendar"}},
+		{"An ask from a prompt", "prompts/get can ask too: the prompt asks who the release notes are for.", "prompts/get", "release_notes", map[string]any{"version": "2.0"}},
+		{"An ask from a resource", "resources/read can ask too: the report asks how much detail you want.", "resources/read", "demo://reports/q3", nil},
+	}
 }
 
 // rawSchema keeps the demo's schemas in the order written, as JSON.

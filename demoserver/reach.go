@@ -2,7 +2,6 @@ package demoserver
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -90,7 +89,8 @@ func (d *Demo) workspaceSummary(ctx context.Context, req *mcp.CallToolRequest) (
 }
 
 // logoPNG is a 1x1 PNG, the image a sampling request carries.
-var logoPNG, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
+// (Written out as bytes, not decoded at init: TestLogoIsTheOnePixelPNG.)
+var logoPNG = []byte("\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0d\x49\x44\x41\x54\x78\xda\x63\x64\xf8\xcf\x50\x0f\x00\x03\x86\x01\x80\x5a\x34\x7d\x6b\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82")
 
 // AnnouncementRequest is the sampling request draft_announcement sends.
 func AnnouncementRequest(version string) *mcp.CreateMessageParams {

@@ -58,13 +58,17 @@ func (d *Demo) echo(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 }
 
 // betaTool is the tool toggle_beta adds and takes away.
-var betaTool = &mcp.Tool{
-	Name:        "beta_forecast",
-	Title:       "Beta forecast",
-	Description: "Tomorrow's weather, from a tool that comes and goes (see toggle_beta).",
-	InputSchema: rawSchema(`{"type":"object","properties":{"city":{"type":"string","default":"London"}}}`),
-	Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+func betaTool() *mcp.Tool {
+	return &mcp.Tool{
+		Name:        betaToolName,
+		Title:       "Beta forecast",
+		Description: "Tomorrow's weather, from a tool that comes and goes (see toggle_beta).",
+		InputSchema: rawSchema(`{"type":"object","properties":{"city":{"type":"string","default":"London"}}}`),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+	}
 }
+
+const betaToolName = "beta_forecast"
 
 func (d *Demo) toggleBeta(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	d.mu.Lock()
@@ -72,10 +76,10 @@ func (d *Demo) toggleBeta(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	on := d.beta
 	d.mu.Unlock()
 	if !on {
-		d.srv.RemoveTools(betaTool.Name)
+		d.srv.RemoveTools(betaToolName)
 		return text("Took beta_forecast away: the tool list changed."), nil
 	}
-	d.srv.AddTool(betaTool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	d.srv.AddTool(betaTool(), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return text("Tomorrow in %s: sunny, 21 °C (says the beta tool).", str(argsOf(req), "city", "London")), nil
 	})
 	return text("Added beta_forecast: the tool list changed."), nil

@@ -202,7 +202,7 @@ func TestTourCast(t *testing.T) {
 			}
 		}
 		// Each flow's explanation, wrapped by mcpcli at spaces and indented.
-		for i, fl := range demoserver.Flows {
+		for i, fl := range demoserver.Flows() {
 			words := strings.Fields(fl.Explain)
 			for j, w := range words {
 				words[j] = regexp.QuoteMeta(w)

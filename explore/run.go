@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/flow"
 	"github.com/mcpcli/mcpcli/flow/runner"
+	"github.com/mcpcli/mcpcli/internal/lazy"
 	"github.com/mcpcli/mcpcli/internal/safefile"
 	"github.com/mcpcli/mcpcli/render"
 	"github.com/mcpcli/mcpcli/request"
@@ -131,7 +131,7 @@ func WriteFlows(dir string, server flow.Server, trees []ToolTree, l *safefile.Le
 	return n, nil
 }
 
-var notFileChar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_.-]+`) })
+var notFileChar = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_.-]+`) }}
 
 // FileName names a branch's flow file: create_repo.basics-accept.details-decline.flow.
 func FileName(tool string, b Branch) string {
@@ -147,7 +147,7 @@ func FileName(tool string, b Branch) string {
 		}
 		parts = append(parts, strings.Join(keys, "+"))
 	}
-	name := notFileChar().ReplaceAllString(strings.Join(parts, "."), "_")
+	name := notFileChar.Get().ReplaceAllString(strings.Join(parts, "."), "_")
 	if len(name) > 200 {
 		name = name[:200]
 	}

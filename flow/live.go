@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpcli/mcpcli/client"
+	"github.com/mcpcli/mcpcli/internal/lazy"
 )
 
 // Run is one step as it went live: each round's asks as the server sent
@@ -122,13 +123,13 @@ func fieldOrder(a client.Ask) []string {
 	return names
 }
 
-var notEnvChar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Z0-9_]+`) })
+var notEnvChar = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`[^A-Z0-9_]+`) }}
 
 // EnvName is the variable a recording names for the secret field of an
 // ask: MCPCLI_FLOW_KEY_FIELD, upper case.
 func EnvName(key, field string) string {
 	n := "MCPCLI_FLOW_" + strings.ToUpper(key) + "_" + strings.ToUpper(field)
-	return strings.Trim(notEnvChar().ReplaceAllString(n, "_"), "_")
+	return strings.Trim(notEnvChar.Get().ReplaceAllString(n, "_"), "_")
 }
 
 // Replay is a Tape that answers each ask by its key from the step's

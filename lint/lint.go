@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+	"github.com/mcpcli/mcpcli/internal/lazy"
 	"github.com/mcpcli/mcpcli/internal/textsafe"
 	"github.com/mcpcli/mcpcli/schema"
 	"github.com/mcpcli/mcpcli/transport"
@@ -496,7 +497,7 @@ func (l *Linter) ask(at Where, d declared, legacy bool, params []byte) {
 
 // clickable finds a link a terminal would make clickable (compiled when a
 // lint first reads a text, not at every start of mcpcli).
-var clickable = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bhttps?://`) })
+var clickable = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bhttps?://`) }}
 
 func (l *Linter) urlAsk(at Where, legacy bool, p elicit) {
 	if legacy && !l.modern() && (p.ElicitationID == nil || *p.ElicitationID == "") {
@@ -545,9 +546,9 @@ func (l *Linter) urlAsk(at Where, legacy bool, p elicit) {
 	}
 }
 
-var emailRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^@\s/]+@[^@\s/]+\.[^@\s/]+$`) })
+var emailRE = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^[^@\s/]+@[^@\s/]+\.[^@\s/]+$`) }}
 
-func looksEmail(s string) bool { return emailRE().MatchString(s) }
+func looksEmail(s string) bool { return emailRE.Get().MatchString(s) }
 
 func or(s, def string) string {
 	if s == "" {
@@ -565,7 +566,7 @@ func clip(s string) string {
 
 // form checks a form mode ask's schema.
 func (l *Linter) form(at Where, p elicit) {
-	if p.Message != nil && clickable().MatchString(*p.Message) {
+	if p.Message != nil && clickable.Get().MatchString(*p.Message) {
 		l.add(URLInForm, at, "the form's message has a link; a form is no place for URLs to click (use URL mode)")
 	}
 	raw := bytes.TrimSpace(p.RequestedSchema)
@@ -630,7 +631,7 @@ func (l *Linter) field(at Where, f *schema.Field, raw []byte) {
 		return // the schema problem was reported
 	}
 	for _, t := range []string{f.Title, f.Description} {
-		if clickable().MatchString(t) {
+		if clickable.Get().MatchString(t) {
 			l.add(URLInForm, at, "the field's title or description has a link; a form is no place for URLs to click (use URL mode)")
 			break
 		}

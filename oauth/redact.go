@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"golang.org/x/oauth2"
+
+	"github.com/mcpcli/mcpcli/internal/lazy"
 )
 
 // redactor removes credentials from error messages: every secret it has
@@ -47,13 +49,13 @@ func contains(list []string, s string) bool {
 
 // secretPatterns are compiled on first use, not when every mcpcli
 // process (and its supervisor) starts.
-var secretPatterns = sync.OnceValue(func() []*regexp.Regexp {
+var secretPatterns = lazy.Value[[]*regexp.Regexp]{New: func() []*regexp.Regexp {
 	return []*regexp.Regexp{
 		regexp.MustCompile(`(?i)("(?:access_token|refresh_token|id_token|client_secret|code_verifier|code|assertion)"\s*:\s*")[^"]*(")`),
 		regexp.MustCompile(`(?i)(\b(?:access_token|refresh_token|id_token|client_secret|code_verifier|code|assertion)=)[^&\s"]+()`),
 		regexp.MustCompile(`(\b(?:Bearer|DPoP)\s+)[A-Za-z0-9\-._~+/]{8,}=*()`),
 	}
-})
+}}
 
 // String returns s without secrets.
 func (r *redactor) String(s string) string {
@@ -63,7 +65,7 @@ func (r *redactor) String(s string) string {
 	for _, v := range secrets {
 		s = strings.ReplaceAll(s, v, redacted)
 	}
-	for _, p := range secretPatterns() {
+	for _, p := range secretPatterns.Get() {
 		s = p.ReplaceAllString(s, "${1}"+redacted+"${2}")
 	}
 	return s

@@ -2,12 +2,13 @@ package render
 
 import (
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpcli/mcpcli/internal/lazy"
 )
 
 // look is the forms' theme. huh asks a field's theme for its styles on
@@ -93,16 +94,16 @@ func chromeFor(p Palette) chrome {
 // The two looks' chrome, made when a form is first drawn, not at every
 // start of mcpcli.
 var (
-	darkChrome  = sync.OnceValue(func() *chrome { c := chromeFor(DarkPalette); return &c })
-	lightChrome = sync.OnceValue(func() *chrome { c := chromeFor(LightPalette); return &c })
+	darkChrome  = lazy.Value[*chrome]{New: func() *chrome { c := chromeFor(DarkPalette); return &c }}
+	lightChrome = lazy.Value[*chrome]{New: func() *chrome { c := chromeFor(LightPalette); return &c }}
 )
 
 // chrome is the look's styles for the form's own parts.
 func (l *look) chrome() *chrome {
 	if l.dark {
-		return darkChrome()
+		return darkChrome.Get()
 	}
-	return lightChrome()
+	return lightChrome.Get()
 }
 
 func lookStyles(dark bool) *huh.Styles {

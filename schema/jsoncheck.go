@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/mcpcli/mcpcli/internal/lazy"
 )
 
 // jsonCheck is a JSON field's own schema, ready to check a value as the
@@ -95,8 +96,8 @@ func newJSONCheck(root, prop json.RawMessage) *jsonCheck {
 // The validator's error is read with these, compiled when one is first
 // read, not at every start of mcpcli.
 var (
-	propRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/properties/([^/:]+)`) })
-	typeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^type: .* has type ("[^"]*"), want (.*)$`) })
+	propRE = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`/properties/([^/:]+)`) }}
+	typeRE = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^type: .* has type ("[^"]*"), want (.*)$`) }}
 )
 
 // readValidation reads the JSON Schema validator's error, a chain like
@@ -115,14 +116,14 @@ func readValidation(err error) (top, at, reason string) {
 	if !ok {
 		return "", "", msg
 	}
-	props := propRE().FindAllStringSubmatch(msg, -1)
+	props := propRE.Get().FindAllStringSubmatch(msg, -1)
 	if len(props) > 0 {
 		top = props[0][1]
 	}
-	if m := propRE().FindAllStringSubmatch(path, -1); len(m) > 0 {
+	if m := propRE.Get().FindAllStringSubmatch(path, -1); len(m) > 0 {
 		at = fmt.Sprintf("%q", m[len(m)-1][1])
 	}
-	if m := typeRE().FindStringSubmatch(reason); m != nil {
+	if m := typeRE.Get().FindStringSubmatch(reason); m != nil {
 		reason = "has type " + m[1] + ", want " + m[2]
 	}
 	reason = strings.TrimPrefix(reason, "required: ")

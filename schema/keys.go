@@ -3,9 +3,9 @@ package schema
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/mcpcli/mcpcli/internal/jsonpeek"
+	"github.com/mcpcli/mcpcli/internal/lazy"
 )
 
 // One way to read a schema's keys. The validator (jsonschema-go) reads a
@@ -26,7 +26,7 @@ import (
 // the first schema of every run (a fifth of a millisecond):
 // TestKeywordsAreTheValidators reads it off the type and fails when a new
 // jsonschema-go adds or renames one.
-var keywords = sync.OnceValue(func() map[string]string {
+var keywords = lazy.Value[map[string]string]{New: func() map[string]string {
 	return map[string]string{
 		"$anchor":               "$anchor",
 		"$comment":              "$comment",
@@ -90,7 +90,7 @@ var keywords = sync.OnceValue(func() map[string]string {
 		"uniqueitems":           "uniqueItems",
 		"writeonly":             "writeOnly",
 	}
-})
+}}
 
 // Keywords whose values are schemas, maps of them, or lists of them.
 var (
@@ -111,10 +111,10 @@ func set(ks ...string) map[string]bool {
 // keyword is the keyword k names for the validator (its case folded as
 // encoding/json folds it), or "".
 func keyword(k string) string {
-	if kw, ok := keywords()[strings.ToLower(k)]; ok && strings.EqualFold(k, kw) {
+	if kw, ok := keywords.Get()[strings.ToLower(k)]; ok && strings.EqualFold(k, kw) {
 		return kw
 	}
-	for _, kw := range keywords() { // folds ToLower misses: ſ for s, K for k
+	for _, kw := range keywords.Get() { // folds ToLower misses: ſ for s, K for k
 		if strings.EqualFold(k, kw) {
 			return kw
 		}

@@ -21,7 +21,7 @@ func TestKeywordsAreTheValidators(t *testing.T) {
 	for _, k := range []string{"type", "items", "dependencies", "enumNames", "definitions"} {
 		want[strings.ToLower(k)] = k
 	}
-	if got := keywords(); !reflect.DeepEqual(got, want) {
-		t.Errorf("keywords() = %v\nwant what jsonschema.Schema's fields say (and mcpcli's few more): %v", got, want)
+	if got := keywords.Get(); !reflect.DeepEqual(got, want) {
+		t.Errorf("keywords.Get() = %v\nwant what jsonschema.Schema's fields say (and mcpcli's few more): %v", got, want)
 	}
 }

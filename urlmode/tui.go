@@ -41,12 +41,14 @@ const (
 	waitScreen                  // finish in the browser, then come back
 )
 
-var (
-	boldStyle   = lipgloss.NewStyle().Bold(true)
-	hostStyle   = lipgloss.NewStyle().Bold(true)
-	domainStyle = lipgloss.NewStyle().Bold(true).Reverse(true) // stands out without colour too
-	keyStyle    = lipgloss.NewStyle().Bold(true)
-)
+// The screen's styles are made when it draws, not at package init: a
+// command that never shows the screen does not pay for them.
+func boldStyle() lipgloss.Style { return lipgloss.NewStyle().Bold(true) }
+func hostStyle() lipgloss.Style { return lipgloss.NewStyle().Bold(true) }
+
+// domainStyle stands out without colour too.
+func domainStyle() lipgloss.Style { return lipgloss.NewStyle().Bold(true).Reverse(true) }
+func keyStyle() lipgloss.Style    { return lipgloss.NewStyle().Bold(true) }
 
 // colors are the screen's colored styles for one background, from render's
 // palettes: readable (4.5:1) on dark and light terminals alike.
@@ -61,17 +63,7 @@ func colorsFor(dark bool) colors {
 	}
 }
 
-var (
-	darkColors  = colorsFor(true)
-	lightColors = colorsFor(false)
-)
-
-func (m model) c() colors {
-	if m.light {
-		return lightColors
-	}
-	return darkColors
-}
+func (m model) c() colors { return colorsFor(!m.light) }
 
 // model is the full-screen consent screen and, after it, the inline
 // "finish in your browser" line. It only decides; opening happens outside,
@@ -248,7 +240,7 @@ func (m model) body() []string {
 	if m.banner != "" {
 		add(m.c().warn.Render(render.Line(m.banner)))
 	}
-	add(boldStyle.Render(m.title))
+	add(boldStyle().Render(m.title))
 	if m.context != "" {
 		add(m.c().faint.Render(m.context))
 	}
@@ -258,9 +250,9 @@ func (m model) body() []string {
 		add("")
 	}
 	if m.screen == refusedScreen {
-		add(boldStyle.Render("The server asks you to open this link, which mcpcli refuses to open:"))
+		add(boldStyle().Render("The server asks you to open this link, which mcpcli refuses to open:"))
 	} else {
-		add(boldStyle.Render("The server asks you to open this link in your browser:"))
+		add(boldStyle().Render("The server asks you to open this link in your browser:"))
 	}
 	add("")
 	add(indent(lipgloss.Wrap(m.styledURL(), w, "")))
@@ -289,17 +281,17 @@ func hanging(s string) string { return strings.ReplaceAll(s, "\n", "\n  ") }
 // with or without colour. The URL is printable ASCII, so it is safe to print whole.
 func (m model) styledURL() string {
 	before, sub, domain, after := m.an.Parts()
-	return before + hostStyle.Render(sub) + domainStyle.Render(domain) + after
+	return before + hostStyle().Render(sub) + domainStyle().Render(domain) + after
 }
 
 func (m model) footer() []string {
 	var keys string
 	switch m.screen {
 	case refusedScreen:
-		keys = keyStyle.Render("enter") + " answer decline"
+		keys = keyStyle().Render("enter") + " answer decline"
 	default:
-		keys = keyStyle.Render("o") + " open in browser · " + keyStyle.Render("s") + " show the URL to copy · " +
-			keyStyle.Render("d") + " decline · " + keyStyle.Render("esc") + " cancel"
+		keys = keyStyle().Render("o") + " open in browser · " + keyStyle().Render("s") + " show the URL to copy · " +
+			keyStyle().Render("d") + " decline · " + keyStyle().Render("esc") + " cancel"
 	}
 	lines := []string{"", keys}
 	if m.hint != "" {

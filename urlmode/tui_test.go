@@ -84,7 +84,7 @@ func TestModelConsentScreen(t *testing.T) {
 	}
 	// The registrable domain is styled apart from the rest of the host.
 	raw := m.View().Content
-	if !strings.Contains(raw, domainStyle.Render("evil.co.uk")) || !strings.Contains(raw, hostStyle.Render("login.example.com.")) {
+	if !strings.Contains(raw, domainStyle().Render("evil.co.uk")) || !strings.Contains(raw, hostStyle().Render("login.example.com.")) {
 		t.Errorf("the domain is not highlighted:\n%q", raw)
 	}
 	for _, tt := range []struct {

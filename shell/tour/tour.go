@@ -48,22 +48,22 @@ func (e *FailedError) Error() string {
 type NoFlowError struct{ Name string }
 
 func (e *NoFlowError) Error() string {
-	return fmt.Sprintf("no demo flow %q; use 1-%d or one of the names in 'mcpcli demo --help'", e.Name, len(demoserver.Flows))
+	return fmt.Sprintf("no demo flow %q; use 1-%d or one of the names in 'mcpcli demo --help'", e.Name, len(demoserver.Flows()))
 }
 
 // Pick is the flows names (their numbers from 1, or their tool, prompt or
 // resource) say; every flow when none is named.
 func Pick(names []string) ([]demoserver.Flow, error) {
 	if len(names) == 0 {
-		return demoserver.Flows, nil
+		return demoserver.Flows(), nil
 	}
 	var out []demoserver.Flow
 	for _, name := range names {
 		found := false
-		if n, err := strconv.Atoi(name); err == nil && n >= 1 && n <= len(demoserver.Flows) {
-			out, found = append(out, demoserver.Flows[n-1]), true
+		if n, err := strconv.Atoi(name); err == nil && n >= 1 && n <= len(demoserver.Flows()) {
+			out, found = append(out, demoserver.Flows()[n-1]), true
 		}
-		for _, f := range demoserver.Flows {
+		for _, f := range demoserver.Flows() {
 			if !found && f.Target == name {
 				out, found = append(out, f), true
 			}
@@ -78,7 +78,7 @@ func Pick(names []string) ([]demoserver.Flow, error) {
 // List is the flows, numbered, for the demo command's help.
 func List() string {
 	var b strings.Builder
-	for i, f := range demoserver.Flows {
+	for i, f := range demoserver.Flows() {
 		fmt.Fprintf(&b, "  %d. %-30s %s %s\n", i+1, f.Title, f.Method, f.Target)
 	}
 	return b.String()
