@@ -30,10 +30,10 @@ type AuthOptions struct {
 // NewCmdAuth is the auth command group.
 func NewCmdAuth(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "auth",
-		Short: "Sign in to an HTTP server (OAuth), see the sign-in, sign out",
-		Long:  page("auth"), Example: examples("auth"),
-		Args: cobra.NoArgs,
+		Use:         "auth",
+		Short:       "Sign in to an HTTP server (OAuth), see the sign-in, sign out",
+		Annotations: helpPage("auth"),
+		Args:        cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return usageErrorf(cmd, "give a subcommand: login, status or logout")
 		},
@@ -86,9 +86,7 @@ func NewCmdAuthLogin(f *Factory, runF func(context.Context, *AuthOptions) error)
 	return newAuthCmd(f, &cobra.Command{
 		Use:         "login",
 		Short:       "Sign in to the server now, even if a token is kept",
-		Long:        page("auth-login"),
-		Annotations: map[string]string{annotOpenURLs: "yes"},
-		Example:     examples("auth-login"),
+		Annotations: map[string]string{annotHelp: "auth-login", annotOpenURLs: "yes"},
 	}, runF, authLoginRun, true)
 }
 
@@ -106,9 +104,9 @@ func authLoginRun(ctx context.Context, opts *AuthOptions) error {
 // NewCmdAuthStatus is auth status.
 func NewCmdAuthStatus(f *Factory, runF func(context.Context, *AuthOptions) error) *cobra.Command {
 	return newAuthCmd(f, &cobra.Command{
-		Use:   "status",
-		Short: "Show the sign-in kept for the server: authorization server, scopes, expiry, where",
-		Long:  page("auth-status"), Example: examples("auth-status"),
+		Use:         "status",
+		Short:       "Show the sign-in kept for the server: authorization server, scopes, expiry, where",
+		Annotations: helpPage("auth-status"),
 	}, runF, authStatusRun, false)
 }
 
@@ -132,9 +130,9 @@ func authStatusRun(ctx context.Context, opts *AuthOptions) error {
 // NewCmdAuthLogout is auth logout.
 func NewCmdAuthLogout(f *Factory, runF func(context.Context, *AuthOptions) error) *cobra.Command {
 	return newAuthCmd(f, &cobra.Command{
-		Use:   "logout",
-		Short: "Forget the tokens and client registration kept for the server",
-		Long:  page("auth-logout"), Example: examples("auth-logout"),
+		Use:         "logout",
+		Short:       "Forget the tokens and client registration kept for the server",
+		Annotations: helpPage("auth-logout"),
 	}, runF, authLogoutRun, false)
 }
 

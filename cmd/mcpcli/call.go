@@ -37,10 +37,10 @@ type CallOptions struct {
 func NewCmdCall(f *Factory, runF func(context.Context, *CallOptions) error) *cobra.Command {
 	var argsJSON, save, record string
 	cmd := &cobra.Command{
-		Use:   "call TOOL [KEY=VALUE ...]",
-		Short: "Call a tool, answering what the server asks along the way",
-		Long:  page("call"), Example: examples("call"),
-		Args: cobra.ArbitraryArgs,
+		Use:         "call TOOL [KEY=VALUE ...]",
+		Short:       "Call a tool, answering what the server asks along the way",
+		Annotations: helpPage("call"),
+		Args:        cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitOwn(f, cmd, args)
 			if len(args) == 0 {
@@ -137,10 +137,10 @@ type PromptOptions struct {
 func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) *cobra.Command {
 	var record string
 	cmd := &cobra.Command{
-		Use:   "prompt NAME [KEY=VALUE ...]",
-		Short: "Get a prompt, answering what the server asks along the way",
-		Long:  page("prompt"), Example: examples("prompt"),
-		Args: cobra.ArbitraryArgs,
+		Use:         "prompt NAME [KEY=VALUE ...]",
+		Short:       "Get a prompt, answering what the server asks along the way",
+		Annotations: helpPage("prompt"),
+		Args:        cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitOwn(f, cmd, args)
 			if len(args) == 0 {
@@ -203,10 +203,10 @@ func NewCmdRead(f *Factory, runF func(context.Context, *ReadOptions) error) *cob
 	var vars []string
 	var save, record string
 	cmd := &cobra.Command{
-		Use:   "read URI | TEMPLATE [--var NAME=VALUE ...]",
-		Short: "Read a resource, answering what the server asks along the way",
-		Long:  page("read"), Example: examples("read"),
-		Args: cobra.ArbitraryArgs,
+		Use:         "read URI | TEMPLATE [--var NAME=VALUE ...]",
+		Short:       "Read a resource, answering what the server asks along the way",
+		Annotations: helpPage("read"),
+		Args:        cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitOwn(f, cmd, args)
 			if len(args) != 1 {

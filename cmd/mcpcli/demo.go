@@ -23,10 +23,10 @@ import (
 func NewCmdDemoServer(f *Factory) *cobra.Command {
 	var httpAddr string
 	cmd := &cobra.Command{
-		Use:   "demo-server",
-		Short: "Serve the demo MCP server (stdio, or --http ADDR)",
-		Long:  page("demo-server"), Example: examples("demo-server"),
-		Args: cobra.NoArgs,
+		Use:         "demo-server",
+		Short:       "Serve the demo MCP server (stdio, or --http ADDR)",
+		Annotations: helpPage("demo-server"),
+		Args:        cobra.NoArgs,
 		// The demo server is a server: the client flags mean nothing to it,
 		// and one given by mistake (--answers meant for a client) is said
 		// rather than ignored.
@@ -83,9 +83,9 @@ func ownFlagsUsage(c *cobra.Command) error {
 // NewCmdDemo is the demo command.
 func NewCmdDemo(f *Factory, runF func(context.Context, *tour.Options) error) *cobra.Command {
 	return &cobra.Command{
-		Use:   "demo [FLOW ...]",
-		Short: "Tour every kind of elicitation against the built-in demo server",
-		Long:  page("demo") + tour.List(), Example: examples("demo"),
+		Use:         "demo [FLOW ...]",
+		Short:       "Tour every kind of elicitation against the built-in demo server",
+		Annotations: helpPage("demo"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			flows, err := tour.Pick(args)
 			if err != nil {

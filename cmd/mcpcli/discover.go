@@ -23,10 +23,10 @@ type DiscoverOptions struct {
 // discoverRun (tests of the flags).
 func NewCmdDiscover(f *Factory, runF func(context.Context, *DiscoverOptions) error) *cobra.Command {
 	return &cobra.Command{
-		Use:   "discover",
-		Short: "Show who the server is and what it supports",
-		Long:  page("discover"), Example: examples("discover"),
-		Args: noArgs(f),
+		Use:         "discover",
+		Short:       "Show who the server is and what it supports",
+		Annotations: helpPage("discover"),
+		Args:        noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			connect, err := f.connector(cmd, dial{})
 			if err != nil {

@@ -36,10 +36,10 @@ func NewCmdExplore(f *Factory, runF func(context.Context, *ExploreOptions) error
 		max             int
 	)
 	cmd := &cobra.Command{
-		Use:   "explore TOOL [KEY=VALUE ...] | --all",
-		Short: "Answer what a tool asks every way (accept, decline, cancel) and show what the server does",
-		Long:  page("explore"), Example: examples("explore"),
-		Args: cobra.ArbitraryArgs,
+		Use:         "explore TOOL [KEY=VALUE ...] | --all",
+		Short:       "Answer what a tool asks every way (accept, decline, cancel) and show what the server does",
+		Annotations: helpPage("explore"),
+		Args:        cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var tools, words []string
 			for _, a := range splitOwn(f, cmd, args) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mcpcli/mcpcli/shell/tour"
 )
 
 // The long help of each command, and the help topics ('mcpcli help
@@ -36,3 +38,25 @@ func helpTopics() []*cobra.Command {
 // examples is the command name's examples, as --help shows them
 // (help/NAME.examples.txt).
 func examples(name string) string { return strings.TrimSuffix(page(name+".examples"), "\n") }
+
+// annotHelp names a command's help page: help/NAME.txt is its long
+// description, help/NAME.examples.txt its examples.
+const annotHelp = "mcpcli/help"
+
+// helpPage is the annotations of a command whose help is the page name.
+func helpPage(name string) map[string]string { return map[string]string{annotHelp: name} }
+
+// withHelpPages shows a command's help with its page (see helpPage) read
+// in: it is read when the help is shown, not each time the command is
+// made, which is at every run of it.
+func withHelpPages(show func(*cobra.Command, []string)) func(*cobra.Command, []string) {
+	return func(c *cobra.Command, args []string) {
+		if name := c.Annotations[annotHelp]; name != "" && c.Long == "" {
+			c.Long, c.Example = page(name), examples(name)
+			if name == "demo" {
+				c.Long += tour.List()
+			}
+		}
+		show(c, args)
+	}
+}

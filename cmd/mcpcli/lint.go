@@ -36,11 +36,10 @@ func NewCmdLint(f *Factory, runF func(context.Context, *LintOptions) error) *cob
 		sarif       string
 	)
 	cmd := &cobra.Command{
-		Use:   "lint [FILE|DIR]... | --tool NAME... | --all",
-		Short: "Check every ask a server makes against the MCP spec",
-		Long:  page("lint"), Example: examples("lint"),
+		Use:         "lint [FILE|DIR]... | --tool NAME... | --all",
+		Short:       "Check every ask a server makes against the MCP spec",
 		Args:        cobra.ArbitraryArgs,
-		Annotations: map[string]string{annotSARIF: "yes"},
+		Annotations: map[string]string{annotHelp: "lint", annotSARIF: "yes"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitDash(f, cmd, args)
 			switch {

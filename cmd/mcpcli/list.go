@@ -56,9 +56,9 @@ func newListCmd(f *Factory, c *cobra.Command, named bool, runF, run func(context
 // NewCmdTools is the tools command.
 func NewCmdTools(f *Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	return newListCmd(f, &cobra.Command{
-		Use:   "tools [NAME]",
-		Short: "List the server's tools and their arguments, or show one in full",
-		Long:  page("tools"), Example: examples("tools"),
+		Use:         "tools [NAME]",
+		Short:       "List the server's tools and their arguments, or show one in full",
+		Annotations: helpPage("tools"),
 	}, true, runF, toolsRun)
 }
 
@@ -76,9 +76,9 @@ func (opts *ListOptions) lists() shell.Lists {
 // NewCmdPrompts is the prompts command.
 func NewCmdPrompts(f *Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	return newListCmd(f, &cobra.Command{
-		Use:   "prompts [NAME]",
-		Short: "List the server's prompts and their arguments, or show one in full",
-		Long:  page("prompts"), Example: examples("prompts"),
+		Use:         "prompts [NAME]",
+		Short:       "List the server's prompts and their arguments, or show one in full",
+		Annotations: helpPage("prompts"),
 	}, true, runF, promptsRun)
 }
 
@@ -91,9 +91,9 @@ func promptsRun(ctx context.Context, opts *ListOptions) error {
 // NewCmdResources is the resources command.
 func NewCmdResources(f *Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
 	return newListCmd(f, &cobra.Command{
-		Use:   "resources",
-		Short: "List the server's resources",
-		Long:  page("resources"), Example: examples("resources"),
+		Use:         "resources",
+		Short:       "List the server's resources",
+		Annotations: helpPage("resources"),
 	}, false, runF, resourcesRun)
 }
 

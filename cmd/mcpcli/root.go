@@ -54,9 +54,9 @@ func unknownCommand(root *cobra.Command, name string) error {
 // f.Args run (or every command: see cliflags.CommandWord).
 func NewCmdRoot(f *Factory) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "mcpcli",
-		Short: "A terminal MCP client that renders elicitations",
-		Long:  page("mcpcli"), Example: examples("mcpcli"),
+		Use:         "mcpcli",
+		Short:       "A terminal MCP client that renders elicitations",
+		Annotations: helpPage("mcpcli"),
 		// What --version prints is read only when it is asked for
 		// (versionFlag): the go command's record of the build takes a
 		// tenth of a millisecond to read, at every start.
@@ -126,6 +126,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	p.StringVar(&fl.Cast, "cast", "", "record what mcpcli draws on the terminal as an asciinema cast (asciicast v2) in `FILE`, with a marker for each round; keys typed are not recorded")
 	p.Float64Var(&fl.CastIdle, "cast-idle", 0, "with --cast: cap every pause of the recording at `N` seconds (as asciinema rec -i)")
 	root.RegisterFlagCompletionFunc("server", f.completeServers(false))
+	root.SetHelpFunc(withHelpPages(root.HelpFunc()))
 
 	commands := []command{
 		{"discover", func() *cobra.Command { return NewCmdDiscover(f, nil) }},

@@ -24,10 +24,10 @@ type ServersOptions struct {
 // NewCmdServers is the servers command: the list, and add and remove.
 func NewCmdServers(f *Factory, runF func(context.Context, *ServersOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "servers",
-		Short: "List the servers you can name with -s, and where each is defined",
-		Long:  page("servers"), Example: examples("servers"),
-		Args: cobra.NoArgs,
+		Use:         "servers",
+		Short:       "List the servers you can name with -s, and where each is defined",
+		Annotations: helpPage("servers"),
+		Args:        cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := &ServersOptions{Out: f.Deps.Out, Console: f.Console(), JSON: f.JSON(), Home: f.configs().HomeDir(),
 				Config: func() (*config.Config, error) { return f.configs().Load(cmd.Context()) }}
@@ -66,9 +66,9 @@ type ServersAddOptions struct {
 func NewCmdServersAdd(f *Factory, runF func(context.Context, *ServersAddOptions) error) *cobra.Command {
 	var force bool
 	cmd := &cobra.Command{
-		Use:   "add NAME (-- CMD ARGS... | --stdio \"CMD ARGS\" | --url URL [--header \"Name: value\"]...)",
-		Short: "Add a server to mcpcli's own file",
-		Long:  page("servers-add"), Example: examples("servers-add"),
+		Use:         "add NAME (-- CMD ARGS... | --stdio \"CMD ARGS\" | --url URL [--header \"Name: value\"]...)",
+		Short:       "Add a server to mcpcli's own file",
+		Annotations: helpPage("servers-add"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(splitDash(f, cmd, args)) != 1 {
 				return usageErrorf(cmd, "give the server's name, then its command after -- or its --url")
@@ -115,9 +115,9 @@ type ServersRemoveOptions struct {
 // NewCmdServersRemove is servers remove.
 func NewCmdServersRemove(f *Factory, runF func(context.Context, *ServersRemoveOptions) error) *cobra.Command {
 	return &cobra.Command{
-		Use:   "remove NAME",
-		Short: "Remove a server from mcpcli's own file",
-		Long:  page("servers-remove"), Example: examples("servers-remove"),
+		Use:         "remove NAME",
+		Short:       "Remove a server from mcpcli's own file",
+		Annotations: helpPage("servers-remove"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageErrorf(cmd, "give the name of the server to remove")
@@ -174,18 +174,18 @@ type ServersTrustOptions struct {
 // NewCmdServersTrust is servers trust.
 func NewCmdServersTrust(f *Factory, runF func(context.Context, *ServersTrustOptions) error) *cobra.Command {
 	return newTrustCmd(f, &cobra.Command{
-		Use:   "trust FILE...",
-		Short: "Trust a project's config file, as it is now, so that its servers run",
-		Long:  page("servers-trust"), Example: examples("servers-trust"),
+		Use:         "trust FILE...",
+		Short:       "Trust a project's config file, as it is now, so that its servers run",
+		Annotations: helpPage("servers-trust"),
 	}, "name the project file to trust, like mcpcli servers trust .mcp.json; 'mcpcli servers' lists them", runF, serversTrustRun)
 }
 
 // NewCmdServersUntrust is servers untrust.
 func NewCmdServersUntrust(f *Factory, runF func(context.Context, *ServersTrustOptions) error) *cobra.Command {
 	return newTrustCmd(f, &cobra.Command{
-		Use:   "untrust FILE...",
-		Short: "Stop trusting a project's config file",
-		Long:  page("servers-untrust"), Example: examples("servers-untrust"),
+		Use:         "untrust FILE...",
+		Short:       "Stop trusting a project's config file",
+		Annotations: helpPage("servers-untrust"),
 	}, "name the project file to stop trusting, like mcpcli servers untrust .mcp.json", runF, serversUntrustRun)
 }
 

@@ -36,11 +36,11 @@ func NewCmdSession(f *Factory, runF func(context.Context, *SessionOptions) error
 	var save string
 	budget := tui.Budget(tui.DefaultResultBudget)
 	cmd := &cobra.Command{
-		Use:     "session",
-		Aliases: []string{"shell"},
-		Short:   "Browse and call a server's tools, prompts and resources on one connection",
-		Long:    page("session"), Example: examples("session"),
-		Args: noArgs(f),
+		Use:         "session",
+		Aliases:     []string{"shell"},
+		Short:       "Browse and call a server's tools, prompts and resources on one connection",
+		Annotations: helpPage("session"),
+		Args:        noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := f.sessionOptions(cmd, save)
 			if errors.Is(err, tui.ErrNoChoice) {

@@ -29,10 +29,10 @@ func NewCmdTest(f *Factory, runF func(context.Context, *TestOptions) error) *cob
 		junit          string
 	)
 	cmd := &cobra.Command{
-		Use:   "test [FILE|DIR]... [-- CMD ARGS]",
-		Short: "Replay flow files against the live server and check what it asks",
-		Long:  page("test"), Example: examples("test"),
-		Args: cobra.ArbitraryArgs,
+		Use:         "test [FILE|DIR]... [-- CMD ARGS]",
+		Short:       "Replay flow files against the live server and check what it asks",
+		Annotations: helpPage("test"),
+		Args:        cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args = splitDash(f, cmd, args)
 			switch {

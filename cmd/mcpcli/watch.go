@@ -26,10 +26,10 @@ type WatchOptions struct {
 func NewCmdWatch(f *Factory, runF func(context.Context, *WatchOptions) error) *cobra.Command {
 	var resources []string
 	cmd := &cobra.Command{
-		Use:   "watch [--resource URI ...]",
-		Short: "Print the server's notifications as they arrive, until Ctrl+C",
-		Long:  page("watch"), Example: examples("watch"),
-		Args: noArgs(f),
+		Use:         "watch [--resource URI ...]",
+		Short:       "Print the server's notifications as they arrive, until Ctrl+C",
+		Annotations: helpPage("watch"),
+		Args:        noArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := render.NewNotifications(f.Deps.Out, f.JSON())
 			connect, err := f.connector(cmd, dial{adjust: func(o *client.Options) {

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// A command's help page is read when its help is shown, not when the
+// command is made; every way to ask shows the whole page and examples.
+func TestHelpShowsEachCommandsPage(t *testing.T) {
+	var named []*cobra.Command
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Annotations[annotHelp] != "" {
+			named = append(named, c)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(NewCmdRoot(testFactory()))
+	if len(named) < 20 {
+		t.Fatalf("found %d commands with a help page, want every command (20 or more)", len(named))
+	}
+	for _, c := range named {
+		path := strings.Fields(c.CommandPath())[1:]
+		name := c.Annotations[annotHelp]
+		if c.Long != "" || c.Example != "" {
+			t.Errorf("mcpcli %s, made: its page is read already (Long %d bytes, Example %d), want it read when help is shown", strings.Join(path, " "), len(c.Long), len(c.Example))
+		}
+		long := strings.TrimRight(page(name), "\n")
+		for _, args := range [][]string{append(append([]string{}, path...), "--help"), append([]string{"help"}, path...)} {
+			f := testFactory()
+			f.Args = args
+			out := f.Deps.Out.(*bytes.Buffer)
+			if code := Run(t.Context(), args, f.Deps); code != 0 {
+				t.Errorf("mcpcli %s: exit %d, stderr %s", strings.Join(args, " "), code, f.Deps.Err)
+				continue
+			}
+			if !strings.Contains(out.String(), long) {
+				t.Errorf("mcpcli %s does not show help/%s.txt:\n%s", strings.Join(args, " "), name, out)
+			}
+			if !strings.Contains(out.String(), "Examples:\n"+examples(name)+"\n") {
+				t.Errorf("mcpcli %s does not show help/%s.examples.txt:\n%s", strings.Join(args, " "), name, out)
+			}
+		}
+	}
+}
