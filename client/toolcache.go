@@ -63,8 +63,8 @@ func (s *Session) keptTools() *ToolList {
 	}
 	out := &ToolList{Raw: map[string]json.RawMessage{}, Kept: e.Received}
 	for _, raw := range e.Tools {
-		t := &mcp.Tool{}
-		if json.Unmarshal(raw, t) != nil || t.Name == "" {
+		t, err := decodeTool(raw)
+		if err != nil || t.Name == "" {
 			// Not what was written: read the list again.
 			s.opts.ToolCache.Store.Forget(k)
 			return nil
