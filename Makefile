@@ -89,8 +89,10 @@ FUZZ_TARGETS := \
 	./schema:FuzzCoerce \
 	./schema:FuzzParseInput \
 	./schema:FuzzDecodeFlatIsJSONUnmarshal \
+	./schema:FuzzFieldsAreJSONUnmarshal \
 	./client:FuzzParseScript \
 	./client:FuzzObserve \
+	./client:FuzzDecodeToolIsJSONUnmarshal \
 	./config:FuzzParse \
 	./config:FuzzExpand \
 	./internal/jsonpeek:FuzzObject \

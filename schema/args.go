@@ -85,12 +85,8 @@ func ParseArgs(inputSchema json.RawMessage) (*Args, error) {
 	}
 	// Read as the validator reads it, as Parse does: a keyword whatever
 	// its case.
-	var top struct {
-		Required             []string        `json:"required"`
-		AdditionalProperties json.RawMessage `json:"additionalProperties"`
-		Properties           json.RawMessage `json:"properties"`
-	}
-	if err := json.Unmarshal(inputSchema, &top); err != nil {
+	var top topFields
+	if err := top.unmarshal(inputSchema); err != nil {
 		return nil, fmt.Errorf("the inputSchema is not a JSON Schema object: %v", err)
 	}
 	a.Required = top.Required
@@ -111,23 +107,9 @@ func ParseArgs(inputSchema json.RawMessage) (*Args, error) {
 }
 
 func parseArg(name string, raw []byte) *Arg {
-	var p struct {
-		Type        json.RawMessage   `json:"type"`
-		Description string            `json:"description"`
-		Title       string            `json:"title"`
-		Enum        []json.RawMessage `json:"enum"`
-		Default     json.RawMessage   `json:"default"`
-		Format      string            `json:"format"`
-		Minimum     *float64          `json:"minimum"`
-		Maximum     *float64          `json:"maximum"`
-		MinLength   *int              `json:"minLength"`
-		MaxLength   *int              `json:"maxLength"`
-		MinItems    *int              `json:"minItems"`
-		MaxItems    *int              `json:"maxItems"`
-		Items       json.RawMessage   `json:"items"`
-	}
+	var p argFields
 	a := &Arg{Name: name, Raw: raw}
-	if json.Unmarshal(raw, &p) != nil {
+	if p.unmarshal(raw) != nil {
 		return a
 	}
 	a.Types = typeList(p.Type)
@@ -447,4 +429,122 @@ func clipText(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
+}
+
+// topFields are the keywords ParseArgs reads of an inputSchema.
+type topFields struct {
+	Required             []string        `json:"required"`
+	AdditionalProperties json.RawMessage `json:"additionalProperties"`
+	Properties           json.RawMessage `json:"properties"`
+}
+
+// unmarshal is json.Unmarshal(b, f), without encoding/json's reflection
+// over the type where it can (see unmarshalFields).
+func (f *topFields) unmarshal(b []byte) error {
+	ok := unmarshalFields(b, func(key string) any {
+		switch key {
+		case "required":
+			return &f.Required
+		case "additionalproperties":
+			return &f.AdditionalProperties
+		case "properties":
+			return &f.Properties
+		}
+		return nil
+	})
+	if ok {
+		return nil
+	}
+	*f = topFields{}
+	return json.Unmarshal(b, f)
+}
+
+// argFields are the keywords parseArg reads of a property's schema.
+type argFields struct {
+	Type        json.RawMessage   `json:"type"`
+	Description string            `json:"description"`
+	Title       string            `json:"title"`
+	Enum        []json.RawMessage `json:"enum"`
+	Default     json.RawMessage   `json:"default"`
+	Format      string            `json:"format"`
+	Minimum     *float64          `json:"minimum"`
+	Maximum     *float64          `json:"maximum"`
+	MinLength   *int              `json:"minLength"`
+	MaxLength   *int              `json:"maxLength"`
+	MinItems    *int              `json:"minItems"`
+	MaxItems    *int              `json:"maxItems"`
+	Items       json.RawMessage   `json:"items"`
+}
+
+// unmarshal is json.Unmarshal(b, f), as topFields.unmarshal.
+func (f *argFields) unmarshal(b []byte) error {
+	ok := unmarshalFields(b, func(key string) any {
+		switch key {
+		case "type":
+			return &f.Type
+		case "description":
+			return &f.Description
+		case "title":
+			return &f.Title
+		case "enum":
+			return &f.Enum
+		case "default":
+			return &f.Default
+		case "format":
+			return &f.Format
+		case "minimum":
+			return &f.Minimum
+		case "maximum":
+			return &f.Maximum
+		case "minlength":
+			return &f.MinLength
+		case "maxlength":
+			return &f.MaxLength
+		case "minitems":
+			return &f.MinItems
+		case "maxitems":
+			return &f.MaxItems
+		case "items":
+			return &f.Items
+		}
+		return nil
+	})
+	if ok {
+		return nil
+	}
+	*f = argFields{}
+	return json.Unmarshal(b, f)
+}
+
+// unmarshalFields decodes the object in b as json.Unmarshal decodes it into
+// a struct, member by member: field gives the field a key names (the key in
+// lower case, as json.Unmarshal matches a key to a field whatever its case),
+// or nil to skip the member, and each value is decoded by encoding/json into
+// that field, later members over earlier ones as json.Unmarshal does. No
+// reflection over the struct's type: building that decoder costs more than
+// a small schema's decoding, at every run. It reports false, having
+// decoded part of it, for invalid JSON, a value that is not an object, a
+// key with a letter outside ASCII (encoding/json folds the Kelvin sign to
+// k), or a value of the wrong type: the caller then has json.Unmarshal
+// read it, error and all. TestFieldsAreJSONUnmarshal and
+// FuzzFieldsAreJSONUnmarshal hold the two alike.
+func unmarshalFields(b []byte, field func(key string) any) bool {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 || b[0] != '{' || !json.Valid(b) {
+		return false
+	}
+	ok := true
+	err := jsonpeek.Object(b, func(k string, v []byte) bool {
+		for i := 0; i < len(k); i++ {
+			if k[i] >= utf8.RuneSelf {
+				ok = false
+				return false
+			}
+		}
+		if dst := field(strings.ToLower(k)); dst != nil {
+			ok = json.Unmarshal(v, dst) == nil
+		}
+		return ok
+	})
+	return err == nil && ok
 }
