@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -112,4 +114,30 @@ func FuzzDecodeToolIsJSONUnmarshal(f *testing.F) {
 			t.Fatalf("decodeTool(%q) =\n%#v\njson.Unmarshal read\n%#v", raw, got, want)
 		}
 	})
+}
+
+// readTool reads the fields of mcp.Tool it knows, and drops any key it
+// does not: a go-sdk whose Tool gains a field would have it dropped from
+// kept tools without a word. This fails first.
+func TestReadToolKnowsEveryField(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want []string
+	}{
+		{mcp.Tool{}, toolKeys[:]},
+		{mcp.ToolAnnotations{}, []string{"destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint", "title"}},
+	} {
+		typ := reflect.TypeOf(c.v)
+		var got []string
+		for f := range typ.Fields() {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			got = append(got, name)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("mcp.%s's JSON names are %q, readTool knows %q: read the new ones in readTool (or leave them to json.Unmarshal) and update toolKeys", typ.Name(), got, c.want)
+		}
+		if _, ok := reflect.New(typ).Interface().(json.Unmarshaler); ok {
+			t.Errorf("mcp.%s has an UnmarshalJSON, which readTool does not call", typ.Name())
+		}
+	}
 }

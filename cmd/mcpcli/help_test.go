@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mcpcli/mcpcli/shell/tour"
 )
 
 // A command's help page is read when its help is shown, not when the
@@ -45,6 +47,9 @@ func TestHelpShowsEachCommandsPage(t *testing.T) {
 			}
 			if !strings.Contains(out.String(), "Examples:\n"+examples(name)+"\n") {
 				t.Errorf("mcpcli %s does not show help/%s.examples.txt:\n%s", strings.Join(args, " "), name, out)
+			}
+			if name == "demo" && !strings.Contains(out.String(), page(name)+tour.List()) {
+				t.Errorf("mcpcli %s does not list the tour's flows after its page:\n%s", strings.Join(args, " "), out)
 			}
 		}
 	}

@@ -12,28 +12,32 @@ import "sync"
 // Value is a value of type T that New makes, once, at the first Get. Write
 // it as a literal, lazy.Value[T]{New: f}, and do not copy it.
 type Value[T any] struct {
-	New      func() T
-	once     sync.Once
-	v        T
-	panicked any // what New panicked with, if it did
+	New   func() T
+	once  sync.Once
+	valid bool // New returned
+	p     any  // what New panicked with
+	v     T
 }
 
 // Get returns the value, calling New the first time. Concurrent first calls
-// wait for the one New. If New panics, every Get panics with the same value,
-// as a sync.OnceValue function does.
+// wait for the one New. If New panics (or exits its goroutine), every Get
+// panics with the same value, the first one from within New, its frames on
+// the trace, as a sync.OnceValue function does.
 func (l *Value[T]) Get() T {
 	l.once.Do(l.make)
-	if l.panicked != nil {
-		panic(l.panicked)
+	if !l.valid {
+		panic(l.p)
 	}
 	return l.v
 }
 
 func (l *Value[T]) make() {
 	defer func() {
-		if p := recover(); p != nil {
-			l.panicked = p
+		l.p = recover()
+		if !l.valid {
+			panic(l.p)
 		}
 	}()
 	l.v = l.New()
+	l.valid = true
 }

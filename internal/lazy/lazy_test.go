@@ -1,6 +1,8 @@
 package lazy
 
 import (
+	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -47,4 +49,40 @@ func TestGetPanicsAsNewDid(t *testing.T) {
 	if calls != 1 {
 		t.Errorf("New ran %d times, want 1", calls)
 	}
+}
+
+// The first Get's panic comes from within New: its trace names it.
+func TestGetPanicsFromWithinNew(t *testing.T) {
+	v := Value[int]{New: newThatPanics}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("Get did not panic")
+		}
+		buf := make([]byte, 64<<10)
+		if trace := string(buf[:runtime.Stack(buf, false)]); !strings.Contains(trace, "newThatPanics") {
+			t.Errorf("the panic's trace does not name New (newThatPanics):\n%s", trace)
+		}
+	}()
+	v.Get()
+}
+
+func newThatPanics() int { panic("bad pattern") }
+
+// A New that ends its goroutine leaves no value: Get panics rather than
+// return the zero value, as sync.OnceValue does.
+func TestGetAfterGoexitPanics(t *testing.T) {
+	v := Value[int]{New: func() int { runtime.Goexit(); return 1 }}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { recover() }() // the first Get panics too, as sync.OnceValue's would
+		v.Get()
+	}()
+	<-done
+	defer func() {
+		if recover() == nil {
+			t.Error("Get after a New that called Goexit returned, want a panic")
+		}
+	}()
+	v.Get()
 }
