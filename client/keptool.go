@@ -36,51 +36,30 @@ func readTool(raw []byte) (*mcp.Tool, bool) {
 		return nil, false
 	}
 	t := &mcp.Tool{}
-	var seen [len(toolKeys)]bool
-	ok := true
-	err := jsonpeek.Object(raw, func(k string, v []byte) bool {
-		i := toolKey(k)
-		if i < 0 {
-			// json.Unmarshal skips a key that is no field's name in any
-			// case; one that is, it reads into that field.
-			ok = !foldsToToolKey(k)
-			return ok
-		}
-		if seen[i] {
-			ok = false // the last counts: json.Unmarshal merges them
-			return false
-		}
-		seen[i] = true
+	ok := jsonpeek.EachOnce(raw, func(k string, v []byte) bool {
 		switch k {
 		case "_meta":
-			ok = json.Unmarshal(v, &t.Meta) == nil
+			return json.Unmarshal(v, &t.Meta) == nil
 		case "annotations":
-			ok = readAnnotations(v, &t.Annotations)
+			return readAnnotations(v, &t.Annotations)
 		case "description":
-			ok = json.Unmarshal(v, &t.Description) == nil
+			return json.Unmarshal(v, &t.Description) == nil
 		case "inputSchema":
-			ok = json.Unmarshal(v, &t.InputSchema) == nil
+			return json.Unmarshal(v, &t.InputSchema) == nil
 		case "name":
-			ok = json.Unmarshal(v, &t.Name) == nil
+			return json.Unmarshal(v, &t.Name) == nil
 		case "outputSchema":
-			ok = json.Unmarshal(v, &t.OutputSchema) == nil
+			return json.Unmarshal(v, &t.OutputSchema) == nil
 		case "title":
-			ok = json.Unmarshal(v, &t.Title) == nil
-		default:
-			ok = false // icons: rare, left to json.Unmarshal
+			return json.Unmarshal(v, &t.Title) == nil
+		case "icons":
+			return false // rare: left to json.Unmarshal
 		}
-		return ok
+		// json.Unmarshal skips a key that is no field's name in any
+		// case; one that is, it reads into that field.
+		return !foldsToToolKey(k)
 	})
-	return t, err == nil && ok
-}
-
-func toolKey(k string) int {
-	for i, key := range toolKeys {
-		if k == key {
-			return i
-		}
-	}
-	return -1
+	return t, ok
 }
 
 // foldsToToolKey reports whether json.Unmarshal could read k into one of
@@ -108,37 +87,24 @@ func readAnnotations(v []byte, out **mcp.ToolAnnotations) bool {
 		*out = nil
 		return true
 	}
-	if len(v) == 0 || v[0] != '{' {
-		return false
-	}
 	a := &mcp.ToolAnnotations{}
-	seen := map[string]bool{}
-	ok := true
-	err := jsonpeek.Object(v, func(k string, v []byte) bool {
-		if seen[k] {
-			ok = false
-			return false
-		}
-		seen[k] = true
+	ok := jsonpeek.EachOnce(v, func(k string, v []byte) bool {
 		switch k {
 		case "destructiveHint":
-			ok = json.Unmarshal(v, &a.DestructiveHint) == nil
+			return json.Unmarshal(v, &a.DestructiveHint) == nil
 		case "idempotentHint":
-			ok = json.Unmarshal(v, &a.IdempotentHint) == nil
+			return json.Unmarshal(v, &a.IdempotentHint) == nil
 		case "openWorldHint":
-			ok = json.Unmarshal(v, &a.OpenWorldHint) == nil
+			return json.Unmarshal(v, &a.OpenWorldHint) == nil
 		case "readOnlyHint":
-			ok = json.Unmarshal(v, &a.ReadOnlyHint) == nil
+			return json.Unmarshal(v, &a.ReadOnlyHint) == nil
 		case "title":
-			ok = json.Unmarshal(v, &a.Title) == nil
-		default:
-			ok = false
+			return json.Unmarshal(v, &a.Title) == nil
 		}
-		return ok
-	})
-	if err != nil || !ok {
 		return false
+	})
+	if ok {
+		*out = a
 	}
-	*out = a
-	return true
+	return ok
 }

@@ -533,18 +533,15 @@ func unmarshalFields(b []byte, field func(key string) any) bool {
 	if len(b) == 0 || b[0] != '{' || !json.Valid(b) {
 		return false
 	}
-	ok := true
-	err := jsonpeek.Object(b, func(k string, v []byte) bool {
+	return jsonpeek.EachOnce(b, func(k string, v []byte) bool {
 		for i := 0; i < len(k); i++ {
 			if k[i] >= utf8.RuneSelf {
-				ok = false
 				return false
 			}
 		}
 		if dst := field(strings.ToLower(k)); dst != nil {
-			ok = json.Unmarshal(v, dst) == nil
+			return json.Unmarshal(v, dst) == nil
 		}
-		return ok
+		return true
 	})
-	return err == nil && ok
 }

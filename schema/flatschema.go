@@ -50,18 +50,9 @@ func decodeFlatInto(s *jsonschema.Schema, raw []byte, depth int) bool {
 	if depth > flatDepth {
 		return false
 	}
-	seen := map[string]bool{}
-	ok := true
-	err := jsonpeek.Object(raw, func(key string, v []byte) bool {
-		if seen[key] || bytes.Equal(v, []byte("null")) {
-			ok = false
-			return false
-		}
-		seen[key] = true
-		ok = decodeFlatKey(s, key, v, depth)
-		return ok
+	return jsonpeek.EachOnce(raw, func(key string, v []byte) bool {
+		return !bytes.Equal(v, []byte("null")) && decodeFlatKey(s, key, v, depth)
 	})
-	return err == nil && ok
 }
 
 func decodeFlatKey(s *jsonschema.Schema, key string, v []byte, depth int) bool {

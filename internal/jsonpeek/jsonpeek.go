@@ -113,6 +113,26 @@ func Members(b []byte) (keys []string, values [][]byte, err error) {
 	return keys, values, err
 }
 
+// EachOnce calls fn for each member of the object in b, in order, and
+// reports whether every member was read: b is an object, no key is given
+// twice, and fn returned true for each (it stops at the first false). The
+// hand decoders that read a value as encoding/json would use it: a key
+// given twice is where they leave the value to encoding/json.
+func EachOnce(b []byte, fn func(key string, value []byte) bool) bool {
+	seen := map[string]bool{}
+	ok := true
+	err := Object(b, func(k string, v []byte) bool {
+		if seen[k] {
+			ok = false
+			return false
+		}
+		seen[k] = true
+		ok = fn(k, v)
+		return ok
+	})
+	return err == nil && ok
+}
+
 // Get returns the raw value of key in the object b, or nil. A key given
 // more than once is read as the go-sdk reads it: the last one counts.
 func Get(b []byte, key string) []byte {

@@ -202,3 +202,27 @@ func TestObjectWithinAgreesWithDeeper(t *testing.T) {
 		}
 	}
 }
+
+func TestEachOnce(t *testing.T) {
+	var keys []string
+	all := func(k string, _ []byte) bool { keys = append(keys, k); return true }
+	for _, c := range []struct {
+		in   string
+		fn   func(string, []byte) bool
+		want bool
+		keys string
+	}{
+		{`{"a":1,"b":{"a":2}}`, all, true, "a b"},
+		{`{}`, all, true, ""},
+		{`{"a":1,"b":2,"a":3}`, all, false, "a b"},
+		{`{"a":1,"\u0061":2}`, all, false, "a"},
+		{`{"a":1,"b":2}`, func(k string, _ []byte) bool { keys = append(keys, k); return k != "a" }, false, "a"},
+		{`[1]`, all, false, ""},
+		{`{"a":1`, all, false, "a"},
+	} {
+		keys = nil
+		if got := EachOnce([]byte(c.in), c.fn); got != c.want || strings.Join(keys, " ") != c.keys {
+			t.Errorf("EachOnce(%s) = %v after keys %q, want %v after %q", c.in, got, keys, c.want, c.keys)
+		}
+	}
+}

@@ -111,43 +111,30 @@ func decodeFile(b []byte) (file, bool) {
 // readMembers is decodeFile without json.Unmarshal, for a file as Put writes
 // it; false for anything else.
 func readMembers(b []byte, f *file) bool {
-	if !json.Valid(b) {
-		return false
-	}
-	seen := map[string]bool{}
-	ok := true
-	err := jsonpeek.Object(b, func(k string, v []byte) bool {
-		if seen[k] {
-			ok = false
-			return false
-		}
-		seen[k] = true
+	return json.Valid(b) && jsonpeek.EachOnce(b, func(k string, v []byte) bool {
 		switch k {
 		case "v":
-			ok = json.Unmarshal(v, &f.Version) == nil
+			return json.Unmarshal(v, &f.Version) == nil
 		case "receivedMs":
-			ok = json.Unmarshal(v, &f.Received) == nil
+			return json.Unmarshal(v, &f.Received) == nil
 		case "ttlMs":
-			ok = json.Unmarshal(v, &f.TTL) == nil
+			return json.Unmarshal(v, &f.TTL) == nil
 		case "private":
-			ok = json.Unmarshal(v, &f.Private) == nil
+			return json.Unmarshal(v, &f.Private) == nil
 		case "tools":
 			if string(v) == "null" {
 				f.Tools = nil
-				break
+				return true
 			}
 			f.Tools = []json.RawMessage{}
 			err := jsonpeek.Array(v, func(t []byte) bool {
 				f.Tools = append(f.Tools, json.RawMessage(bytes.Clone(t)))
 				return true
 			})
-			ok = err == nil
-		default:
-			ok = false // "dropped" (rare), or a key the file never has
+			return err == nil
 		}
-		return ok
+		return false // "dropped" (rare), or a key the file never has
 	})
-	return err == nil && ok
 }
 
 // suffix ends every entry's file name; anything else in Dir is left alone.
