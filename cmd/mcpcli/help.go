@@ -48,9 +48,11 @@ func helpPage(name string) map[string]string { return map[string]string{annotHel
 
 // withHelpPages shows a command's help with its page (see helpPage) read
 // in: it is read when the help is shown, not each time the command is
-// made, which is at every run of it.
+// made, which is at every run of it. Its flags are listed by name (see
+// sortFlags).
 func withHelpPages(show func(*cobra.Command, []string)) func(*cobra.Command, []string) {
 	return func(c *cobra.Command, args []string) {
+		sortFlags(c, true)
 		if name := c.Annotations[annotHelp]; name != "" && c.Long == "" {
 			c.Long, c.Example = page(name), examples(name)
 			if name == "demo" {

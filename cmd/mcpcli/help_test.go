@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,6 +52,39 @@ func TestHelpShowsEachCommandsPage(t *testing.T) {
 			if name == "demo" && !strings.Contains(out.String(), page(name)+tour.List()) {
 				t.Errorf("mcpcli %s does not list the tour's flows after its page:\n%s", strings.Join(args, " "), out)
 			}
+			// A run that makes one command does not sort its flags
+			// (sortFlags); its help does.
+			for _, section := range []string{"Flags:", "Global Flags:"} {
+				if names := listedFlags(out.String(), section); !slices.IsSorted(names) {
+					t.Errorf("mcpcli %s lists its %s out of name order: %v", strings.Join(args, " "), strings.TrimSuffix(section, ":"), names)
+				}
+			}
 		}
 	}
+}
+
+// listedFlags is the names of the flags help lists under section
+// ("Flags:"), in the order listed.
+func listedFlags(help, section string) []string {
+	var names []string
+	in := false
+	for _, line := range strings.Split(help, "\n") {
+		switch {
+		case line == section:
+			in = true
+		case in && strings.TrimSpace(line) == "":
+			return names
+		case in:
+			// "  -o, --output FORMAT  …" or "      --args string  …";
+			// a description's further lines start otherwise.
+			f := strings.Fields(line)
+			if len(f) > 1 && len(f[0]) == 3 && f[0][0] == '-' && f[0][2] == ',' {
+				f = f[1:]
+			}
+			if n, ok := strings.CutPrefix(f[0], "--"); ok && strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "          ") {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
 }
