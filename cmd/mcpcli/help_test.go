@@ -55,8 +55,12 @@ func TestHelpShowsEachCommandsPage(t *testing.T) {
 			// A run that makes one command does not sort its flags
 			// (sortFlags); its help does.
 			for _, section := range []string{"Flags:", "Global Flags:"} {
-				if names := listedFlags(out.String(), section); !slices.IsSorted(names) {
+				names := listedFlags(out.String(), section)
+				if !slices.IsSorted(names) {
 					t.Errorf("mcpcli %s lists its %s out of name order: %v", strings.Join(args, " "), strings.TrimSuffix(section, ":"), names)
+				}
+				if section == "Flags:" && args[len(args)-1] == "--help" && !slices.Contains(names, "help") {
+					t.Errorf("mcpcli %s: read no --help among its Flags %v; has the help's layout changed?", strings.Join(args, " "), names)
 				}
 			}
 		}
