@@ -14,7 +14,7 @@ import (
 // without encoding/json's reflection over the go-sdk's types (a tenth of a
 // millisecond at every call whose tool list is kept): each member by its
 // exact name, each value decoded by encoding/json as the basic type it is.
-// A tool readMembers does not read (icons, a key given twice, a key that
+// A tool readTool does not read (icons, a key given twice, a key that
 // json.Unmarshal would match to a field in another case) is read by
 // json.Unmarshal. TestDecodeToolIsJSONUnmarshal and a fuzz target hold the
 // two alike.
