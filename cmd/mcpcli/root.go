@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpcli/mcpcli/client"
 	"github.com/mcpcli/mcpcli/internal/cliflags"
+	"github.com/mcpcli/mcpcli/internal/growstack"
 	"github.com/mcpcli/mcpcli/transport"
 )
 
@@ -64,6 +65,11 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			// The stack the command runs on, made big while it is a
+			// kilobyte deep, before the calls that would grow it twice,
+			// 25 and 65 frames down (see growstack). --version and --help
+			// never come here: they need no more than they have.
+			growstack.Grow()
 			if err := validateFlags(cmd, &f.Flags); err != nil {
 				return err
 			}
