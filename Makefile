@@ -96,6 +96,7 @@ FUZZ_TARGETS := \
 	./config:FuzzParse \
 	./config:FuzzExpand \
 	./internal/jsonpeek:FuzzObject \
+	./internal/jsonpeek:FuzzPlainStringsIsUnmarshal \
 	./internal/toolcache:FuzzDecodeFileIsJSONUnmarshal \
 	./internal/shellwords:FuzzSplit \
 	./transport:FuzzLineReader \

@@ -243,12 +243,9 @@ func (w *wire) answered(e transport.Envelope) {
 		}
 	}
 	if s.method == "server/discover" {
-		var d struct {
-			SupportedVersions []string `json:"supportedVersions"`
-		}
-		if jsonpeek.Unmarshal(e.Result, &d) == nil && d.SupportedVersions != nil {
+		if versions := supportedVersions(e.Result); versions != nil {
 			w.mu.Lock()
-			w.supported = d.SupportedVersions
+			w.supported = versions
 			w.mu.Unlock()
 		}
 	}
@@ -306,6 +303,25 @@ func (w *wire) discoverResult() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.discoverOK
+}
+
+// supportedVersions is a server/discover result's supportedVersions, as
+// the go-sdk decodes it: nil when it is missing, null or not a list of
+// strings, or when the result does not decode. What servers send is read
+// by hand (jsonpeek.PlainStrings): decoding into a struct builds the
+// struct's decoder by reflection, in every run, and grew the stack of the
+// goroutine reading the server from 8 to 16 KiB, 29 frames deep.
+func supportedVersions(result []byte) []string {
+	if list, ok := jsonpeek.PlainStrings(result, "supportedVersions"); ok {
+		return list
+	}
+	var d struct {
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	if jsonpeek.Unmarshal(result, &d) != nil {
+		return nil
+	}
+	return d.SupportedVersions
 }
 
 func (w *wire) versions() (supported, offered []string) {

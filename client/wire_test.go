@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -71,6 +72,32 @@ func TestWireKeepsVersionsOnlyFromItsOwnRequests(t *testing.T) {
 	w.observe(transport.Event{Dir: transport.Recv, Msg: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"Code":7,"message":"v","data":{"supported":["1999-01-01"],"Supported":["x"]}}}`)})
 	if _, offered := w.versions(); len(offered) != 1 || offered[0] != "1999-01-01" {
 		t.Errorf("after a -32022 with a Code of 7, offered = %q; want [1999-01-01]", offered)
+	}
+}
+
+// The wire keeps a discover result's supportedVersions as the go-sdk
+// decodes them, whether read by hand (plain strings) or not (anything
+// else goes to the decoder).
+func TestWireKeepsSupportedVersionsAsTheGoSDKReadsThem(t *testing.T) {
+	for _, tc := range []struct {
+		name, result string
+		want         []string
+	}{
+		{"plain", `{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{}}`, []string{"2026-07-28", "2025-11-25"}},
+		{"none listed", `{"capabilities":{}}`, nil},
+		{"null", `{"supportedVersions":null}`, nil},
+		{"an escape, decoded", `{"supportedVersions":["\u0032026-07-28"]}`, []string{"2026-07-28"}},
+		{"the last of a repeated key", `{"supportedVersions":["1999-01-01"],"supportedVersions":["2026-07-28"]}`, []string{"2026-07-28"}},
+		{"not a list of strings", `{"supportedVersions":["2026-07-28",7]}`, nil},
+		{"a first one that does not decode", `{"supportedVersions":7,"supportedVersions":["2026-07-28"]}`, nil},
+		{"another key", `{"SupportedVersions":["2026-07-28"]}`, nil},
+	} {
+		w := newWire()
+		w.observe(transport.Event{Dir: transport.Send, Msg: []byte(`{"jsonrpc":"2.0","id":1,"method":"server/discover"}`)})
+		w.observe(transport.Event{Dir: transport.Recv, Msg: []byte(`{"jsonrpc":"2.0","id":1,"result":` + tc.result + `}`)})
+		if got, _ := w.versions(); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: after the result %s, supported = %q; want %q", tc.name, tc.result, got, tc.want)
+		}
 	}
 }
 

@@ -402,3 +402,63 @@ func Deeper(b []byte, limit int) bool {
 	}
 	return false
 }
+
+// PlainStrings reads the member key of the object b as Unmarshal reads it
+// into a []string field tagged key, in the case servers send: the key
+// given once, its value null or an array of strings that need no
+// decoding (no escapes, valid UTF-8), and b valid JSON that Unmarshal
+// takes. ok is false for anything else, and then only Unmarshal can say
+// what it reads. A missing key or null is (nil, true); [] is an empty,
+// non-nil list, as Unmarshal makes it.
+//
+// It exists for the few lists mcpcli reads from every server's answers:
+// Unmarshal into a struct builds that struct's decoder by reflection the
+// first time, in every run, 21 frames deep on the goroutine reading the
+// server, which is where that goroutine's stack would otherwise grow.
+func PlainStrings(b []byte, key string) (list []string, ok bool) {
+	if Deeper(b, maxSDKDepth) || !segjson.Valid(b) {
+		return nil, false
+	}
+	var raw []byte
+	seen, plain := 0, true
+	if Object(b, func(k string, v []byte) bool {
+		if k == key {
+			seen++
+			raw = v
+		}
+		return seen < 2
+	}) != nil || seen > 1 {
+		return nil, false
+	}
+	if raw == nil || IsNull(raw) {
+		return nil, true
+	}
+	list = []string{}
+	if Array(raw, func(v []byte) bool {
+		s, isPlain := plainString(v)
+		plain = plain && isPlain
+		list = append(list, s)
+		return plain
+	}) != nil || !plain {
+		return nil, false
+	}
+	return list, true
+}
+
+// plainString is the JSON string v when it needs no decoding: quoted,
+// without escapes or control characters, and valid UTF-8.
+func plainString(v []byte) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	body := v[1 : len(v)-1]
+	for _, c := range body {
+		if c == '\\' || c == '"' || c < 0x20 {
+			return "", false
+		}
+	}
+	if !utf8.Valid(body) {
+		return "", false
+	}
+	return string(body), true
+}

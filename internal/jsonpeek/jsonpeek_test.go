@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -225,4 +226,88 @@ func TestEachOnce(t *testing.T) {
 			t.Errorf("EachOnce(%s) = %v after keys %q, want %v after %q", c.in, got, keys, c.want, c.keys)
 		}
 	}
+}
+
+// plainStringsCases are discover results and -32022 data as servers send
+// them, and the inputs where a hand reading could part from Unmarshal's.
+var plainStringsCases = []string{
+	`{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}`,
+	`{"supportedVersions":[]}`,
+	`{"supportedVersions":null}`,
+	`{"capabilities":{}}`,
+	`{}`,
+	` { "supportedVersions" : [ "a" , "b" ] } `,
+	`{"supportedVersions":["a"],"supportedVersions":["b"]}`,
+	`{"supportedVersions":[1],"supportedVersions":["b"]}`,
+	`{"supportedVersions":["a\u0062"]}`,
+	`{"supportedVersions":["a\"b"]}`,
+	`{"supportedVersions":["\ud800"]}`,
+	"{\"supportedVersions\":[\"\xff\"]}",
+	`{"supportedVersions":[null,"a"]}`,
+	`{"supportedVersions":"2026-07-28"}`,
+	`{"supportedVersions":{"a":1}}`,
+	`{"SupportedVersions":["a"]}`,
+	`{"supportedVersion\u0073":["a"]}`,
+	`{"supportedVersions":["a"],"x":01}`,
+	`{"supportedVersions":["a"],"x":[1,]}`,
+	`{"supportedVersions":["a"]} trailing`,
+	`{"supportedVersions":["a"]`,
+	`["a"]`,
+	`null`,
+	`"s"`,
+	``,
+	`{"supportedVersions":["a"],"deep":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`,
+}
+
+// unmarshalVersions is what PlainStrings stands in for: Unmarshal into a
+// struct with a []string field, as the client read supportedVersions.
+func unmarshalVersions(b []byte) ([]string, error) {
+	var d struct {
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	err := Unmarshal(b, &d)
+	return d.SupportedVersions, err
+}
+
+// checkPlainStrings fails when PlainStrings reads b and Unmarshal does
+// not read the same: an error, or another list (nil and empty apart).
+func checkPlainStrings(t *testing.T, b []byte) (ok bool) {
+	t.Helper()
+	got, ok := PlainStrings(b, "supportedVersions")
+	if !ok {
+		return false
+	}
+	want, err := unmarshalVersions(b)
+	if err != nil {
+		t.Fatalf("PlainStrings(%q) = %q, true; Unmarshal fails: %v", b, got, err)
+	}
+	if !reflect.DeepEqual(got, want) || (got == nil) != (want == nil) {
+		t.Fatalf("PlainStrings(%q) = %#v, true; Unmarshal reads %#v", b, got, want)
+	}
+	return true
+}
+
+func TestPlainStringsReadsAsUnmarshal(t *testing.T) {
+	// The cases PlainStrings reads by hand; every other one it leaves to
+	// Unmarshal.
+	byHand := []string{
+		plainStringsCases[0], plainStringsCases[1], plainStringsCases[2], plainStringsCases[3],
+		plainStringsCases[4], plainStringsCases[5],
+		`{"SupportedVersions":["a"]}`,      // another key: the list is missing
+		`{"supportedVersion\u0073":["a"]}`, // the key, spelled with an escape
+	}
+	for _, c := range plainStringsCases {
+		if ok := checkPlainStrings(t, []byte(c)); ok != slices.Contains(byHand, c) {
+			t.Errorf("PlainStrings(%.60q) ok = %v, want %v", c, ok, !ok)
+		}
+	}
+}
+
+func FuzzPlainStringsIsUnmarshal(f *testing.F) {
+	for _, c := range plainStringsCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkPlainStrings(t, b)
+	})
 }
