@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpcli/mcpcli/internal/growstack"
 )
 
 // MaxMessageSize bounds one message from a stdio server by default. The
@@ -106,6 +108,10 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // pump reads lines until the pipe ends or a line cannot be read.
 func (c *conn) pump() {
+	// Its stack made big before the first message: decoding one grew it
+	// twice, 7 and 16 frames down, and each growth walks those frames
+	// (see growstack).
+	growstack.Grow()
 	lr := &lineReader{r: bufio.NewReaderSize(readFlag{c.p.stdout, &c.reading}, 64<<10), max: c.maxLine}
 	var err error
 	for err == nil {

@@ -9,9 +9,10 @@
 // call, walking 22-26 frames and then 65: 3-4% of the instructions of a
 // call, and the pages those walks faulted in were 0.3-0.6 MiB of its peak
 // RSS. Growing once before the command runs, a kilobyte and 8 frames
-// deep, does the same job for the cost of one small copy. The pages of
-// the bigger stack that nothing uses are never touched, so they cost no
-// memory.
+// deep, does the same job for the cost of one small copy. The goroutine
+// that reads a stdio server's messages grows the same way at its start:
+// decoding the first message grew it twice. The pages of the bigger
+// stack that nothing uses are never touched, so they cost no memory.
 package growstack
 
 // FrameSize is the frame Grow asks for. The runtime doubles the stack
