@@ -411,10 +411,11 @@ func Deeper(b []byte, limit int) bool {
 // what it reads. A missing key or null is (nil, true); [] is an empty,
 // non-nil list, as Unmarshal makes it.
 //
-// It exists for the few lists mcpcli reads from every server's answers:
-// Unmarshal into a struct builds that struct's decoder by reflection the
-// first time, in every run, 21 frames deep on the goroutine reading the
-// server, which is where that goroutine's stack would otherwise grow.
+// It exists for a list mcpcli reads from every server (a discover
+// result's supportedVersions): Unmarshal into a struct builds the
+// struct's decoder by reflection, in every run, on the goroutine reading
+// the server, and that is where the goroutine's stack grew, 29 frames
+// deep.
 func PlainStrings(b []byte, key string) (list []string, ok bool) {
 	if Deeper(b, maxSDKDepth) || !segjson.Valid(b) {
 		return nil, false
