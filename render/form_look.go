@@ -13,7 +13,9 @@ import (
 
 // look is the forms' theme. huh asks a field's theme for its styles on
 // every render (once per option of a select), and its themes build every
-// style anew each time; look builds them once per background.
+// style anew each time; look's are built once per background, the first
+// time a form is drawn on it, and shared by every form (huh and the forms
+// only read them).
 //
 // Its colors are mcpcli's own, one set per background (huh v2.0.3's charm
 // theme swaps its light and dark values): every text a form draws has at
@@ -24,14 +26,20 @@ import (
 // of a yes/no is marked ●, so a person on a monochrome terminal (and a
 // tmux capture) sees which one is on.
 type look struct {
-	dark  bool
-	light *huh.Styles
-	night *huh.Styles
+	dark bool
 }
 
 func newLook() *look {
-	return &look{dark: true, light: lookStyles(false), night: lookStyles(true)}
+	return &look{dark: true}
 }
+
+// The styles of each background, made when a form first needs them: a
+// run draws on one background. Each set is 50 KB; a form built both sets,
+// twice, for its fields and for its model.
+var (
+	lightStyles = lazy.Value[*huh.Styles]{New: func() *huh.Styles { return lookStyles(false) }}
+	nightStyles = lazy.Value[*huh.Styles]{New: func() *huh.Styles { return lookStyles(true) }}
+)
 
 // Palette is one background's colors, as hex.
 type Palette struct {
@@ -148,9 +156,9 @@ func (l *look) Theme(bool) *huh.Styles { return l.styles() }
 
 func (l *look) styles() *huh.Styles {
 	if l.dark {
-		return l.night
+		return nightStyles.Get()
 	}
-	return l.light
+	return lightStyles.Get()
 }
 
 // button draws a button; the focused one is reversed-looking and marked ▸,
