@@ -302,15 +302,7 @@ func skipString(b []byte, i int) (int, error) {
 // and in valid UTF-8, a plain conversion; otherwise bytes that are not
 // UTF-8 become U+FFFD.
 func unquote(q []byte) (string, error) {
-	plain, ascii := true, true
-	for _, c := range q[1 : len(q)-1] {
-		if c == '\\' || c < 0x20 {
-			plain = false
-			break
-		}
-		ascii = ascii && c < 0x80
-	}
-	if plain && (ascii || utf8.Valid(q[1:len(q)-1])) {
+	if plain(q) {
 		return string(q[1 : len(q)-1]), nil
 	}
 	var s string
@@ -446,20 +438,24 @@ func PlainStrings(b []byte, key string) (list []string, ok bool) {
 	return list, true
 }
 
-// plainString is the JSON string v when it needs no decoding: quoted,
-// without escapes or control characters, and valid UTF-8.
+// plainString is the JSON string v when it needs no decoding (plain).
 func plainString(v []byte) (string, bool) {
-	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' || !plain(v) {
 		return "", false
 	}
-	body := v[1 : len(v)-1]
-	for _, c := range body {
-		if c == '\\' || c == '"' || c < 0x20 {
-			return "", false
+	return string(v[1 : len(v)-1]), true
+}
+
+// plain reports whether the JSON string q, quotes included, as skipString
+// found it, reads as its bytes: no escapes or control characters, and
+// valid UTF-8.
+func plain(q []byte) bool {
+	ascii := true
+	for _, c := range q[1 : len(q)-1] {
+		if c == '\\' || c < 0x20 {
+			return false
 		}
+		ascii = ascii && c < 0x80
 	}
-	if !utf8.Valid(body) {
-		return "", false
-	}
-	return string(body), true
+	return ascii || utf8.Valid(q[1:len(q)-1])
 }
